@@ -1,0 +1,33 @@
+#pragma once
+// Source and receiver positions (metres from the top-left corner, x right, z down).
+
+#include <string>
+#include <vector>
+
+#include "pwave/grid/grid.hpp"
+
+namespace pwave {
+
+/// A point in metres.
+struct Position {
+  double x = 0.0;
+  double z = 0.0;
+};
+
+/// A grid cell index.
+struct GridIndex {
+  int iz = 0;
+  int ix = 0;
+};
+
+/// One shot: one source and the receivers that record it.
+struct ShotGeometry {
+  Position source;
+  std::vector<Position> receivers;
+};
+
+/// Maps a position to its grid cell. Positions must lie on a grid point (to 1e-6 of a cell)
+/// and inside the model; otherwise throws InputError naming `key` (e.g. "acquisition.sources[3]").
+GridIndex to_grid_index(const Grid2D& grid, const Position& p, const std::string& key);
+
+}  // namespace pwave

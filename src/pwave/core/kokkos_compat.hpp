@@ -1,0 +1,42 @@
+#pragma once
+// One place for what differs between Kokkos 3.4 (Debian), 4.x and 5.x.
+// See ../shared/docs/KOKKOS.md for the rules this header encodes.
+
+#include <Kokkos_Core.hpp>
+
+#ifndef KOKKOS_CLASS_LAMBDA
+#define KOKKOS_CLASS_LAMBDA [ =, *this ] KOKKOS_FUNCTION
+#endif
+
+namespace pwave {
+
+/// pi, defined here because Kokkos 3.4 has no Kokkos::numbers.
+constexpr double pi = 3.14159265358979323846;
+
+namespace math {
+#if KOKKOS_VERSION >= 30700
+using Kokkos::abs;
+using Kokkos::exp;
+using Kokkos::isfinite;
+using Kokkos::log;
+using Kokkos::sqrt;
+#else
+using Kokkos::Experimental::exp;
+using Kokkos::Experimental::isfinite;
+using Kokkos::Experimental::log;
+using Kokkos::Experimental::sqrt;
+template <class T>
+KOKKOS_INLINE_FUNCTION T abs(T x) { return x < T(0) ? -x : x; }
+#endif
+}  // namespace math
+
+/// Fences an execution-space instance (labels are 4.x only, so none is passed).
+template <class Exec>
+inline void fence(const Exec& exec) {
+  exec.fence();
+}
+
+/// Fences everything (before MPI calls and host reads of device data).
+inline void fence_all() { Kokkos::fence(); }
+
+}  // namespace pwave

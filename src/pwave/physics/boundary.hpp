@@ -1,0 +1,17 @@
+#pragma once
+// Absorbing-boundary settings (CPML added outside the model) and the free surface.
+
+namespace pwave {
+
+/// Sides of a 2D model, in the order used by every per-side array.
+enum Side { top = 0, bottom = 1, left = 2, right = 3 };
+
+/// CPML layers are added OUTSIDE the model; the model is extended into them by its edge values.
+struct BoundaryConfig {
+  int width[4] = {20, 20, 20, 20};  ///< CPML cells per side (top, bottom, left, right); 0 = none
+  bool free_surface = false;         ///< pressure-release surface at z = 0 (top width must be 0)
+  double reflection = 1e-3;          ///< target reflection coefficient R of the CPML profile
+  double pml_frequency = 0.0;        ///< Hz for the CPML alpha term; 0 = the wavelet peak frequency
+};
+
+}  // namespace pwave

@@ -1,0 +1,21 @@
+#pragma once
+// CFL stability and numerical-dispersion figures for the leapfrog + central-difference scheme.
+
+namespace pwave::physics {
+
+/// Largest stable dt (seconds) for spatial order `order` in 2D:
+/// dt_max = 2 / (vmax * sqrt(mu / dx^2 + mu / dz^2)), mu = max over k of the 1D second-derivative
+/// symbol, -c2[0] - 2 sum_j c2[j] (-1)^j (4 for order 2). vmax in m/s, spacings in metres.
+double max_stable_dt(int order, double vmax, double dx, double dz);
+
+/// Grid points per shortest wavelength: vmin / (fmax * max(dx, dz)).
+double points_per_wavelength(double vmin, double fmax, double dx, double dz);
+
+/// Highest frequency (Hz) a Ricker wavelet of peak frequency `fpeak` carries significantly
+/// (amplitude spectrum above 0.3% of its peak): 3 fpeak.
+double ricker_max_frequency(double fpeak);
+
+/// Points per wavelength below which pwave warns about numerical dispersion.
+constexpr double min_points_per_wavelength = 5.0;
+
+}  // namespace pwave::physics

@@ -1,0 +1,26 @@
+#pragma once
+// Everything a forward run needs, independent of files and the command line.
+
+#include <vector>
+
+#include "pwave/acquisition/geometry.hpp"
+#include "pwave/grid/model.hpp"
+#include "pwave/physics/boundary.hpp"
+
+namespace pwave {
+
+/// The discretised problem: u_tt = v^2 lap(u) + v^2 s(t) delta(x - x_s), u = u_t = 0 at t = 0.
+struct ForwardProblem {
+  Model2D model;                    ///< vp in m/s
+  double dt = 0.0;                  ///< seconds
+  int nt = 0;                       ///< time steps (= samples per trace)
+  int order = 8;                    ///< spatial order: 2, 4, 6 or 8
+  BoundaryConfig boundary;          ///< CPML widths per side, free surface
+  std::vector<ShotGeometry> shots;  ///< one source per shot
+  std::vector<double> wavelet;      ///< s(t_n), n = 0..nt-1, shared by all shots
+  double peak_frequency = 0.0;      ///< Hz; used for the CPML alpha profile and checks
+  int shot_batch = 0;               ///< shots propagated together per launch; 0 = all
+  int check_interval = 10;          ///< steps between NaN/Inf checks of the wavefield
+};
+
+}  // namespace pwave
