@@ -1,0 +1,221 @@
+#include "pwave/propagation/acoustic2d.hpp"
+
+#include <sstream>
+
+#include "backends/launch.hpp"
+#include "pwave/core/error.hpp"
+#include "pwave/physics/acoustic2d_sources.hpp"
+#include "pwave/physics/cpml.hpp"
+
+namespace pwave {
+
+GridIndex padded_cell(const ForwardProblem& problem, const Position& p, const std::string& key) {
+  GridIndex c = to_grid_index(problem.model.grid, p, key);
+  c.iz += problem.boundary.width[top];
+  c.ix += problem.boundary.width[left];
+  return c;
+}
+
+namespace {
+
+template <class T>
+Kokkos::View<T*, MemSpace> to_device(const std::vector<double>& v, const char* label) {
+  Kokkos::View<T*, MemSpace> d(std::string(label), v.size());
+  auto h = host_mirror_uninit(d);
+  for (std::size_t i = 0; i < v.size(); ++i) h(i) = T(v[i]);
+  Kokkos::deep_copy(d, h);
+  return d;
+}
+
+}  // namespace
+
+template <class T>
+Acoustic2D<T>::Acoustic2D(const ForwardProblem& problem, int batch_capacity) : problem_(problem) {
+  validate(problem_);
+  const int nshots = int(problem_.shots.size());
+  capacity_ = batch_capacity > 0 ? std::min(batch_capacity, nshots) : nshots;
+  nrec_ = int(problem_.shots.front().receivers.size());
+  const Grid2D& g = problem_.model.grid;
+  const BoundaryConfig& bc = problem_.boundary;
+
+  st_.pad_top = bc.width[top];
+  st_.pad_bottom = bc.width[bottom];
+  st_.pad_left = bc.width[left];
+  st_.pad_right = bc.width[right];
+  st_.nz = g.nz + st_.pad_top + st_.pad_bottom;
+  st_.nx = g.nx + st_.pad_left + st_.pad_right;
+  st_.halo = problem_.order / 2;
+  const int fz = st_.nz + 2 * st_.halo, fx = st_.nx + 2 * st_.halo;
+  st_.u_prev = Field2D<T>("pwave::u_prev", capacity_, fz, fx);
+  st_.u_cur = Field2D<T>("pwave::u_cur", capacity_, fz, fx);
+  const int xcols = st_.pad_left + st_.pad_right, zrows = st_.pad_top + st_.pad_bottom;
+  st_.psi_x = Field2D<T>("pwave::psi_x", capacity_, st_.nz, xcols);
+  st_.psi_x_next = Field2D<T>("pwave::psi_x_next", capacity_, st_.nz, xcols);
+  st_.zeta_x = Field2D<T>("pwave::zeta_x", capacity_, st_.nz, xcols);
+  st_.psi_z = Field2D<T>("pwave::psi_z", capacity_, zrows, st_.nx);
+  st_.psi_z_next = Field2D<T>("pwave::psi_z_next", capacity_, zrows, st_.nx);
+  st_.zeta_z = Field2D<T>("pwave::zeta_z", capacity_, zrows, st_.nx);
+
+  // v^2 dt^2 on the padded grid: the model extended into the CPML by its edge values.
+  st_.v2dt2 = Grid2DView<T>("pwave::v2dt2", st_.nz, st_.nx);
+  auto hv = host_mirror_uninit(st_.v2dt2);
+  const double dt2 = problem_.dt * problem_.dt;
+  for (int iz = 0; iz < st_.nz; ++iz) {
+    const int mz = std::min(std::max(iz - st_.pad_top, 0), g.nz - 1);
+    for (int ix = 0; ix < st_.nx; ++ix) {
+      const int mx = std::min(std::max(ix - st_.pad_left, 0), g.nx - 1);
+      const double v = problem_.model.at(mz, mx);
+      hv(iz, ix) = T(v * v * dt2);
+    }
+  }
+  Kokkos::deep_copy(st_.v2dt2, hv);
+
+  const double vmax = problem_.model.vmax();
+  const double f = bc.pml_frequency > 0 ? bc.pml_frequency : problem_.peak_frequency;
+  const auto px = physics::cpml_profile(st_.pad_left, g.nx, st_.pad_right, g.dx, problem_.dt,
+                                        vmax, f, bc.reflection);
+  const auto pz = physics::cpml_profile(st_.pad_top, g.nz, st_.pad_bottom, g.dz, problem_.dt,
+                                        vmax, f, bc.reflection);
+  st_.ax = to_device<T>(px.a, "pwave::cpml_ax");
+  st_.bx = to_device<T>(px.b, "pwave::cpml_bx");
+  st_.az = to_device<T>(pz.a, "pwave::cpml_az");
+  st_.bz = to_device<T>(pz.b, "pwave::cpml_bz");
+
+  source_cell_ = Kokkos::View<int* [2], MemSpace>("pwave::source_cell", nshots);
+  receiver_cell_ = Kokkos::View<int** [2], MemSpace>("pwave::receiver_cell", nshots, nrec_);
+  auto hs = Kokkos::create_mirror_view(source_cell_);
+  auto hr = Kokkos::create_mirror_view(receiver_cell_);
+  for (int s = 0; s < nshots; ++s) {
+    const GridIndex c = padded_cell(problem_, problem_.shots[s].source, "acquisition.sources");
+    hs(s, 0) = c.iz;
+    hs(s, 1) = c.ix;
+    for (int r = 0; r < nrec_; ++r) {
+      const GridIndex rc =
+          padded_cell(problem_, problem_.shots[s].receivers[r], "acquisition.receivers");
+      hr(s, r, 0) = rc.iz;
+      hr(s, r, 1) = rc.ix;
+    }
+  }
+  Kokkos::deep_copy(source_cell_, hs);
+  Kokkos::deep_copy(receiver_cell_, hr);
+
+  std::vector<double> w(problem_.wavelet);
+  for (double& x : w) x /= g.dx * g.dz;
+  scaled_wavelet_ = to_device<T>(w, "pwave::scaled_wavelet");
+}
+
+template <class T>
+void Acoustic2D<T>::reset() {
+  Kokkos::deep_copy(st_.u_prev, T(0));
+  Kokkos::deep_copy(st_.u_cur, T(0));
+  Kokkos::deep_copy(st_.psi_x, T(0));
+  Kokkos::deep_copy(st_.psi_x_next, T(0));
+  Kokkos::deep_copy(st_.zeta_x, T(0));
+  Kokkos::deep_copy(st_.psi_z, T(0));
+  Kokkos::deep_copy(st_.psi_z_next, T(0));
+  Kokkos::deep_copy(st_.zeta_z, T(0));
+}
+
+template <class T>
+void Acoustic2D<T>::check_finite(const Field2D<T>& u, int count, int step) const {
+  int bad = 0;
+  const long rows = long(count) * u.extent(1);
+  Kokkos::parallel_reduce(
+      "pwave::propagation::check_finite", Kokkos::RangePolicy<ExecSpace>(0, rows),
+      physics::CountNonFinite<T>{u, int(u.extent(1)), int(u.extent(2))},
+      bad);
+  if (bad > 0) {
+    std::ostringstream msg;
+    msg << "the wavefield blew up (" << bad << " NaN/Inf values) by time step " << step
+        << " of " << problem_.nt << " (t = " << step * problem_.dt
+        << " s); check the model velocities, time.dt and the source amplitude";
+    throw RuntimeError(msg.str());
+  }
+}
+
+template <class T>
+void Acoustic2D<T>::forward(int first, int count, const Traces<T>& traces,
+                            const ProgressCallback& progress, long steps_before,
+                            long steps_total) {
+  if (count < 1 || count > capacity_ || first < 0 ||
+      first + count > int(problem_.shots.size())) {
+    throw RuntimeError("Acoustic2D::forward: shot range outside the batch capacity");
+  }
+  switch (problem_.order) {
+    case 2: return forward_impl<2>(first, count, traces, progress, steps_before, steps_total);
+    case 4: return forward_impl<4>(first, count, traces, progress, steps_before, steps_total);
+    case 6: return forward_impl<6>(first, count, traces, progress, steps_before, steps_total);
+    case 8: return forward_impl<8>(first, count, traces, progress, steps_before, steps_total);
+  }
+  throw InputError("physics.order", "", "order must be 2, 4, 6 or 8");
+}
+
+template <class T>
+template <int Order>
+void Acoustic2D<T>::forward_impl(int first, int count, const Traces<T>& traces,
+                                 const ProgressCallback& progress, long steps_before,
+                                 long steps_total) {
+  using namespace physics;
+  reset();
+  const Grid2D& g = problem_.model.grid;
+  const ScaledStencil<T, Order> coef(g.dz, g.dx);
+  ExecSpace exec;
+
+  // Two copies of every functor, one per parity of the step, so the time loop only swaps which
+  // one it launches: no View copies, allocations or host work per step.
+  physics::Acoustic2DState<T> even = st_, odd = st_;
+  std::swap(odd.u_prev, odd.u_cur);
+  std::swap(odd.psi_x, odd.psi_x_next);
+  std::swap(odd.psi_z, odd.psi_z_next);
+  const physics::Acoustic2DState<T>* parity[2] = {&even, &odd};
+
+  const InteriorStep<T, Order> interior[2] = {{even, coef}, {odd, coef}};
+  const CpmlStep<T, Order> frame[2] = {{even, coef}, {odd, coef}};
+  const RecordReceivers<T> record[2] = {
+      {traces, even.u_cur, receiver_cell_, st_.halo, first},
+      {traces, odd.u_cur, receiver_cell_, st_.halo, first}};
+  const InjectSource<T> inject[2] = {
+      {even.u_prev, st_.v2dt2, source_cell_, scaled_wavelet_, st_.halo, first},
+      {odd.u_prev, st_.v2dt2, source_cell_, scaled_wavelet_, st_.halo, first}};
+  const FreeSurface<T> surface[2] = {{even.u_prev, st_.halo}, {odd.u_prev, st_.halo}};
+
+  const int nz = st_.nz, nx = st_.nx;
+  const int z0 = st_.pad_top, z1 = nz - st_.pad_bottom;
+  const int x0 = st_.pad_left, x1 = nx - st_.pad_right;
+  const int nrec = nrec_, fx = nx + 2 * st_.halo;
+  const bool free_surface = problem_.boundary.free_surface;
+  using Range2 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
+  using Range3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;
+
+  for (int n = 0; n < problem_.nt; ++n) {
+    const int p = n & 1;
+    Kokkos::parallel_for("pwave::physics::acoustic2d::record", Range3(exec, {0, 0, n}, {count, nrec, n + 1}),
+                         record[p]);
+    backend::for_each_cell("pwave::physics::acoustic2d::interior", exec, count, z0, z1, x0, x1,
+                           interior[p]);
+    // The CPML frame as four bands: top and bottom full width, left and right between them.
+    backend::for_each_cell("pwave::physics::acoustic2d::cpml", exec, count, 0, z0, 0, nx, frame[p]);
+    backend::for_each_cell("pwave::physics::acoustic2d::cpml", exec, count, z1, nz, 0, nx, frame[p]);
+    backend::for_each_cell("pwave::physics::acoustic2d::cpml", exec, count, z0, z1, 0, x0, frame[p]);
+    backend::for_each_cell("pwave::physics::acoustic2d::cpml", exec, count, z0, z1, x1, nx, frame[p]);
+    Kokkos::parallel_for("pwave::physics::acoustic2d::inject", Range2(exec, {0, n}, {count, n + 1}),
+                         inject[p]);
+    if (free_surface) {
+      Kokkos::parallel_for("pwave::physics::acoustic2d::free_surface",
+                           Range2(exec, {0, 0}, {count, fx}), surface[p]);
+    }
+    if (problem_.check_interval > 0 && (n + 1) % problem_.check_interval == 0) {
+      check_finite(parity[p]->u_prev, count, n + 1);  // u^{n+1} sits in this parity's u_prev
+    }
+    if (progress) progress(steps_before + n + 1, steps_total);
+  }
+  if (problem_.nt % 2 == 1) {  // leave st_ pointing at the latest fields
+    st_ = odd;
+  }
+  exec.fence();
+}
+
+template class Acoustic2D<float>;
+template class Acoustic2D<double>;
+
+}  // namespace pwave

@@ -1,0 +1,46 @@
+#pragma once
+// The 2D acoustic propagator: owns the device data of one shot batch and runs the time loop.
+
+#include "pwave/physics/acoustic2d_kernels.hpp"
+#include "pwave/propagation/forward.hpp"
+
+namespace pwave {
+
+/// Propagates batches of shots of a ForwardProblem on the default execution space.
+/// Construction copies the model, CPML profiles and geometry to the device and allocates the
+/// wavefields once; forward() allocates nothing.
+template <class T>
+class Acoustic2D {
+ public:
+  /// `batch_capacity` = most shots per forward() call; 0 = all shots of the problem.
+  explicit Acoustic2D(const ForwardProblem& problem, int batch_capacity = 0);
+
+  int batch_capacity() const { return capacity_; }
+  int receivers_per_shot() const { return nrec_; }
+  const physics::Acoustic2DState<T>& state() const { return st_; }
+
+  /// Runs shots [first, first + count) from rest and records traces(shot - first, receiver, n)
+  /// = u(x_r, n dt). `progress(steps, total)` is called once per step with the counts offset by
+  /// `steps_before` and `steps_total`. Throws RuntimeError naming the step on NaN/Inf.
+  void forward(int first, int count, const Traces<T>& traces, const ProgressCallback& progress = {},
+               long steps_before = 0, long steps_total = 0);
+
+ private:
+  template <int Order>
+  void forward_impl(int first, int count, const Traces<T>& traces,
+                    const ProgressCallback& progress, long steps_before, long steps_total);
+  void reset();
+  void check_finite(const Field2D<T>& u, int count, int step) const;
+
+  ForwardProblem problem_;
+  int capacity_ = 0, nrec_ = 0;
+  physics::Acoustic2DState<T> st_;
+  Kokkos::View<int* [2], MemSpace> source_cell_;
+  Kokkos::View<int** [2], MemSpace> receiver_cell_;
+  Kokkos::View<T*, MemSpace> scaled_wavelet_;
+};
+
+/// Padded-grid cell of a model position (model cell + CPML offset).
+GridIndex padded_cell(const ForwardProblem& problem, const Position& p, const std::string& key);
+
+}  // namespace pwave

@@ -1,0 +1,98 @@
+#include "pwave/propagation/forward.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "pwave/core/error.hpp"
+#include "pwave/physics/stability.hpp"
+#include "pwave/physics/stencil.hpp"
+#include "pwave/propagation/acoustic2d.hpp"
+
+namespace pwave {
+
+void validate(const ForwardProblem& p) {
+  const Grid2D& g = p.model.grid;
+  if (g.nz < 1 || g.nx < 1) throw InputError("model.shape", "", "must be positive");
+  if (!(g.dz > 0) || !(g.dx > 0) || !std::isfinite(g.dz) || !std::isfinite(g.dx)) {
+    throw InputError("model.spacing", "", "must be positive and finite");
+  }
+  if (p.model.vp.size() != std::size_t(g.cells())) {
+    throw InputError("model.vp", "", "holds " + std::to_string(p.model.vp.size()) +
+                                         " values but the grid has " + std::to_string(g.cells()));
+  }
+  for (std::size_t i = 0; i < p.model.vp.size(); ++i) {
+    if (!(p.model.vp[i] > 0) || !std::isfinite(p.model.vp[i])) {
+      std::ostringstream m;
+      m << "velocity at [iz=" << i / g.nx << ", ix=" << i % g.nx << "] is " << p.model.vp[i]
+        << "; velocities must be positive and finite";
+      throw InputError("model.vp", "", m.str());
+    }
+  }
+  if (!physics::is_supported_order(p.order)) {
+    throw InputError("physics.order", "", "is " + std::to_string(p.order) + "; use 2, 4, 6 or 8");
+  }
+  if (!(p.dt > 0) || !std::isfinite(p.dt)) throw InputError("time.dt", "", "must be positive");
+  if (p.nt < 1) throw InputError("time.nt", "", "must be at least 1");
+  if (p.wavelet.size() != std::size_t(p.nt)) {
+    throw InputError("wavelet", "", "has " + std::to_string(p.wavelet.size()) +
+                                        " samples but time.nt is " + std::to_string(p.nt));
+  }
+  for (int s = 0; s < 4; ++s) {
+    if (p.boundary.width[s] < 0) throw InputError("boundary.width", "", "must not be negative");
+  }
+  if (p.boundary.free_surface && p.boundary.width[top] != 0) {
+    throw InputError("boundary.free_surface", "", "needs boundary.width.top = 0");
+  }
+  if (!(p.boundary.reflection > 0 && p.boundary.reflection < 1)) {
+    throw InputError("boundary.reflection", "", "must lie in (0, 1)");
+  }
+  if (p.shots.empty()) throw InputError("acquisition.sources", "", "no shots given");
+  const std::size_t nrec = p.shots.front().receivers.size();
+  if (nrec == 0) throw InputError("acquisition.receivers", "", "no receivers given");
+  for (std::size_t s = 0; s < p.shots.size(); ++s) {
+    to_grid_index(g, p.shots[s].source, "acquisition.sources[" + std::to_string(s) + "]");
+    if (p.shots[s].receivers.size() != nrec) {
+      throw InputError("acquisition.receivers", "",
+                       "every shot needs the same number of receivers (shot 0 has " +
+                           std::to_string(nrec) + ", shot " + std::to_string(s) + " has " +
+                           std::to_string(p.shots[s].receivers.size()) + ")");
+    }
+    for (std::size_t r = 0; r < nrec; ++r) {
+      to_grid_index(g, p.shots[s].receivers[r],
+                    "acquisition.receivers[" + std::to_string(r) + "]");
+    }
+  }
+  const double dt_max = physics::max_stable_dt(p.order, p.model.vmax(), g.dx, g.dz);
+  if (p.dt > dt_max) {
+    std::ostringstream m;
+    m << "dt = " << p.dt << " s is unstable for order " << p.order
+      << " with vmax = " << p.model.vmax() << " m/s and spacing dz = " << g.dz
+      << " m, dx = " << g.dx << " m; the largest stable dt is " << dt_max << " s";
+    throw InputError("time.dt", "", m.str());
+  }
+}
+
+template <class T>
+HostArray3<T> forward_model(const ForwardProblem& problem, const ProgressCallback& progress) {
+  Acoustic2D<T> prop(problem, problem.shot_batch);
+  const int nshots = int(problem.shots.size());
+  const int nrec = prop.receivers_per_shot();
+  HostArray3<T> out("pwave::receivers", nshots, nrec, problem.nt);
+  Traces<T> traces("pwave::traces", prop.batch_capacity(), nrec, problem.nt);
+  const long steps_total = long(problem.nt) * ((nshots + prop.batch_capacity() - 1) / prop.batch_capacity());
+  long steps_before = 0;
+  for (int first = 0; first < nshots; first += prop.batch_capacity()) {
+    const int count = std::min(prop.batch_capacity(), nshots - first);
+    prop.forward(first, count, traces, progress, steps_before, steps_total);
+    steps_before += problem.nt;
+    const auto src = Kokkos::subview(traces, std::make_pair(0, count), Kokkos::ALL, Kokkos::ALL);
+    const auto dst = Kokkos::subview(out, std::make_pair(first, first + count), Kokkos::ALL, Kokkos::ALL);
+    Kokkos::deep_copy(dst, src);
+  }
+  return out;
+}
+
+template HostArray3<float> forward_model<float>(const ForwardProblem&, const ProgressCallback&);
+template HostArray3<double> forward_model<double>(const ForwardProblem&, const ProgressCallback&);
+
+}  // namespace pwave

@@ -1,0 +1,33 @@
+#pragma once
+// Small ForwardProblem builders shared by the propagation tests.
+
+#include <cmath>
+
+#include "pwave/acquisition/wavelet.hpp"
+#include "pwave/propagation/forward_problem.hpp"
+
+namespace pwave::test {
+
+/// Homogeneous nz x nx model at spacing h, Ricker(f) with delay 1.5/f, CPML `width` per side.
+inline ForwardProblem homogeneous_problem(int nz, int nx, double h, double v, double dt, int nt,
+                                          double f, int order, int width) {
+  ForwardProblem p;
+  p.model = constant_model(Grid2D{nz, nx, h, h}, v);
+  p.dt = dt;
+  p.nt = nt;
+  p.order = order;
+  for (int s = 0; s < 4; ++s) p.boundary.width[s] = width;
+  p.peak_frequency = f;
+  p.wavelet = ricker(f, 1.5 / f, dt, nt);
+  return p;
+}
+
+/// Trace of receiver r of shot s as doubles.
+template <class A>
+std::vector<double> trace(const A& traces, int s, int r) {
+  std::vector<double> t(traces.extent(2));
+  for (std::size_t n = 0; n < t.size(); ++n) t[n] = double(traces(s, r, n));
+  return t;
+}
+
+}  // namespace pwave::test
