@@ -7,6 +7,8 @@
 // Backend names may appear here and nowhere else in shared code.
 
 #include <Kokkos_Core.hpp>
+#include <type_traits>
+#include <utility>
 
 namespace pwave::backend {
 
@@ -23,6 +25,14 @@ constexpr bool runs_on_host() {
   return Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible;
 }
 
+/// Detects a functor's optional row method `f.row(shot, iz, x0, x1)` (a hand-vectorised host
+/// path over one row); functors without it are called cell by cell.
+template <class F, class = void>
+struct has_row : std::false_type {};
+template <class F>
+struct has_row<F, std::void_t<decltype(std::declval<const F&>().row(0, 0, 0, 0))>>
+    : std::true_type {};
+
 /// Calls f(shot, iz, ix) for shot in [0, ns), iz in [z0, z1), ix in [x0, x1).
 template <class Exec, class F>
 void for_each_cell(const char* name, const Exec& exec, int ns, int z0, int z1, int x0, int x1,
@@ -34,10 +44,11 @@ void for_each_cell(const char* name, const Exec& exec, int ns, int z0, int z1, i
         name, Kokkos::RangePolicy<Exec>(exec, 0, long(ns) * nrows), KOKKOS_LAMBDA(const long k) {
           const int s = int(k / nrows);
           const int iz = z0 + int(k % nrows);
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC ivdep
-#endif
-          for (int ix = x0; ix < x1; ++ix) f(s, iz, ix);
+          if constexpr (has_row<F>::value) {
+            f.row(s, iz, x0, x1);
+          } else {
+            for (int ix = x0; ix < x1; ++ix) f(s, iz, ix);
+          }
         });
   } else {
     using Policy = Kokkos::MDRangePolicy<Exec, Kokkos::Rank<3>>;

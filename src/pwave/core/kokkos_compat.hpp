@@ -8,6 +8,30 @@
 #define KOKKOS_CLASS_LAMBDA [ =, *this ] KOKKOS_FUNCTION
 #endif
 
+/// Fully unrolls the next loop (stencil radii are compile-time constants). Without it GCC keeps
+/// the tap loop, which stops it vectorising the enclosing loop over x.
+#if defined(__CUDACC__) || defined(__HIPCC__) || defined(__clang__)
+#define PWAVE_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__)
+#define PWAVE_UNROLL _Pragma("GCC unroll 16")
+#else
+#define PWAVE_UNROLL
+#endif
+
+/// Restrict-qualified pointers and a vectorisation hint for host row loops.
+#if defined(__GNUC__) || defined(__clang__) || defined(__CUDACC__)
+#define PWAVE_RESTRICT __restrict__
+#else
+#define PWAVE_RESTRICT
+#endif
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
+#define PWAVE_SIMD _Pragma("GCC ivdep")
+#elif defined(__clang__)
+#define PWAVE_SIMD _Pragma("clang loop vectorize(enable)")
+#else
+#define PWAVE_SIMD
+#endif
+
 namespace pwave {
 
 /// pi, defined here because Kokkos 3.4 has no Kokkos::numbers.

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# One command from a fresh machine: dependencies, build, and the default deck.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash ci/install_deps.sh
+bash ci/build.sh
+./build/bin/pwave run inputs/forward_small.yaml
