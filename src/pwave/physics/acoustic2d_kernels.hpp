@@ -115,9 +115,11 @@ struct InteriorStep {
   }
 };
 
-/// Update in the CPML frame: as InteriorStep plus the memory-variable terms of each axis whose
-/// strip contains the cell. psi^{n-1} is read from psi_*, psi^n written to psi_*_next.
-template <class T, int Order>
+/// Update in the CPML frame: as InteriorStep plus the memory-variable terms of the axes whose
+/// strips contain the launched region: `InX` for the left/right strips, `InZ` for the top/bottom
+/// ones (both in the corners). The caller launches each region with the matching pair, so no
+/// cell tests which strip it is in. psi^{n-1} is read from psi_*, psi^n written to psi_*_next.
+template <class T, int Order, bool InX, bool InZ>
 struct CpmlStep {
   static constexpr int R = Stencil<Order>::radius;
   Acoustic2DState<T> st;
@@ -149,8 +151,8 @@ struct CpmlStep {
       d1z += c.d1z[j] * (zp - zm);
     }
     T lap_x = d2x, lap_z = d2z;
-    const int col = x_strip_column(st, ix);
-    if (col >= 0) {
+    if constexpr (InX) {
+      const int col = x_strip_column(st, ix);
       T dpsi = 0;
       for (int j = 1; j <= R; ++j) dpsi += c.d1x[j] * (psi_x_at(s, iz, ix + j) - psi_x_at(s, iz, ix - j));
       const T a = st.ax(ix), b = st.bx(ix);
@@ -160,8 +162,8 @@ struct CpmlStep {
       st.zeta_x(s, iz, col) = a * zeta + b * t;
       st.psi_x_next(s, iz, col) = a * st.psi_x(s, iz, col) + b * d1x;
     }
-    const int row = z_strip_row(st, iz);
-    if (row >= 0) {
+    if constexpr (InZ) {
+      const int row = z_strip_row(st, iz);
       T dpsi = 0;
       for (int j = 1; j <= R; ++j) dpsi += c.d1z[j] * (psi_z_at(s, iz + j, ix) - psi_z_at(s, iz - j, ix));
       const T a = st.az(iz), b = st.bz(iz);

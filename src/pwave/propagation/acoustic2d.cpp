@@ -170,7 +170,9 @@ void Acoustic2D<T>::forward_impl(int first, int count, const Traces<T>& traces,
   const physics::Acoustic2DState<T>* parity[2] = {&even, &odd};
 
   const InteriorStep<T, Order> interior[2] = {{even, coef}, {odd, coef}};
-  const CpmlStep<T, Order> frame[2] = {{even, coef}, {odd, coef}};
+  const CpmlStep<T, Order, true, false> side[2] = {{even, coef}, {odd, coef}};
+  const CpmlStep<T, Order, false, true> band[2] = {{even, coef}, {odd, coef}};
+  const CpmlStep<T, Order, true, true> corner[2] = {{even, coef}, {odd, coef}};
   const RecordReceivers<T> record[2] = {
       {traces, even.u_cur, receiver_cell_, st_.halo, first},
       {traces, odd.u_cur, receiver_cell_, st_.halo, first}};
@@ -193,11 +195,16 @@ void Acoustic2D<T>::forward_impl(int first, int count, const Traces<T>& traces,
                          record[p]);
     backend::for_each_cell("pwave::physics::acoustic2d::interior", exec, count, z0, z1, x0, x1,
                            interior[p]);
-    // The CPML frame as four bands: top and bottom full width, left and right between them.
-    backend::for_each_cell("pwave::physics::acoustic2d::cpml", exec, count, 0, z0, 0, nx, frame[p]);
-    backend::for_each_cell("pwave::physics::acoustic2d::cpml", exec, count, z1, nz, 0, nx, frame[p]);
-    backend::for_each_cell("pwave::physics::acoustic2d::cpml", exec, count, z0, z1, 0, x0, frame[p]);
-    backend::for_each_cell("pwave::physics::acoustic2d::cpml", exec, count, z0, z1, x1, nx, frame[p]);
+    // The CPML frame: left/right strips (x terms), top/bottom bands (z terms), four corners.
+    const char* name = "pwave::physics::acoustic2d::cpml";
+    backend::for_each_cell(name, exec, count, z0, z1, 0, x0, side[p]);
+    backend::for_each_cell(name, exec, count, z0, z1, x1, nx, side[p]);
+    backend::for_each_cell(name, exec, count, 0, z0, x0, x1, band[p]);
+    backend::for_each_cell(name, exec, count, z1, nz, x0, x1, band[p]);
+    backend::for_each_cell(name, exec, count, 0, z0, 0, x0, corner[p]);
+    backend::for_each_cell(name, exec, count, 0, z0, x1, nx, corner[p]);
+    backend::for_each_cell(name, exec, count, z1, nz, 0, x0, corner[p]);
+    backend::for_each_cell(name, exec, count, z1, nz, x1, nx, corner[p]);
     Kokkos::parallel_for("pwave::physics::acoustic2d::inject", Range2(exec, {0, n}, {count, n + 1}),
                          inject[p]);
     if (free_surface) {
