@@ -12,6 +12,10 @@ struct BoundaryConfig {
   bool free_surface = false;         ///< pressure-release surface at z = 0 (top width must be 0)
   double reflection = 1e-3;          ///< target reflection coefficient R of the CPML profile
   double pml_frequency = 0.0;        ///< Hz for the CPML alpha term; 0 = the wavelet peak frequency
+  /// m/s setting the CPML damping d0; 0 = the model's maximum. Inversions fix it (the initial
+  /// model's maximum) so that the absorbing layers do not change as the model does: the
+  /// gradient treats them as constant.
+  double pml_velocity = 0.0;
 };
 
 }  // namespace pwave

@@ -70,7 +70,7 @@ Acoustic2D<T>::Acoustic2D(const ForwardProblem& problem, int batch_capacity) : p
   }
   Kokkos::deep_copy(st_.v2dt2, hv);
 
-  const double vmax = problem_.model.vmax();
+  const double vmax = bc.pml_velocity > 0 ? bc.pml_velocity : problem_.model.vmax();
   const double f = bc.pml_frequency > 0 ? bc.pml_frequency : problem_.peak_frequency;
   const auto px = physics::cpml_profile(st_.pad_left, g.nx, st_.pad_right, g.dx, problem_.dt,
                                         vmax, f, bc.reflection);
@@ -136,16 +136,16 @@ void Acoustic2D<T>::check_finite(const Field2D<T>& u, int count, int step) const
 template <class T>
 void Acoustic2D<T>::forward(int first, int count, const Traces<T>& traces,
                             const ProgressCallback& progress, long steps_before,
-                            long steps_total) {
+                            long steps_total, const History& history) {
   if (count < 1 || count > capacity_ || first < 0 ||
       first + count > int(problem_.shots.size())) {
     throw RuntimeError("Acoustic2D::forward: shot range outside the batch capacity");
   }
   switch (problem_.order) {
-    case 2: return forward_impl<2>(first, count, traces, progress, steps_before, steps_total);
-    case 4: return forward_impl<4>(first, count, traces, progress, steps_before, steps_total);
-    case 6: return forward_impl<6>(first, count, traces, progress, steps_before, steps_total);
-    case 8: return forward_impl<8>(first, count, traces, progress, steps_before, steps_total);
+    case 2: return forward_impl<2>(first, count, traces, progress, steps_before, steps_total, history);
+    case 4: return forward_impl<4>(first, count, traces, progress, steps_before, steps_total, history);
+    case 6: return forward_impl<6>(first, count, traces, progress, steps_before, steps_total, history);
+    case 8: return forward_impl<8>(first, count, traces, progress, steps_before, steps_total, history);
   }
   throw InputError("physics.order", "", "order must be 2, 4, 6 or 8");
 }
@@ -154,8 +154,12 @@ template <class T>
 template <int Order>
 void Acoustic2D<T>::forward_impl(int first, int count, const Traces<T>& traces,
                                  const ProgressCallback& progress, long steps_before,
-                                 long steps_total) {
+                                 long steps_total, const History& history) {
   using namespace physics;
+  const bool store = history.extent(0) > 0;
+  if (store && (history.extent(0) != std::size_t(problem_.nt) + 1 || int(history.extent(1)) < count)) {
+    throw RuntimeError("Acoustic2D::forward: history has the wrong shape");
+  }
   reset();
   const Grid2D& g = problem_.model.grid;
   const ScaledStencil<T, Order> coef(g.dz, g.dx);
@@ -189,6 +193,9 @@ void Acoustic2D<T>::forward_impl(int first, int count, const Traces<T>& traces,
   using Range2 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
   using Range3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;
 
+  using Range3Cells = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;
+  const Range3Cells all_cells(exec, {0, 0, 0}, {count, nz, nx});
+  if (store) Kokkos::parallel_for("pwave::propagation::store", all_cells, StoreSnapshot<T>{history, even.u_cur, 0, st_.halo});
   for (int n = 0; n < problem_.nt; ++n) {
     const int p = n & 1;
     Kokkos::parallel_for("pwave::physics::acoustic2d::record", Range3(exec, {0, 0, n}, {count, nrec, n + 1}),
@@ -211,6 +218,10 @@ void Acoustic2D<T>::forward_impl(int first, int count, const Traces<T>& traces,
       Kokkos::parallel_for("pwave::physics::acoustic2d::free_surface",
                            Range2(exec, {0, 0}, {count, fx}), surface[p]);
     }
+    if (store) {
+      Kokkos::parallel_for("pwave::propagation::store", all_cells,
+                           StoreSnapshot<T>{history, parity[p]->u_prev, n + 1, st_.halo});
+    }
     if (problem_.check_interval > 0 && (n + 1) % problem_.check_interval == 0) {
       check_finite(parity[p]->u_prev, count, n + 1);  // u^{n+1} sits in this parity's u_prev
     }
@@ -220,6 +231,12 @@ void Acoustic2D<T>::forward_impl(int first, int count, const Traces<T>& traces,
     st_ = odd;
   }
   exec.fence();
+}
+
+template <class T>
+typename Acoustic2D<T>::History Acoustic2D<T>::make_history(int count) const {
+  return History(Kokkos::view_alloc(std::string("pwave::history"), Kokkos::WithoutInitializing),
+                 problem_.nt + 1, count, st_.nz, st_.nx);
 }
 
 template class Acoustic2D<float>;

@@ -1,6 +1,7 @@
 #pragma once
 // The 2D acoustic propagator: owns the device data of one shot batch and runs the time loop.
 
+#include "pwave/physics/acoustic2d_adjoint_kernels.hpp"
 #include "pwave/physics/acoustic2d_kernels.hpp"
 #include "pwave/propagation/forward.hpp"
 
@@ -12,6 +13,9 @@ namespace pwave {
 template <class T>
 class Acoustic2D {
  public:
+  /// Forward wavefield history for the gradient: u^k on the padded grid, [k = 0..nt][shot][z][x].
+  using History = Kokkos::View<T****, Kokkos::LayoutRight, MemSpace>;
+
   /// `batch_capacity` = most shots per forward() call; 0 = all shots of the problem.
   explicit Acoustic2D(const ForwardProblem& problem, int batch_capacity = 0);
 
@@ -23,18 +27,41 @@ class Acoustic2D {
   /// = u(x_r, n dt). `progress(steps, total)` is called once per step with the counts offset by
   /// `steps_before` and `steps_total`. Throws RuntimeError naming the step on NaN/Inf.
   void forward(int first, int count, const Traces<T>& traces, const ProgressCallback& progress = {},
-               long steps_before = 0, long steps_total = 0);
+               long steps_before = 0, long steps_total = 0, const History& history = History());
+
+  /// Allocates a history able to hold `count` shots (nt + 1 snapshots of the padded grid).
+  History make_history(int count) const;
+
+  /// Padded-grid extents (model + CPML), without the stencil halo.
+  int padded_nz() const { return st_.nz; }
+  int padded_nx() const { return st_.nx; }
+
+  /// The exact adjoint of forward() for shots [first, first + count): back-propagates the data
+  /// residuals `residual` [shot][receiver][time] (the adjoint source, dJ/d(trace)) and adds
+  /// dJ/dw, w = v^2 dt^2, on the padded grid to `grad_w` [nz][nx], using the `history` filled by
+  /// forward(). If `source_adjoint` [shot][time] is given it receives dJ/ds(t_n) of each shot's
+  /// wavelet (for adjoint tests).
+  void adjoint(int first, int count, const Traces<T>& residual, const History& history,
+               const Grid2DView<T>& grad_w,
+               const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>& source_adjoint = {});
 
  private:
   template <int Order>
   void forward_impl(int first, int count, const Traces<T>& traces,
-                    const ProgressCallback& progress, long steps_before, long steps_total);
+                    const ProgressCallback& progress, long steps_before, long steps_total,
+                    const History& history);
+  template <int Order, bool FreeSurface>
+  void adjoint_impl(int first, int count, const Traces<T>& residual, const History& history,
+                    const Grid2DView<T>& grad_w,
+                    const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>& source_adjoint);
+  void allocate_adjoint();
   void reset();
   void check_finite(const Field2D<T>& u, int count, int step) const;
 
   ForwardProblem problem_;
   int capacity_ = 0, nrec_ = 0;
   physics::Acoustic2DState<T> st_;
+  physics::Adjoint2DState<T> adj_;  // allocated by the first adjoint() call
   Kokkos::View<int* [2], MemSpace> source_cell_;
   Kokkos::View<int** [2], MemSpace> receiver_cell_;
   Kokkos::View<T*, MemSpace> scaled_wavelet_;

@@ -1,0 +1,161 @@
+// The backward (adjoint) run of Acoustic2D: the exact transpose of forward(), step by step in
+// reverse, with the imaging condition for dJ/d(v^2 dt^2).
+
+#include "backends/launch.hpp"
+#include "pwave/core/error.hpp"
+#include "pwave/propagation/acoustic2d.hpp"
+
+namespace pwave {
+
+template <class T>
+void Acoustic2D<T>::allocate_adjoint() {
+  if (adj_.lam_cur.extent(0) > 0) return;
+  adj_.nz = st_.nz, adj_.nx = st_.nx, adj_.halo = st_.halo;
+  adj_.pad_top = st_.pad_top, adj_.pad_bottom = st_.pad_bottom;
+  adj_.pad_left = st_.pad_left, adj_.pad_right = st_.pad_right;
+  adj_.v2dt2 = st_.v2dt2;
+  adj_.ax = st_.ax, adj_.bx = st_.bx, adj_.az = st_.az, adj_.bz = st_.bz;
+  auto like = [](const Field2D<T>& f, const char* name) {
+    return Field2D<T>(std::string(name), f.extent(0), f.extent(1), f.extent(2));
+  };
+  adj_.lam_prev = like(st_.u_prev, "pwave::lambda_prev");
+  adj_.lam_cur = like(st_.u_cur, "pwave::lambda_cur");
+  adj_.psi_x = like(st_.psi_x, "pwave::psi_x_hat");
+  adj_.psi_x_next = like(st_.psi_x, "pwave::psi_x_hat_next");
+  adj_.zeta_x = like(st_.zeta_x, "pwave::zeta_x_hat");
+  adj_.zeta_x_next = like(st_.zeta_x, "pwave::zeta_x_hat_next");
+  adj_.psi_z = like(st_.psi_z, "pwave::psi_z_hat");
+  adj_.psi_z_next = like(st_.psi_z, "pwave::psi_z_hat_next");
+  adj_.zeta_z = like(st_.zeta_z, "pwave::zeta_z_hat");
+  adj_.zeta_z_next = like(st_.zeta_z, "pwave::zeta_z_hat_next");
+}
+
+template <class T>
+void Acoustic2D<T>::adjoint(int first, int count, const Traces<T>& residual,
+                            const History& history, const Grid2DView<T>& grad_w,
+                            const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>& source_adjoint) {
+  if (count < 1 || count > capacity_ || first < 0 ||
+      first + count > int(problem_.shots.size())) {
+    throw RuntimeError("Acoustic2D::adjoint: shot range outside the batch capacity");
+  }
+  if (history.extent(0) != std::size_t(problem_.nt) + 1 || int(history.extent(1)) < count) {
+    throw RuntimeError("Acoustic2D::adjoint: history has the wrong shape");
+  }
+  allocate_adjoint();
+  const bool fs = problem_.boundary.free_surface;
+  switch (problem_.order) {
+    case 2:
+      return fs ? adjoint_impl<2, true>(first, count, residual, history, grad_w, source_adjoint)
+                : adjoint_impl<2, false>(first, count, residual, history, grad_w, source_adjoint);
+    case 4:
+      return fs ? adjoint_impl<4, true>(first, count, residual, history, grad_w, source_adjoint)
+                : adjoint_impl<4, false>(first, count, residual, history, grad_w, source_adjoint);
+    case 6:
+      return fs ? adjoint_impl<6, true>(first, count, residual, history, grad_w, source_adjoint)
+                : adjoint_impl<6, false>(first, count, residual, history, grad_w, source_adjoint);
+    case 8:
+      return fs ? adjoint_impl<8, true>(first, count, residual, history, grad_w, source_adjoint)
+                : adjoint_impl<8, false>(first, count, residual, history, grad_w, source_adjoint);
+  }
+  throw InputError("physics.order", "", "order must be 2, 4, 6 or 8");
+}
+
+namespace {
+
+/// dJ/ds(t_n) = w(x_s) lambda^{n+1}(x_s) / (dx dz): the adjoint of the source injection.
+template <class T>
+struct RecordSourceAdjoint {
+  Kokkos::View<T**, Kokkos::LayoutRight, MemSpace> out;
+  Field2D<T> lam;
+  Grid2DView<T> w;
+  Kokkos::View<const int* [2], MemSpace> cell;
+  T inv_area;
+  int halo, first_shot, n;
+  KOKKOS_INLINE_FUNCTION void operator()(int s) const {
+    const int iz = cell(first_shot + s, 0), ix = cell(first_shot + s, 1);
+    out(s, n) = w(iz, ix) * lam(s, iz + halo, ix + halo) * inv_area;
+  }
+};
+
+}  // namespace
+
+template <class T>
+template <int Order, bool FreeSurface>
+void Acoustic2D<T>::adjoint_impl(
+    int first, int count, const Traces<T>& residual, const History& history,
+    const Grid2DView<T>& grad_w,
+    const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>& source_adjoint) {
+  using namespace physics;
+  for (auto* f : {&adj_.lam_prev, &adj_.lam_cur, &adj_.psi_x, &adj_.psi_x_next, &adj_.zeta_x,
+                  &adj_.zeta_x_next, &adj_.psi_z, &adj_.psi_z_next, &adj_.zeta_z,
+                  &adj_.zeta_z_next}) {
+    Kokkos::deep_copy(*f, T(0));
+  }
+  const Grid2D& g = problem_.model.grid;
+  const ScaledStencil<T, Order> coef(g.dz, g.dx);
+  ExecSpace exec;
+
+  // Parity copies as in forward(): step n writes lambda^n over lambda^{n+2} and the memory
+  // variables into their *_next buffers; the next step sees them swapped.
+  Adjoint2DState<T> even = adj_, odd = adj_;
+  std::swap(odd.lam_prev, odd.lam_cur);
+  std::swap(odd.psi_x, odd.psi_x_next);
+  std::swap(odd.zeta_x, odd.zeta_x_next);
+  std::swap(odd.psi_z, odd.psi_z_next);
+  std::swap(odd.zeta_z, odd.zeta_z_next);
+  const Adjoint2DState<T>* parity[2] = {&even, &odd};
+
+  const AdjointInteriorStep<T, Order> interior[2] = {{even, coef}, {odd, coef}};
+  const AdjointFrameStep<T, Order, FreeSurface> frame[2] = {{even, coef}, {odd, coef}};
+
+  const int nz = st_.nz, nx = st_.nx, R = st_.halo;
+  // The interior kernel needs every stencil neighbour outside the strips and inside the grid.
+  const int z0 = std::min(st_.pad_top + R, nz), z1 = std::max(nz - st_.pad_bottom - R, z0);
+  const int x0 = std::min(st_.pad_left + R, nx), x1 = std::max(nx - st_.pad_right - R, x0);
+  const int nrec = nrec_;
+  const T inv_area = T(1.0 / (g.dx * g.dz));
+  const bool want_source = source_adjoint.extent(0) > 0;
+  using Range2 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
+  using Range3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;
+  const char* name = "pwave::physics::acoustic2d::adjoint_frame";
+
+  // Backward step n = nt-1 .. 0. On entry lambda^{n+1} is in lam_cur and lambda^{n+2} in
+  // lam_prev of the step's parity (p = (nt - 1 - n) & 1).
+  for (int n = problem_.nt - 1; n >= 0; --n) {
+    const int p = (problem_.nt - 1 - n) & 1;
+    const Adjoint2DState<T>& st = *parity[p];
+    if (want_source) {
+      Kokkos::parallel_for("pwave::physics::acoustic2d::source_adjoint",
+                           Kokkos::RangePolicy<ExecSpace>(exec, 0, count),
+                           RecordSourceAdjoint<T>{source_adjoint, st.lam_cur, st.v2dt2,
+                                                  source_cell_, inv_area, R, first, n});
+    }
+    Kokkos::parallel_for("pwave::physics::acoustic2d::imaging", Range2(exec, {0, 0}, {nz, nx}),
+                         AccumulateGradient<T>{grad_w, st.lam_cur, history, st.v2dt2, n, count, R});
+    backend::for_each_cell("pwave::physics::acoustic2d::adjoint_interior", exec, count, z0, z1, x0,
+                           x1, interior[p]);
+    backend::for_each_cell(name, exec, count, 0, z0, 0, nx, frame[p]);
+    backend::for_each_cell(name, exec, count, z1, nz, 0, nx, frame[p]);
+    backend::for_each_cell(name, exec, count, z0, z1, 0, x0, frame[p]);
+    backend::for_each_cell(name, exec, count, z0, z1, x1, nx, frame[p]);
+    Kokkos::parallel_for("pwave::physics::acoustic2d::inject_residual",
+                         Range3(exec, {0, 0, n}, {count, nrec, n + 1}),
+                         InjectResidual<T>{st.lam_prev, residual, receiver_cell_, R, first});
+    if (FreeSurface) {
+      Kokkos::parallel_for("pwave::physics::acoustic2d::adjoint_surface",
+                           Range2(exec, {0, 0}, {count, nx + 2 * R}),
+                           ZeroSurfaceRow<T>{st.lam_prev, R});
+    }
+  }
+  exec.fence();
+}
+
+#define PWAVE_INSTANTIATE_ADJOINT(T)                                                          \
+  template void Acoustic2D<T>::allocate_adjoint();                                            \
+  template void Acoustic2D<T>::adjoint(int, int, const Traces<T>&, const History&,            \
+                                       const Grid2DView<T>&,                                  \
+                                       const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>&);
+PWAVE_INSTANTIATE_ADJOINT(float)
+PWAVE_INSTANTIATE_ADJOINT(double)
+
+}  // namespace pwave

@@ -1,0 +1,121 @@
+#include "pwave/propagation/gradient.hpp"
+
+#include "pwave/core/error.hpp"
+#include "pwave/propagation/acoustic2d.hpp"
+
+namespace pwave {
+namespace {
+
+/// For each model cell, sums dJ/dw over the padded cells that copy it (itself, plus the CPML
+/// cells beyond it when it lies on an edge) and applies dw/dvp = 2 vp dt^2.
+template <class T>
+struct FoldGradient {
+  Grid2DView<T> out, grad_w, vp;
+  int nz, nx, pad_top, pad_left, padded_nz, padded_nx;
+  T two_dt2;
+  KOKKOS_INLINE_FUNCTION void operator()(int mz, int mx) const {
+    const int z_lo = mz == 0 ? 0 : mz + pad_top;
+    const int z_hi = mz == nz - 1 ? padded_nz : mz + pad_top + 1;
+    const int x_lo = mx == 0 ? 0 : mx + pad_left;
+    const int x_hi = mx == nx - 1 ? padded_nx : mx + pad_left + 1;
+    T sum = 0;
+    for (int z = z_lo; z < z_hi; ++z)
+      for (int x = x_lo; x < x_hi; ++x) sum += grad_w(z, x);
+    out(mz, mx) = sum * two_dt2 * vp(mz, mx);
+  }
+};
+
+/// residual = synthetic - observed, and its sum of squares.
+template <class T>
+double residual_and_misfit(const Traces<T>& syn, const Traces<T>& obs, const Traces<T>& res,
+                           int count) {
+  double j = 0;
+  const int nrec = int(syn.extent(1)), nt = int(syn.extent(2));
+  Kokkos::parallel_reduce(
+      "pwave::propagation::residual",
+      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {count, nrec}),
+      KOKKOS_LAMBDA(const int s, const int r, double& acc) {
+        for (int n = 0; n < nt; ++n) {
+          const T d = syn(s, r, n) - obs(s, r, n);
+          res(s, r, n) = d;
+          acc += double(d) * double(d);
+        }
+      },
+      j);
+  return 0.5 * j;
+}
+
+}  // namespace
+
+template <class T>
+Grid2DView<T> fold_to_model(const ForwardProblem& p, const Grid2DView<T>& grad_w) {
+  const Grid2D& g = p.model.grid;
+  Grid2DView<T> vp("pwave::vp", g.nz, g.nx);
+  auto hv = host_mirror_uninit(vp);
+  for (int iz = 0; iz < g.nz; ++iz)
+    for (int ix = 0; ix < g.nx; ++ix) hv(iz, ix) = T(p.model.at(iz, ix));
+  Kokkos::deep_copy(vp, hv);
+  Grid2DView<T> out("pwave::gradient", g.nz, g.nx);
+  Kokkos::parallel_for(
+      "pwave::propagation::fold_gradient",
+      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {g.nz, g.nx}),
+      FoldGradient<T>{out, grad_w, vp, g.nz, g.nx, p.boundary.width[top], p.boundary.width[left],
+                      int(grad_w.extent(0)), int(grad_w.extent(1)), T(2 * p.dt * p.dt)});
+  return out;
+}
+
+template <class T>
+GradientResult<T> misfit_gradient(const ForwardProblem& problem, const HostArray3<T>& observed,
+                                  Storage, const ProgressCallback& progress) {
+  Acoustic2D<T> prop(problem, problem.shot_batch);
+  const int nshots = int(problem.shots.size());
+  const int nrec = prop.receivers_per_shot();
+  if (observed.extent(0) != std::size_t(nshots) || observed.extent(1) != std::size_t(nrec) ||
+      observed.extent(2) != std::size_t(problem.nt)) {
+    throw InputError("observed", "",
+                     "has shape [" + std::to_string(observed.extent(0)) + ", " +
+                         std::to_string(observed.extent(1)) + ", " +
+                         std::to_string(observed.extent(2)) + "] but the acquisition needs [" +
+                         std::to_string(nshots) + ", " + std::to_string(nrec) + ", " +
+                         std::to_string(problem.nt) + "]");
+  }
+  const int cap = prop.batch_capacity();
+  GradientResult<T> out;
+  out.synthetic = HostArray3<T>("pwave::synthetic", nshots, nrec, problem.nt);
+  Traces<T> syn("pwave::syn", cap, nrec, problem.nt), obs("pwave::obs", cap, nrec, problem.nt),
+      res("pwave::res", cap, nrec, problem.nt);
+  Grid2DView<T> grad_w("pwave::grad_w", prop.padded_nz(), prop.padded_nx());
+  auto history = prop.make_history(cap);
+  const long steps_total = 2L * problem.nt * ((nshots + cap - 1) / cap);
+  long steps = 0;
+  for (int first = 0; first < nshots; first += cap) {
+    const int count = std::min(cap, nshots - first);
+    const auto shots = std::make_pair(first, first + count);
+    const auto batch = std::make_pair(0, count);
+    prop.forward(first, count, syn, progress, steps, steps_total, history);
+    steps += problem.nt;
+    Kokkos::deep_copy(Kokkos::subview(obs, batch, Kokkos::ALL, Kokkos::ALL),
+                      Kokkos::subview(observed, shots, Kokkos::ALL, Kokkos::ALL));
+    out.misfit += residual_and_misfit(syn, obs, res, count);
+    Kokkos::deep_copy(Kokkos::subview(out.synthetic, shots, Kokkos::ALL, Kokkos::ALL),
+                      Kokkos::subview(syn, batch, Kokkos::ALL, Kokkos::ALL));
+    prop.adjoint(first, count, res, history, grad_w);
+    steps += problem.nt;
+    if (progress) progress(steps, steps_total);
+  }
+  const auto grad = fold_to_model(problem, grad_w);
+  out.gradient = HostArray2<T>("pwave::gradient_host", problem.model.grid.nz, problem.model.grid.nx);
+  Kokkos::deep_copy(out.gradient, grad);
+  return out;
+}
+
+template GradientResult<float> misfit_gradient<float>(const ForwardProblem&,
+                                                      const HostArray3<float>&, Storage,
+                                                      const ProgressCallback&);
+template GradientResult<double> misfit_gradient<double>(const ForwardProblem&,
+                                                        const HostArray3<double>&, Storage,
+                                                        const ProgressCallback&);
+template Grid2DView<float> fold_to_model(const ForwardProblem&, const Grid2DView<float>&);
+template Grid2DView<double> fold_to_model(const ForwardProblem&, const Grid2DView<double>&);
+
+}  // namespace pwave

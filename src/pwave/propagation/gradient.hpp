@@ -1,0 +1,35 @@
+#pragma once
+// Misfit and its exact gradient with respect to the velocity model.
+
+#include "pwave/core/types.hpp"
+#include "pwave/propagation/forward.hpp"
+
+namespace pwave {
+
+/// J and dJ/dvp for J = 0.5 * sum over shots, receivers and samples of (d - d_obs)^2 (no dt
+/// factor). The gradient is [nz][nx], in units of J per (m/s).
+template <class T>
+struct GradientResult {
+  double misfit = 0.0;
+  HostArray2<T> gradient;  ///< dJ/dvp on the model grid [nz][nx]
+  HostArray3<T> synthetic; ///< modelled data [shot][receiver][time]
+};
+
+/// Wavefield storage strategies for the backward pass.
+enum class Storage {
+  full,  ///< every snapshot of the forward wavefield is kept (memory ~ nt * grid per shot)
+};
+
+/// Computes the misfit against `observed` ([shot][receiver][time], host) and its gradient with
+/// the exact discrete adjoint. CPML cells' gradient is folded onto the edge cells they copy.
+template <class T>
+GradientResult<T> misfit_gradient(const ForwardProblem& problem, const HostArray3<T>& observed,
+                                  Storage storage = Storage::full,
+                                  const ProgressCallback& progress = {});
+
+/// Folds dJ/dw on the padded grid (w = v^2 dt^2) into dJ/dvp on the model grid:
+/// dJ/dvp = sum over the padded cells copying a model cell of dJ/dw * 2 vp dt^2.
+template <class T>
+Grid2DView<T> fold_to_model(const ForwardProblem& problem, const Grid2DView<T>& grad_w);
+
+}  // namespace pwave
