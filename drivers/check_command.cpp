@@ -1,0 +1,73 @@
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+#include "commands.hpp"
+#include "estimates.hpp"
+#include "pwave/io/deck.hpp"
+#include "pwave/physics/stability.hpp"
+#include "pwave/propagation/forward.hpp"
+
+namespace pwave::cli {
+namespace {
+
+std::string format(const char* fmt, double a, double b = 0, double c = 0, double d = 0) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, fmt, a, b, c, d);
+  return buf;
+}
+
+double mb(double bytes) {
+  return bytes / (1024.0 * 1024.0);
+}
+
+}  // namespace
+
+int check_command(const CommandLine& cl) {
+  const io::Deck deck = io::load_deck(cl.deck, cl.sets);
+  validate(deck.problem);
+  const ForwardProblem& p = deck.problem;
+  const Grid2D& g = p.model.grid;
+
+  std::cout << "# pwave check " << deck.path << ": the deck resolved, every default filled\n";
+  for (const std::string& s : cl.sets) std::cout << "# --set " << s << "\n";
+  std::cout << io::resolved_yaml(deck);
+
+  const double vmin = p.model.vmin(), vmax = p.model.vmax();
+  const double dt_max = physics::max_stable_dt(p.order, vmax, g.dx, g.dz);
+  const double fmax = physics::ricker_max_frequency(p.peak_frequency);
+  const double ppw = physics::points_per_wavelength(vmin, fmax, g.dx, g.dz);
+  const PaddedGrid pg = padded_grid(p);
+  const std::size_t bytes = deck.precision == "float64" ? 8 : 4;
+  const MemoryEstimate m = estimate_memory(p, bytes);
+  const long nrec = long(p.shots.front().receivers.size());
+
+  std::cout << "#\n# stability: dt = "
+            << format("%g s, largest stable dt = %.3g s", p.dt, io::round_down_3(dt_max))
+            << " (order " << p.order
+            << format(", vmax = %g m/s), CFL ratio dt/dt_max = %.3f", vmax, p.dt / dt_max) << "\n";
+  std::cout << format("# dispersion: %.2f points per wavelength (vmin = %g m/s, fmax = %g Hz, ",
+                      ppw, vmin, fmax)
+            << format("h = %g m; at least %g wanted)", std::max(g.dx, g.dz),
+                      physics::min_points_per_wavelength)
+            << "\n";
+  std::cout << "# grid: " << g.nz << " x " << g.nx << " cells (nz x nx)"
+            << format(", dz = %g m, dx = %g m; ", g.dz, g.dx) << "padded with CPML ("
+            << p.boundary.width[top] << "/" << p.boundary.width[bottom] << "/"
+            << p.boundary.width[left] << "/" << p.boundary.width[right]
+            << " top/bottom/left/right): " << pg.nz << " x " << pg.nx << "\n";
+  std::cout << "# run: " << p.shots.size() << " shots x " << nrec << " receivers, " << p.nt
+            << format(" steps (%g s of signal), ", p.nt * p.dt) << m.batch << " shots per batch, "
+            << deck.precision << "\n";
+  std::cout << format("# memory: %.1f MB per shot (wavefields %.1f MB, CPML %.1f MB, receivers ",
+                      mb(m.per_shot), mb(m.wavefields), mb(m.cpml))
+            << format("%.1f MB) x ", mb(m.receivers)) << m.batch
+            << format(" shots + model %.1f MB = %.1f MB on the device; ", mb(m.model),
+                      mb(m.device_total))
+            << format("%.1f MB of traces on the host", mb(m.host_traces)) << "\n";
+  for (const std::string& w : deck.warnings) std::cout << "# warning: " << w << "\n";
+  return 0;
+}
+
+}  // namespace pwave::cli

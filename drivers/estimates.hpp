@@ -1,0 +1,36 @@
+#pragma once
+// Figures `pwave check` prints and `pwave run` logs: padded grid and memory of a forward run.
+
+#include <cstddef>
+
+#include "pwave/propagation/forward_problem.hpp"
+
+namespace pwave::cli {
+
+/// The grid the propagator works on: the model plus the CPML layers on each side (cells).
+struct PaddedGrid {
+  int nz = 0;
+  int nx = 0;
+  long cells() const { return long(nz) * long(nx); }
+};
+
+/// Model grid plus boundary.width on each side.
+PaddedGrid padded_grid(const ForwardProblem& problem);
+
+/// Memory of a forward run in bytes, following the allocations of propagation/acoustic2d.cpp.
+struct MemoryEstimate {
+  int batch = 0;            ///< shots propagated together
+  double wavefields = 0;    ///< per shot: 2 time levels on the padded grid + stencil halo
+  double cpml = 0;          ///< per shot: psi, psi_next, zeta on the x and z CPML strips
+  double receivers = 0;     ///< per shot: traces [receiver][time]
+  double per_shot = 0;      ///< sum of the three above
+  double model = 0;         ///< v^2 dt^2 on the padded grid, CPML profiles, cell indices
+  double device_total = 0;  ///< batch * per_shot + model
+  double host_traces = 0;   ///< all shots' traces returned to the host
+};
+
+/// Estimates the memory of forward_model for `problem` with values of `value_bytes` bytes
+/// (4 for float32, 8 for float64).
+MemoryEstimate estimate_memory(const ForwardProblem& problem, std::size_t value_bytes);
+
+}  // namespace pwave::cli

@@ -1,0 +1,210 @@
+#include "pwave/io/deck.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "pwave/core/error.hpp"
+#include "pwave/io/deck_acquisition.hpp"
+#include "pwave/io/deck_model.hpp"
+#include "pwave/io/deck_overrides.hpp"
+#include "pwave/io/deck_reader.hpp"
+#include "pwave/io/deck_sections.hpp"
+#include "pwave/physics/stability.hpp"
+
+namespace fs = std::filesystem;
+
+namespace pwave::io {
+namespace {
+
+using Node = YAML::Node;
+
+std::string num(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
+// Calls `read(section)` on a fresh map and stores it under `name` (keeps the section order).
+template <class F>
+void resolve_section(Node& resolved, const char* name, F read) {
+  Node section(YAML::NodeType::Map);
+  read(section);
+  resolved[name] = section;
+}
+
+Node resolved_acquisition(const DeckAcquisition& acq) {
+  auto axis = [](const std::vector<DeckPoint>& points, bool want_x) {
+    std::vector<double> v;
+    for (const DeckPoint& p : points) v.push_back(want_x ? p.position.x : p.position.z);
+    return yaml_list(v);
+  };
+  // Depths are often all equal: one number (broadcast to the x list) keeps the deck readable.
+  auto common_z = [&](double& z) {
+    z = acq.sources.front().position.z;
+    for (const DeckPoint& p : acq.sources) {
+      if (p.position.z != z) return false;
+    }
+    return true;
+  };
+  Node out(YAML::NodeType::Map);
+  double z = 0.0;
+  out["sources"]["x"] = axis(acq.sources, true);
+  out["sources"]["z"] = common_z(z) ? yaml_number(z) : axis(acq.sources, false);
+  double rz = acq.receivers.front().front().position.z;
+  bool receivers_common_z = true;
+  for (const auto& shot : acq.receivers) {
+    for (const DeckPoint& p : shot) receivers_common_z = receivers_common_z && p.position.z == rz;
+  }
+  for (bool want_x : {true, false}) {
+    Node list;
+    if (!want_x && receivers_common_z) {
+      list = yaml_number(rz);
+    } else if (acq.shared_receivers) {
+      list = axis(acq.receivers.front(), want_x);
+    } else {
+      list = Node(YAML::NodeType::Sequence);
+      for (const auto& shot : acq.receivers) list.push_back(axis(shot, want_x));
+      list.SetStyle(YAML::EmitterStyle::Flow);
+    }
+    out["receivers"][want_x ? "x" : "z"] = list;
+  }
+  return out;
+}
+
+std::string spacing_text(const Grid2D& g) {
+  if (g.dx == g.dz) return "spacing " + num(g.dx) + " m";
+  return "spacing dz = " + num(g.dz) + " m, dx = " + num(g.dx) + " m";
+}
+
+void check_stability(const DeckReader& r, const Node& root, Deck& deck) {
+  const ForwardProblem& p = deck.problem;
+  const Grid2D& g = p.model.grid;
+  const double vmax = p.model.vmax();
+  const double dt_max = physics::max_stable_dt(p.order, vmax, g.dx, g.dz);
+  if (p.dt > dt_max) {
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%.3g", round_down_3(dt_max));
+    r.fail("time.dt", r.child(r.child(root, "", "time"), "time", "dt"),
+           "time.dt = " + num(p.dt) + " s is unstable for order " + std::to_string(p.order) +
+               " with vmax = " + num(vmax) + " m/s and " + spacing_text(g) +
+               "; the largest stable dt is " + limit + " s");
+  }
+  const double fmax = physics::ricker_max_frequency(p.peak_frequency);
+  const double ppw = physics::points_per_wavelength(p.model.vmin(), fmax, g.dx, g.dz);
+  if (ppw < physics::min_points_per_wavelength) {
+    char text[256];
+    std::snprintf(text, sizeof text,
+                  "numerical dispersion: %.2g points per wavelength (vmin = %g m/s, fmax = 3 x "
+                  "%g Hz = %g Hz, %s) is below %g; reduce model.spacing or "
+                  "wavelet.peak_frequency",
+                  ppw, p.model.vmin(), p.peak_frequency, fmax, spacing_text(g).c_str(),
+                  physics::min_points_per_wavelength);
+    deck.warnings.push_back(text);
+  }
+}
+
+void check_free_surface(const Deck& deck, std::vector<std::string>& warnings) {
+  const ForwardProblem& p = deck.problem;
+  if (!p.boundary.free_surface) return;
+  const double tol = 1e-6 * p.model.grid.dz;
+  long sources = 0, receivers = 0;
+  for (const ShotGeometry& s : p.shots) {
+    sources += std::abs(s.source.z) <= tol;
+    for (const Position& q : s.receivers) receivers += std::abs(q.z) <= tol;
+  }
+  if (sources > 0) {
+    warnings.push_back(std::to_string(sources) +
+                       " source(s) at z = 0 lie on the free surface, where the pressure is held "
+                       "at 0: they inject nothing; move them at least one cell down");
+  }
+  if (receivers > 0) {
+    warnings.push_back(std::to_string(receivers) +
+                       " receiver position(s) at z = 0 lie on the free surface and record zeros");
+  }
+}
+
+}  // namespace
+
+double round_down_3(double value) {
+  if (!(value > 0.0) || !std::isfinite(value)) return value;
+  const double scale = std::pow(10.0, std::floor(std::log10(value)) - 2.0);
+  return std::floor(value / scale) * scale;
+}
+
+Deck load_deck_text(const std::string& text, const std::string& path,
+                    const std::vector<std::string>& overrides) {
+  Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    const std::string where =
+        e.mark.is_null() ? path : path + ":" + std::to_string(e.mark.line + 1);
+    throw InputError("", where, "YAML syntax error: " + e.msg);
+  }
+  const std::set<std::string> overridden = apply_overrides(root, overrides);
+  const DeckReader r(path, overridden);
+  if (!DeckReader::given(root)) throw InputError("", path, "the deck is empty");
+  r.check_keys(root, "");
+
+  Deck deck;
+  deck.path = path;
+  Node res(YAML::NodeType::Map);
+  const Node task = r.child(root, "", "task");
+  deck.task =
+      DeckReader::given(task) ? r.choice(task, "task", {"forward", "gradient", "fwi"}) : "forward";
+  if (deck.task != "forward") {
+    r.fail("task", task,
+           "task '" + deck.task + "' is not available yet; this version runs task: forward only");
+  }
+  const Node precision = r.child(root, "", "precision");
+  deck.precision = DeckReader::given(precision)
+                       ? r.choice(precision, "precision", {"float32", "float64"})
+                       : "float32";
+  res["task"] = deck.task;
+  res["precision"] = deck.precision;
+
+  DeckModel model =
+      read_model(r, r.required(root, "", "model", "{shape, spacing, vp}"), deck.warnings);
+  deck.problem.model = std::move(model.model);
+  res["model"] = model.resolved;
+  resolve_section(res, "time", [&](Node& n) { read_time(r, root, deck, n); });
+  resolve_section(res, "wavelet", [&](Node& n) { read_wavelet(r, root, deck, n); });
+  const DeckAcquisition acq = read_acquisition(
+      r, r.required(root, "", "acquisition", "{sources: {x, z}, receivers: {x, z}}"));
+  deck.problem.shots = place_acquisition(r, acq, deck.problem.model.grid);
+  res["acquisition"] = resolved_acquisition(acq);
+  resolve_section(res, "physics", [&](Node& n) { read_physics(r, root, deck, n); });
+  resolve_section(res, "boundary", [&](Node& n) { read_boundary(r, root, deck, n); });
+  resolve_section(res, "output", [&](Node& n) { read_output(r, root, deck, n); });
+  resolve_section(res, "execution", [&](Node& n) { read_execution(r, root, deck, n); });
+
+  check_stability(r, root, deck);
+  check_free_surface(deck, deck.warnings);
+  deck.resolved = res;
+  return deck;
+}
+
+Deck load_deck(const std::string& path, const std::vector<std::string>& overrides) {
+  std::error_code ec;
+  if (!fs::exists(path, ec)) throw InputError("", path, "deck file not found");
+  if (fs::is_directory(path, ec)) throw InputError("", path, "is a directory, not a deck file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw InputError("", path, std::string("cannot read deck file: ") + std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return load_deck_text(text.str(), path, overrides);
+}
+
+std::string resolved_yaml(const Deck& deck) {
+  YAML::Emitter out;
+  out << deck.resolved;
+  return std::string(out.c_str()) + "\n";
+}
+
+}  // namespace pwave::io

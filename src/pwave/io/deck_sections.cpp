@@ -1,0 +1,227 @@
+#include "pwave/io/deck_sections.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <sstream>
+
+#include "pwave/acquisition/wavelet.hpp"
+#include "pwave/core/error.hpp"
+#include "pwave/io/npy.hpp"
+#include "pwave/physics/stencil.hpp"
+
+namespace fs = std::filesystem;
+
+namespace pwave::io {
+namespace {
+
+using Node = YAML::Node;
+constexpr int default_cpml_width = 20;
+
+std::string num(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
+std::vector<double> read_wavelet_file(const DeckReader& r, const Node& file, int nt) {
+  const std::string name = r.text(file, "wavelet.file");
+  fs::path path(name);
+  if (path.is_relative()) path = fs::path(r.deck_dir()) / path;
+  path = path.lexically_normal();
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) {
+    r.fail("wavelet.file", file,
+           "file '" + name + "' not found (looked for '" + path.string() + "')");
+  }
+  NpyArray array;
+  try {
+    array = read_npy(path.string());
+  } catch (const InputError& e) {
+    r.fail("wavelet.file", file, bare_message(e.what(), e.key(), ""));
+  }
+  if (array.shape.size() != 1 || array.shape[0] != std::size_t(nt)) {
+    std::string shape;
+    for (std::size_t s : array.shape) shape += (shape.empty() ? "" : ", ") + std::to_string(s);
+    r.fail("wavelet.file", file,
+           "'" + name + "' has shape (" + shape + ") but time.nt = " + std::to_string(nt) +
+               " needs a 1D array of " + std::to_string(nt) + " samples");
+  }
+  for (std::size_t i = 0; i < array.data.size(); ++i) {
+    if (!std::isfinite(array.data[i])) {
+      r.fail("wavelet.file", file,
+             "sample " + std::to_string(i) + " of '" + name + "' is not finite");
+    }
+  }
+  return array.data;
+}
+
+}  // namespace
+
+void read_time(const DeckReader& r, const Node& root, Deck& deck, Node& resolved) {
+  const Node time = r.required(root, "", "time", "{dt: seconds, nt: steps}");
+  r.check_keys(time, "time");
+  deck.problem.dt = r.positive(r.required(time, "time", "dt", "seconds per step"), "time.dt");
+  deck.problem.nt = r.integer(r.required(time, "time", "nt", "number of time steps"), "time.nt", 1);
+  resolved["dt"] = yaml_number(deck.problem.dt);
+  resolved["nt"] = deck.problem.nt;
+}
+
+void read_wavelet(const DeckReader& r, const Node& root, Deck& deck, Node& resolved) {
+  const std::string key = "wavelet";
+  const Node w = r.required(root, "", key, "{type: ricker, peak_frequency: Hz}");
+  r.check_keys(w, key);
+  const Node file = r.child(w, key, "file");
+  const Node type_node = r.child(w, key, "type");
+  const std::string type = DeckReader::given(type_node)
+                               ? r.choice(type_node, key + ".type", {"ricker", "file"})
+                               : (DeckReader::given(file) ? "file" : "ricker");
+  ForwardProblem& p = deck.problem;
+  p.peak_frequency = r.positive(
+      r.required(w, key, "peak_frequency", "Hz; also sets the CPML and dispersion figures"),
+      key + ".peak_frequency");
+  const Node amplitude_node = r.child(w, key, "amplitude");
+  const double amplitude =
+      DeckReader::given(amplitude_node) ? r.number(amplitude_node, key + ".amplitude") : 1.0;
+  if (amplitude == 0.0) r.fail(key + ".amplitude", amplitude_node, "amplitude must not be 0");
+  resolved["type"] = type;
+  resolved["peak_frequency"] = yaml_number(p.peak_frequency);
+
+  if (type == "ricker") {
+    if (DeckReader::given(file)) {
+      r.fail(key + ".file", file, "applies to wavelet.type: file only (the type here is ricker)");
+    }
+    const Node delay_node = r.child(w, key, "delay");
+    const double delay = DeckReader::given(delay_node) ? r.non_negative(delay_node, key + ".delay")
+                                                       : 1.5 / p.peak_frequency;
+    p.wavelet = ricker(p.peak_frequency, delay, p.dt, p.nt, amplitude);
+    if (delay > (p.nt - 1) * p.dt) {
+      deck.warnings.push_back("wavelet.delay: the wavelet peaks at " + num(delay) +
+                              " s, after the last time step (" + num((p.nt - 1) * p.dt) + " s)");
+    }
+    resolved["delay"] = yaml_number(delay);
+  } else {
+    const Node delay_node = r.child(w, key, "delay");
+    if (DeckReader::given(delay_node)) {
+      r.fail(key + ".delay", delay_node,
+             "applies to wavelet.type: ricker only (shift the samples in the file instead)");
+    }
+    const Node required_file = r.required(w, key, "file", "path of a 1D .npy file of nt samples");
+    p.wavelet = read_wavelet_file(r, required_file, p.nt);
+    for (double& s : p.wavelet) s *= amplitude;
+    fs::path path(r.text(required_file, key + ".file"));
+    if (path.is_relative()) path = fs::path(r.deck_dir()) / path;
+    std::error_code ec;
+    resolved["file"] = fs::absolute(path.lexically_normal(), ec).string();
+  }
+  resolved["amplitude"] = yaml_number(amplitude);
+}
+
+void read_physics(const DeckReader& r, const Node& root, Deck& deck, Node& resolved) {
+  const Node physics = r.child(root, "", "physics");
+  if (DeckReader::given(physics)) r.check_keys(physics, "physics");
+  const Node order = r.child(physics, "physics", "order");
+  if (DeckReader::given(order)) {
+    deck.problem.order = r.integer(order, "physics.order", 1);
+    if (!physics::is_supported_order(deck.problem.order)) {
+      r.fail("physics.order", order, "order must be 2, 4, 6 or 8, got " + order.Scalar());
+    }
+  } else {
+    deck.problem.order = 8;
+  }
+  resolved["order"] = deck.problem.order;
+}
+
+void read_boundary(const DeckReader& r, const Node& root, Deck& deck, Node& resolved) {
+  const std::string key = "boundary";
+  const Node b = r.child(root, "", key);
+  if (DeckReader::given(b)) r.check_keys(b, key);
+  BoundaryConfig& cfg = deck.problem.boundary;
+  const Node type_node = r.child(b, key, "type");
+  const std::string type =
+      DeckReader::given(type_node) ? r.choice(type_node, key + ".type", {"cpml", "none"}) : "cpml";
+  const Node fs_node = r.child(b, key, "free_surface");
+  cfg.free_surface = DeckReader::given(fs_node) && r.boolean(fs_node, key + ".free_surface");
+
+  const char* sides[4] = {"top", "bottom", "left", "right"};
+  const Node width = r.child(b, key, "width");
+  bool top_given = false;
+  if (DeckReader::given(width) && width.IsMap()) {
+    r.check_keys(width, key + ".width");
+    for (int s = 0; s < 4; ++s) {
+      const Node side = r.child(width, key + ".width", sides[s]);
+      top_given = top_given || (s == top && DeckReader::given(side));
+      cfg.width[s] = DeckReader::given(side)
+                         ? r.integer(side, key + ".width." + sides[s], 0)
+                         : (s == top && cfg.free_surface ? 0 : default_cpml_width);
+    }
+  } else {
+    const int w = DeckReader::given(width) ? r.integer(width, key + ".width", 0)
+                                           : (type == "none" ? 0 : default_cpml_width);
+    for (int& side : cfg.width) side = w;
+  }
+  if (type == "none") {
+    for (int s = 0; s < 4; ++s) {
+      if (cfg.width[s] != 0) {
+        r.fail(key + ".width", width, "must be 0 (or left out) when boundary.type is none");
+      }
+    }
+  }
+  if (cfg.free_surface && cfg.width[top] != 0) {
+    if (top_given) {
+      r.fail(key + ".width.top", r.child(width, key + ".width", "top"),
+             "must be 0 when boundary.free_surface is true (the free surface replaces the "
+             "absorbing layer at the top)");
+    }
+    deck.warnings.push_back(
+        "boundary.free_surface is true: the top CPML width is set to 0 (the "
+        "other sides keep " +
+        std::to_string(cfg.width[bottom]) + ")");
+    cfg.width[top] = 0;
+  }
+  const Node reflection = r.child(b, key, "reflection");
+  if (DeckReader::given(reflection)) {
+    cfg.reflection = r.positive(reflection, key + ".reflection");
+    if (cfg.reflection >= 1.0) {
+      r.fail(key + ".reflection", reflection,
+             "expected a reflection coefficient between 0 and 1 (e.g. 1e-3), got " +
+                 DeckReader::describe(reflection));
+    }
+  }
+  const Node pml_f = r.child(b, key, "pml_frequency");
+  if (DeckReader::given(pml_f)) cfg.pml_frequency = r.non_negative(pml_f, key + ".pml_frequency");
+
+  resolved["type"] = type;
+  Node widths(YAML::NodeType::Map);
+  for (int s = 0; s < 4; ++s) widths[sides[s]] = cfg.width[s];
+  widths.SetStyle(YAML::EmitterStyle::Flow);
+  resolved["width"] = widths;
+  resolved["free_surface"] = cfg.free_surface;
+  resolved["reflection"] = yaml_number(cfg.reflection);
+  resolved["pml_frequency"] = yaml_number(cfg.pml_frequency);
+}
+
+void read_output(const DeckReader& r, const Node& root, Deck& deck, Node& resolved) {
+  const Node out = r.child(root, "", "output");
+  if (DeckReader::given(out)) r.check_keys(out, "output");
+  const Node dir = r.child(out, "output", "directory");
+  deck.output.directory = DeckReader::given(dir) ? r.text(dir, "output.directory") : "out";
+  const Node segy = r.child(out, "output", "segy");
+  deck.output.segy = DeckReader::given(segy) && r.boolean(segy, "output.segy");
+  resolved["directory"] = deck.output.directory;
+  resolved["segy"] = deck.output.segy;
+}
+
+void read_execution(const DeckReader& r, const Node& root, Deck& deck, Node& resolved) {
+  const Node ex = r.child(root, "", "execution");
+  if (DeckReader::given(ex)) r.check_keys(ex, "execution");
+  const Node batch = r.child(ex, "execution", "shot_batch");
+  deck.problem.shot_batch =
+      DeckReader::given(batch) ? r.integer(batch, "execution.shot_batch", 0) : 0;
+  const Node check = r.child(ex, "execution", "check_interval");
+  deck.problem.check_interval =
+      DeckReader::given(check) ? r.integer(check, "execution.check_interval", 1) : 10;
+  resolved["shot_batch"] = deck.problem.shot_batch;
+  resolved["check_interval"] = deck.problem.check_interval;
+}
+
+}  // namespace pwave::io

@@ -1,0 +1,259 @@
+// The pwave executable end to end: help, version, check, bad decks (exit 2, one line naming the
+// key and line), runs (outputs, shapes, no temporary files left), --set and failed runs.
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <yaml-cpp/yaml.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "pwave/core/version.hpp"
+#include "pwave/io/npy.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Result {
+  int code = -1;
+  std::string out, err;
+};
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+fs::path scratch_dir(const std::string& name) {
+  const auto dir = fs::path(PWAVE_BINARY_DIR) / "test-scratch" / "driver" / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+// Runs `pwave <args>` (args already shell-quoted) in the source folder, capturing both streams.
+Result pwave(const std::string& args, const fs::path& scratch) {
+  const fs::path out = scratch / "stdout.txt", err = scratch / "stderr.txt";
+  const std::string cmd = "cd '" + std::string(PWAVE_SOURCE_DIR) + "' && '" + PWAVE_EXE + "' " +
+                          args + " > '" + out.string() + "' 2> '" + err.string() + "'";
+  const int status = std::system(cmd.c_str());
+  Result r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = read_text(out);
+  r.err = read_text(err);
+  return r;
+}
+
+bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
+
+// Exactly one line on stderr: "pwave: error: ...".
+void expect_one_error_line(const Result& r, int code, const std::string& part) {
+  EXPECT_EQ(r.code, code) << r.err;
+  EXPECT_EQ(r.err.rfind("pwave: error: ", 0), 0u) << r.err;
+  ASSERT_FALSE(r.err.empty());
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "more than one line: " << r.err;
+  EXPECT_TRUE(contains(r.err, part)) << r.err;
+}
+
+// A deck small enough to run in well under a second.
+std::string tiny_deck(const fs::path& out_dir) {
+  return "task: forward\n"
+         "precision: float32\n"
+         "model: {shape: [41, 61], spacing: 10.0, vp: 2000.0}\n"
+         "time: {dt: 0.001, nt: 150}\n"
+         "wavelet: {type: ricker, peak_frequency: 10.0, delay: 0.07}\n"
+         "acquisition:\n"
+         "  sources: {x: [200.0, 400.0], z: 100.0}\n"
+         "  receivers: {x: {start: 100, step: 100, count: 5}, z: 50.0}\n"
+         "physics: {order: 4}\n"
+         "boundary: {type: cpml, width: 10}\n"
+         "output: {directory: '" +
+         out_dir.string() + "', segy: true}\n";
+}
+
+void write_file(const fs::path& p, const std::string& text) {
+  std::ofstream(p) << text;
+}
+
+bool has_partial_files(const fs::path& dir) {
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    if (contains(e.path().filename().string(), ".partial")) return true;
+  }
+  return false;
+}
+
+TEST(Cli, Help) {
+  const auto dir = scratch_dir("help");
+  const Result r = pwave("--help", dir);
+  EXPECT_EQ(r.code, 0);
+  EXPECT_TRUE(contains(r.out, "usage:"));
+  EXPECT_TRUE(contains(r.out, "pwave run DECK.yaml"));
+  EXPECT_TRUE(contains(r.out, "pwave check DECK.yaml"));
+  EXPECT_TRUE(contains(r.out, "--set KEY=VALUE"));
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  EXPECT_EQ(pwave("check --help", dir).code, 0);
+}
+
+TEST(Cli, Version) {
+  const auto dir = scratch_dir("version");
+  const Result r = pwave("--version", dir);
+  EXPECT_EQ(r.code, 0);
+  EXPECT_TRUE(contains(r.out, std::string("pwave ") + pwave::version)) << r.out;
+  EXPECT_TRUE(contains(r.out, std::string("Kokkos ") + pwave::kokkos_version)) << r.out;
+  EXPECT_TRUE(contains(r.out, pwave::kokkos_flavour)) << r.out;
+}
+
+TEST(Cli, UsageErrorsExitWithTwo) {
+  const auto dir = scratch_dir("usage");
+  expect_one_error_line(pwave("", dir), 2, "no command given");
+  expect_one_error_line(pwave("frobnicate deck.yaml", dir), 2, "unknown command 'frobnicate'");
+  expect_one_error_line(pwave("run", dir), 2, "'pwave run' needs a deck file");
+  expect_one_error_line(pwave("check inputs/forward_small.yaml --bogus", dir), 2,
+                        "unknown option '--bogus'");
+  expect_one_error_line(pwave("check inputs/forward_small.yaml --set", dir), 2, "--set needs");
+  expect_one_error_line(pwave("check no/such/deck.yaml", dir), 2,
+                        "no/such/deck.yaml: deck file not found");
+}
+
+TEST(Cli, CheckPrintsResolvedDeckAndFigures) {
+  const auto dir = scratch_dir("check");
+  const Result r = pwave("check inputs/forward_small.yaml", dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  // The whole output is YAML (figures are comments) and is the deck with defaults filled.
+  const YAML::Node resolved = YAML::Load(r.out);
+  EXPECT_EQ(resolved["task"].as<std::string>(), "forward");
+  EXPECT_EQ(resolved["execution"]["check_interval"].as<int>(), 10);
+  EXPECT_EQ(resolved["acquisition"]["receivers"]["x"].size(), 61u);
+  EXPECT_TRUE(contains(r.out, "largest stable dt = 0.00221 s")) << r.out;
+  EXPECT_TRUE(contains(r.out, "CFL ratio dt/dt_max = 0.451")) << r.out;
+  EXPECT_TRUE(contains(r.out, "8.33 points per wavelength")) << r.out;
+  EXPECT_TRUE(contains(r.out, "padded with CPML")) << r.out;
+  EXPECT_TRUE(contains(r.out, "241 x 341")) << r.out;
+  EXPECT_TRUE(contains(r.out, "MB on the device")) << r.out;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+}
+
+TEST(Cli, CheckMarmousiDeckReadsTheSharedModel) {
+  const fs::path model =
+      fs::path(PWAVE_SOURCE_DIR) / ".." / "shared" / "data" / "marmousi_vp_small_16m.bin";
+  if (!fs::exists(model)) GTEST_SKIP() << "no shared data at " << model;
+  const auto dir = scratch_dir("check_marmousi");
+  const Result r = pwave("check inputs/marmousi_forward.yaml", dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "188 x 576 cells")) << r.out;
+  EXPECT_TRUE(contains(r.out, "vmax = 5500 m/s")) << r.out;
+}
+
+TEST(Cli, CheckAppliesOverrides) {
+  const auto dir = scratch_dir("check_set");
+  const Result r = pwave(
+      "check inputs/forward_small.yaml --set time.nt=123 --set 'acquisition.sources.x=[100, 200]'",
+      dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const YAML::Node resolved = YAML::Load(r.out);
+  EXPECT_EQ(resolved["time"]["nt"].as<int>(), 123);
+  EXPECT_EQ(resolved["acquisition"]["sources"]["x"].size(), 2u);
+  expect_one_error_line(pwave("check inputs/forward_small.yaml --set time.nt=abc", dir), 2,
+                        "--set: 'time.nt': expected a positive integer, got 'abc'");
+  expect_one_error_line(pwave("check inputs/forward_small.yaml --set model.spacng=5", dir), 2,
+                        "unknown key 'spacng' (did you mean 'spacing'?)");
+}
+
+TEST(Cli, BadDecksGiveOneLineWithKeyAndLine) {
+  const auto dir = scratch_dir("bad_decks");
+  const std::string good = tiny_deck(dir / "out");
+  struct Case {
+    std::string from, to, expected;
+  };
+  const Case cases[] = {
+      {"spacing: 10.0", "spacng: 10.0",
+       ":3: 'model.spacng': unknown key 'spacng' (did you mean 'spacing'?)"},
+      {"vp: 2000.0}", "vp: 2000.0", ":4: YAML syntax error"},  // found on the next line
+      {"nt: 150", "nt: abc", ":4: 'time.nt': expected a positive integer, got 'abc'"},
+      {"dt: 0.001", "dt: 0.01", ":4: 'time.dt': time.dt = 0.01 s is unstable for order 4"},
+      {"vp: 2000.0", "vp: {file: nope.bin}", ":3: 'model.vp.file': file 'nope.bin' not found"},
+      {"z: 100.0", "z: 1000.0", ":7: 'acquisition.sources.z': position"},
+  };
+  for (const Case& c : cases) {
+    std::string text = good;
+    text.replace(text.find(c.from), c.from.size(), c.to);
+    const fs::path deck = dir / "deck.yaml";
+    write_file(deck, text);
+    expect_one_error_line(pwave("check '" + deck.string() + "'", dir), 2,
+                          deck.string() + c.expected);
+    expect_one_error_line(pwave("run '" + deck.string() + "'", dir), 2, deck.string() + c.expected);
+  }
+  EXPECT_FALSE(fs::exists(dir / "out")) << "a deck error must not touch the output folder";
+}
+
+TEST(Cli, RunWritesOutputs) {
+  const auto dir = scratch_dir("run");
+  const fs::path out = dir / "out";
+  write_file(dir / "deck.yaml", tiny_deck(out));
+  const Result r = pwave("run '" + (dir / "deck.yaml").string() + "'", dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const pwave::io::NpyArray traces = pwave::io::read_npy((out / "receivers.npy").string());
+  EXPECT_EQ(traces.shape, (std::vector<std::size_t>{2, 5, 150}));
+  EXPECT_EQ(traces.dtype, "<f4");
+  double peak = 0.0;
+  for (double v : traces.data) peak = std::max(peak, std::abs(v));
+  EXPECT_GT(peak, 0.0);
+  const pwave::io::NpyArray wavelet = pwave::io::read_npy((out / "wavelet.npy").string());
+  EXPECT_EQ(wavelet.shape, (std::vector<std::size_t>{150}));
+  EXPECT_NEAR(wavelet.data[70], 1.0, 1e-6);  // Ricker peak at the 0.07 s delay
+  EXPECT_TRUE(fs::exists(out / "receivers.segy"));
+  EXPECT_TRUE(fs::exists(out / "deck.resolved.yaml"));
+  const std::string log = read_text(out / "pwave.log");
+  EXPECT_TRUE(contains(log, "cell updates/s")) << log;
+  EXPECT_TRUE(contains(log, "forward: done")) << log;
+  EXPECT_FALSE(has_partial_files(dir));
+  // The resolved deck runs again to the same result.
+  const Result again = pwave("check '" + (out / "deck.resolved.yaml").string() + "'", dir);
+  EXPECT_EQ(again.code, 0) << again.err;
+}
+
+TEST(Cli, RunWithOverridesAndQuiet) {
+  const auto dir = scratch_dir("run_set");
+  write_file(dir / "deck.yaml", tiny_deck(dir / "ignored"));
+  const fs::path out = dir / "out64";
+  const Result r = pwave("run '" + (dir / "deck.yaml").string() +
+                             "' --quiet --set precision=float64 --set time.nt=120 "
+                             "--set output.segy=false --set 'output.directory=" +
+                             out.string() + "'",
+                         dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(r.err.empty()) << "quiet run printed: " << r.err;
+  const pwave::io::NpyArray traces = pwave::io::read_npy((out / "receivers.npy").string());
+  EXPECT_EQ(traces.shape, (std::vector<std::size_t>{2, 5, 120}));
+  EXPECT_EQ(traces.dtype, "<f8");
+  EXPECT_EQ(pwave::io::read_npy((out / "wavelet.npy").string()).dtype, "<f8");
+  EXPECT_FALSE(fs::exists(out / "receivers.segy"));
+  EXPECT_FALSE(fs::exists(dir / "ignored"));
+  EXPECT_TRUE(contains(read_text(out / "deck.resolved.yaml"), "--set 'time.nt=120'"));
+}
+
+TEST(Cli, FailedRunLeavesNoResults) {
+  const auto dir = scratch_dir("run_fail");
+  const fs::path out = dir / "out";
+  fs::create_directories(out / "receivers.segy");  // a folder where the SEG-Y file should go
+  write_file(out / "receivers.segy" / "keep", "x");
+  write_file(out / "receivers.npy", "stale results of an earlier run");
+  write_file(dir / "deck.yaml", tiny_deck(out));
+  const Result r = pwave("run '" + (dir / "deck.yaml").string() + "'", dir);
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_TRUE(contains(r.err, "pwave: error: ")) << r.err;
+  EXPECT_FALSE(fs::exists(out / "receivers.npy"));
+  EXPECT_FALSE(fs::exists(out / "wavelet.npy"));
+  EXPECT_FALSE(has_partial_files(dir));
+  EXPECT_TRUE(contains(read_text(out / "pwave.log"), "error: ")) << "the log records the failure";
+}
+
+}  // namespace
