@@ -46,7 +46,7 @@ void dot_product_test(int order, bool free_surface) {
   Acoustic2D<double> prop(p);
   const int ns = 2, nrec = prop.receivers_per_shot(), nt = p.nt;
   Traces<double> d("d", ns, nrec, nt), y("y", ns, nrec, nt);
-  auto history = prop.make_history(ns);
+  auto history = prop.make_history(ns, Storage::boundary);
   prop.forward(0, ns, d, {}, 0, 0, history);
   auto hy = Kokkos::create_mirror_view(y);
   const auto ry = random_vector(std::size_t(ns) * nrec * nt, 2);
@@ -100,12 +100,12 @@ double misfit(const ForwardProblem& p, const HostArray3<double>& obs) {
   return j;
 }
 
-void finite_difference_test(int order, bool free_surface) {
+void finite_difference_test(int order, bool free_surface, Storage storage) {
   ForwardProblem truth = adjoint_problem(order, free_surface);
   const auto observed = forward_model<double>(truth);
   ForwardProblem p = truth;
   for (double& v : p.model.vp) v = 0.97 * v + 40.0;  // a wrong starting model
-  const auto result = misfit_gradient<double>(p, observed);
+  const auto result = misfit_gradient<double>(p, observed, storage);
   EXPECT_NEAR(result.misfit, misfit(p, observed), 1e-12 * result.misfit);
   for (unsigned seed : {7u, 8u}) {
     const auto dv = smooth_perturbation(p.model.grid, seed);
@@ -125,9 +125,42 @@ void finite_difference_test(int order, bool free_surface) {
   }
 }
 
-TEST(Gradient, MatchesFiniteDifferencesOrder2) { finite_difference_test(2, false); }
-TEST(Gradient, MatchesFiniteDifferencesOrder8) { finite_difference_test(8, false); }
-TEST(Gradient, MatchesFiniteDifferencesOrder8FreeSurface) { finite_difference_test(8, true); }
+TEST(Gradient, MatchesFiniteDifferencesOrder2Full) { finite_difference_test(2, false, Storage::full); }
+TEST(Gradient, MatchesFiniteDifferencesOrder2Boundary) {
+  finite_difference_test(2, false, Storage::boundary);
+}
+TEST(Gradient, MatchesFiniteDifferencesOrder8Full) { finite_difference_test(8, false, Storage::full); }
+TEST(Gradient, MatchesFiniteDifferencesOrder8Boundary) {
+  finite_difference_test(8, false, Storage::boundary);
+}
+TEST(Gradient, MatchesFiniteDifferencesOrder8FreeSurfaceBoundary) {
+  finite_difference_test(8, true, Storage::boundary);
+}
+
+// The exact strategies agree to rounding, in float64 and float32, with several shot batches.
+template <class T>
+void strategies_agree(bool free_surface, double tolerance) {
+  ForwardProblem truth = adjoint_problem(8, free_surface);
+  const auto observed = forward_model<T>(truth);
+  ForwardProblem p = truth;
+  for (double& v : p.model.vp) v = 0.97 * v + 40.0;
+  p.shot_batch = 1;
+  const auto full = misfit_gradient<T>(p, observed, Storage::full);
+  const auto boundary = misfit_gradient<T>(p, observed, Storage::boundary);
+  EXPECT_EQ(full.misfit, boundary.misfit);
+  double diff = 0, norm = 0;
+  for (std::size_t i = 0; i < full.gradient.extent(0); ++i)
+    for (std::size_t k = 0; k < full.gradient.extent(1); ++k) {
+      diff += std::pow(double(full.gradient(i, k)) - double(boundary.gradient(i, k)), 2);
+      norm += std::pow(double(full.gradient(i, k)), 2);
+    }
+  ASSERT_GT(norm, 0.0);
+  EXPECT_LT(std::sqrt(diff / norm), tolerance);
+}
+
+TEST(Gradient, BoundaryStorageEqualsFullFloat64) { strategies_agree<double>(false, 1e-10); }
+TEST(Gradient, BoundaryStorageEqualsFullFloat64FreeSurface) { strategies_agree<double>(true, 1e-10); }
+TEST(Gradient, BoundaryStorageEqualsFullFloat32) { strategies_agree<float>(false, 1e-3); }
 
 }  // namespace
 }  // namespace pwave

@@ -176,26 +176,23 @@ struct StoreSnapshot {
   }
 };
 
-/// Imaging condition: dJ/dw += sum over shots of lambda^{n+1} (u^{n+1} - 2 u^n + u^{n-1}) / w,
-/// since w (L + f) = u^{n+1} - 2 u^n + u^{n-1} on the forward step (up to rounding; on the
-/// free-surface row lambda is zero). Shots are summed in order inside one thread: no atomics,
-/// and the same result for any batch split.
+/// Imaging condition for the `full` history: adds lambda^{n+1} (u^{n+1} - 2 u^n + u^{n-1}) / w
+/// to the shot's dJ/dw, since w (L + f) = u^{n+1} - 2 u^n + u^{n-1} on the forward step (to
+/// rounding; on the free-surface row lambda is zero). One gradient per shot: no atomics, and
+/// shots are summed in order at the end, so any batch split gives the same result.
 template <class T>
 struct AccumulateGradient {
-  Grid2DView<T> grad;        ///< [nz][nx] padded grid, dJ/dw
-  Field2D<T> lam;            ///< lambda^{n+1}, halo layout
+  Field2D<T> grad;  ///< [shot][nz][nx] padded grid, dJ/dw
+  Field2D<T> lam;   ///< lambda^{n+1}, halo layout
   Kokkos::View<T****, Kokkos::LayoutRight, MemSpace> history;  ///< u^k, k = 0..nt
   Grid2DView<T> w;
-  int n, nshots, halo;  ///< step n uses u^{n+1}, u^n and u^{n-1} (u^{-1} = 0)
+  int n, halo;  ///< step n uses u^{n+1}, u^n and u^{n-1} (u^{-1} = 0)
 
-  KOKKOS_INLINE_FUNCTION void operator()(int iz, int ix) const {
-    T sum = 0;
-    for (int s = 0; s < nshots; ++s) {
-      const T prev = n > 0 ? history(n - 1, s, iz, ix) : T(0);
-      sum += lam(s, iz + halo, ix + halo) *
-             (history(n + 1, s, iz, ix) - T(2) * history(n, s, iz, ix) + prev);
-    }
-    grad(iz, ix) += sum / w(iz, ix);
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const {
+    const T prev = n > 0 ? history(n - 1, s, iz, ix) : T(0);
+    grad(s, iz, ix) += lam(s, iz + halo, ix + halo) *
+                       (history(n + 1, s, iz, ix) - T(2) * history(n, s, iz, ix) + prev) /
+                       w(iz, ix);
   }
 };
 

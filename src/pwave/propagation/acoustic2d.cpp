@@ -156,8 +156,11 @@ void Acoustic2D<T>::forward_impl(int first, int count, const Traces<T>& traces,
                                  const ProgressCallback& progress, long steps_before,
                                  long steps_total, const History& history) {
   using namespace physics;
-  const bool store = history.extent(0) > 0;
-  if (store && (history.extent(0) != std::size_t(problem_.nt) + 1 || int(history.extent(1)) < count)) {
+  const bool store_full = history.full.extent(0) > 0;
+  const bool store_frame = history.frame.extent(0) > 0;
+  const std::size_t snaps = std::size_t(problem_.nt) + 1;
+  if ((store_full && (history.full.extent(0) != snaps || int(history.full.extent(1)) < count)) ||
+      (store_frame && (history.frame.extent(0) != snaps || int(history.frame.extent(1)) < count))) {
     throw RuntimeError("Acoustic2D::forward: history has the wrong shape");
   }
   reset();
@@ -193,9 +196,19 @@ void Acoustic2D<T>::forward_impl(int first, int count, const Traces<T>& traces,
   using Range2 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
   using Range3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;
 
+  const propagation::FrameRegion region = frame_region();
+  using RangeFrame = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>, Kokkos::IndexType<long>>;
+  const RangeFrame frame_cells(exec, {0, 0}, {long(count), region.size()});
   using Range3Cells = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;
   const Range3Cells all_cells(exec, {0, 0, 0}, {count, nz, nx});
-  if (store) Kokkos::parallel_for("pwave::propagation::store", all_cells, StoreSnapshot<T>{history, even.u_cur, 0, st_.halo});
+  if (store_full) {
+    Kokkos::parallel_for("pwave::propagation::store", all_cells,
+                         StoreSnapshot<T>{history.full, even.u_cur, 0, st_.halo});
+  }
+  if (store_frame) {
+    Kokkos::parallel_for("pwave::propagation::store_frame", frame_cells,
+                         propagation::StoreFrame<T>{history.frame, even.u_cur, region, 0, st_.halo});
+  }
   for (int n = 0; n < problem_.nt; ++n) {
     const int p = n & 1;
     Kokkos::parallel_for("pwave::physics::acoustic2d::record", Range3(exec, {0, 0, n}, {count, nrec, n + 1}),
@@ -218,9 +231,14 @@ void Acoustic2D<T>::forward_impl(int first, int count, const Traces<T>& traces,
       Kokkos::parallel_for("pwave::physics::acoustic2d::free_surface",
                            Range2(exec, {0, 0}, {count, fx}), surface[p]);
     }
-    if (store) {
+    if (store_full) {
       Kokkos::parallel_for("pwave::propagation::store", all_cells,
-                           StoreSnapshot<T>{history, parity[p]->u_prev, n + 1, st_.halo});
+                           StoreSnapshot<T>{history.full, parity[p]->u_prev, n + 1, st_.halo});
+    }
+    if (store_frame) {
+      Kokkos::parallel_for(
+          "pwave::propagation::store_frame", frame_cells,
+          propagation::StoreFrame<T>{history.frame, parity[p]->u_prev, region, n + 1, st_.halo});
     }
     if (problem_.check_interval > 0 && (n + 1) % problem_.check_interval == 0) {
       check_finite(parity[p]->u_prev, count, n + 1);  // u^{n+1} sits in this parity's u_prev
@@ -234,9 +252,31 @@ void Acoustic2D<T>::forward_impl(int first, int count, const Traces<T>& traces,
 }
 
 template <class T>
-typename Acoustic2D<T>::History Acoustic2D<T>::make_history(int count) const {
-  return History(Kokkos::view_alloc(std::string("pwave::history"), Kokkos::WithoutInitializing),
-                 problem_.nt + 1, count, st_.nz, st_.nx);
+propagation::FrameRegion Acoustic2D<T>::frame_region() const {
+  return propagation::FrameRegion(st_.nz, st_.nx, st_.pad_top, st_.pad_bottom, st_.pad_left,
+                                  st_.pad_right, st_.halo);
+}
+
+template <class T>
+typename Acoustic2D<T>::History Acoustic2D<T>::make_history(int count, Storage storage) const {
+  History h;
+  h.storage = storage;
+  const auto uninit = [](const char* name) {
+    return Kokkos::view_alloc(std::string(name), Kokkos::WithoutInitializing);
+  };
+  if (storage == Storage::full) {
+    h.full = decltype(h.full)(uninit("pwave::history_full"), problem_.nt + 1, count, st_.nz, st_.nx);
+  } else {
+    h.frame = propagation::FrameHistory<T>(uninit("pwave::history_frame"), problem_.nt + 1, count,
+                                           frame_region().size());
+  }
+  return h;
+}
+
+template <class T>
+double Acoustic2D<T>::history_bytes_per_shot(Storage storage) const {
+  const double cells = storage == Storage::full ? double(st_.nz) * st_.nx : double(frame_region().size());
+  return (problem_.nt + 1) * cells * sizeof(T);
 }
 
 template class Acoustic2D<float>;

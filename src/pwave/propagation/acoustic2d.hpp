@@ -3,7 +3,9 @@
 
 #include "pwave/physics/acoustic2d_adjoint_kernels.hpp"
 #include "pwave/physics/acoustic2d_kernels.hpp"
+#include "pwave/propagation/boundary_storage.hpp"
 #include "pwave/propagation/forward.hpp"
+#include "pwave/propagation/storage.hpp"
 
 namespace pwave {
 
@@ -13,8 +15,14 @@ namespace pwave {
 template <class T>
 class Acoustic2D {
  public:
-  /// Forward wavefield history for the gradient: u^k on the padded grid, [k = 0..nt][shot][z][x].
-  using History = Kokkos::View<T****, Kokkos::LayoutRight, MemSpace>;
+  /// What forward() keeps for the gradient (see Storage): `full` holds u^k on the padded grid
+  /// [k = 0..nt][shot][z][x]; `boundary` holds the frame [k][shot][frame cell].
+  struct History {
+    Storage storage = Storage::full;
+    Kokkos::View<T****, Kokkos::LayoutRight, MemSpace> full;
+    propagation::FrameHistory<T> frame;
+    bool empty() const { return full.extent(0) == 0 && frame.extent(0) == 0; }
+  };
 
   /// `batch_capacity` = most shots per forward() call; 0 = all shots of the problem.
   explicit Acoustic2D(const ForwardProblem& problem, int batch_capacity = 0);
@@ -29,8 +37,10 @@ class Acoustic2D {
   void forward(int first, int count, const Traces<T>& traces, const ProgressCallback& progress = {},
                long steps_before = 0, long steps_total = 0, const History& history = History());
 
-  /// Allocates a history able to hold `count` shots (nt + 1 snapshots of the padded grid).
-  History make_history(int count) const;
+  /// Allocates a history able to hold `count` shots with the given strategy.
+  History make_history(int count, Storage storage) const;
+  /// Bytes per shot a history of this strategy takes.
+  double history_bytes_per_shot(Storage storage) const;
 
   /// Padded-grid extents (model + CPML), without the stencil halo.
   int padded_nz() const { return st_.nz; }
@@ -39,8 +49,9 @@ class Acoustic2D {
   /// The exact adjoint of forward() for shots [first, first + count): back-propagates the data
   /// residuals `residual` [shot][receiver][time] (the adjoint source, dJ/d(trace)) and adds
   /// dJ/dw, w = v^2 dt^2, on the padded grid to `grad_w` [nz][nx], using the `history` filled by
-  /// forward(). If `source_adjoint` [shot][time] is given it receives dJ/ds(t_n) of each shot's
-  /// wavelet (for adjoint tests).
+  /// the forward() call just before (with `boundary` storage it also needs that call's final
+  /// wavefields, which it consumes). If `source_adjoint` [shot][time] is given it receives
+  /// dJ/ds(t_n) of each shot's wavelet (for adjoint tests).
   void adjoint(int first, int count, const Traces<T>& residual, const History& history,
                const Grid2DView<T>& grad_w,
                const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>& source_adjoint = {});
@@ -55,6 +66,7 @@ class Acoustic2D {
                     const Grid2DView<T>& grad_w,
                     const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>& source_adjoint);
   void allocate_adjoint();
+  propagation::FrameRegion frame_region() const;
   void reset();
   void check_finite(const Field2D<T>& u, int count, int step) const;
 
@@ -62,6 +74,7 @@ class Acoustic2D {
   int capacity_ = 0, nrec_ = 0;
   physics::Acoustic2DState<T> st_;
   physics::Adjoint2DState<T> adj_;  // allocated by the first adjoint() call
+  Field2D<T> shot_grad_;            // [shot][nz][nx] dJ/dw per shot, idem
   Kokkos::View<int* [2], MemSpace> source_cell_;
   Kokkos::View<int** [2], MemSpace> receiver_cell_;
   Kokkos::View<T*, MemSpace> scaled_wavelet_;

@@ -3,6 +3,7 @@
 
 #include "backends/launch.hpp"
 #include "pwave/core/error.hpp"
+#include "pwave/physics/acoustic2d_sources.hpp"
 #include "pwave/propagation/acoustic2d.hpp"
 
 namespace pwave {
@@ -28,6 +29,7 @@ void Acoustic2D<T>::allocate_adjoint() {
   adj_.psi_z_next = like(st_.psi_z, "pwave::psi_z_hat_next");
   adj_.zeta_z = like(st_.zeta_z, "pwave::zeta_z_hat");
   adj_.zeta_z_next = like(st_.zeta_z, "pwave::zeta_z_hat_next");
+  shot_grad_ = Field2D<T>("pwave::shot_gradient", capacity_, st_.nz, st_.nx);
 }
 
 template <class T>
@@ -38,7 +40,10 @@ void Acoustic2D<T>::adjoint(int first, int count, const Traces<T>& residual,
       first + count > int(problem_.shots.size())) {
     throw RuntimeError("Acoustic2D::adjoint: shot range outside the batch capacity");
   }
-  if (history.extent(0) != std::size_t(problem_.nt) + 1 || int(history.extent(1)) < count) {
+  const std::size_t snaps = std::size_t(problem_.nt) + 1;
+  const bool full_ok = history.full.extent(0) == snaps && int(history.full.extent(1)) >= count;
+  const bool frame_ok = history.frame.extent(0) == snaps && int(history.frame.extent(1)) >= count;
+  if (!(history.storage == Storage::full ? full_ok : frame_ok)) {
     throw RuntimeError("Acoustic2D::adjoint: history has the wrong shape");
   }
   allocate_adjoint();
@@ -88,7 +93,7 @@ void Acoustic2D<T>::adjoint_impl(
   using namespace physics;
   for (auto* f : {&adj_.lam_prev, &adj_.lam_cur, &adj_.psi_x, &adj_.psi_x_next, &adj_.zeta_x,
                   &adj_.zeta_x_next, &adj_.psi_z, &adj_.psi_z_next, &adj_.zeta_z,
-                  &adj_.zeta_z_next}) {
+                  &adj_.zeta_z_next, &shot_grad_}) {
     Kokkos::deep_copy(*f, T(0));
   }
   const Grid2D& g = problem_.model.grid;
@@ -118,6 +123,9 @@ void Acoustic2D<T>::adjoint_impl(
   using Range2 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
   using Range3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;
   const char* name = "pwave::physics::acoustic2d::adjoint_frame";
+  const propagation::FrameRegion region = frame_region();
+  using RangeFrame = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>, Kokkos::IndexType<long>>;
+  const RangeFrame frame_cells(exec, {0, 0}, {long(count), region.size()});
 
   // Backward step n = nt-1 .. 0. On entry lambda^{n+1} is in lam_cur and lambda^{n+2} in
   // lam_prev of the step's parity (p = (nt - 1 - n) & 1).
@@ -130,8 +138,36 @@ void Acoustic2D<T>::adjoint_impl(
                            RecordSourceAdjoint<T>{source_adjoint, st.lam_cur, st.v2dt2,
                                                   source_cell_, inv_area, R, first, n});
     }
-    Kokkos::parallel_for("pwave::physics::acoustic2d::imaging", Range2(exec, {0, 0}, {nz, nx}),
-                         AccumulateGradient<T>{grad_w, st.lam_cur, history, st.v2dt2, n, count, R});
+    if (history.storage == Storage::full) {
+      Kokkos::parallel_for("pwave::physics::acoustic2d::imaging",
+                           Range3(exec, {0, 0, 0}, {count, nz, nx}),
+                           AccumulateGradient<T>{shot_grad_, st.lam_cur, history.full, st.v2dt2,
+                                                 n, R});
+    } else {
+      // u^{n+1} and u^n sit in the forward fields; rebuild u^{n-1} over u^{n+1}.
+      const Field2D<T>& u_next = p == 0 ? st_.u_cur : st_.u_prev;
+      const Field2D<T>& u_now = p == 0 ? st_.u_prev : st_.u_cur;
+      Kokkos::parallel_for("pwave::propagation::frame_image_restore", frame_cells,
+                           propagation::FrameImageRestore<T>{history.frame, u_next, u_now,
+                                                             st.lam_cur, shot_grad_, st.v2dt2,
+                                                             region, n, R});
+      backend::for_each_cell("pwave::propagation::reconstruct_image", exec, count, region.z_lo,
+                             region.z_hi, region.x_lo, region.x_hi,
+                             propagation::ReconstructImage<T, Order>{u_next, u_now, st.lam_cur,
+                                                                     shot_grad_, st.v2dt2, coef,
+                                                                     R});
+      Kokkos::parallel_for("pwave::propagation::reconstruct_source",
+                           Kokkos::RangePolicy<ExecSpace>(exec, 0, count),
+                           propagation::ReconstructSource<T>{u_next, st.lam_cur, shot_grad_,
+                                                             st.v2dt2, source_cell_,
+                                                             scaled_wavelet_, region, n, R,
+                                                             first});
+      if (FreeSurface) {
+        Kokkos::parallel_for("pwave::physics::acoustic2d::free_surface",
+                             Range2(exec, {0, 0}, {count, nx + 2 * R}),
+                             physics::FreeSurface<T>{u_next, R});
+      }
+    }
     backend::for_each_cell("pwave::physics::acoustic2d::adjoint_interior", exec, count, z0, z1, x0,
                            x1, interior[p]);
     backend::for_each_cell(name, exec, count, 0, z0, 0, nx, frame[p]);
@@ -147,6 +183,15 @@ void Acoustic2D<T>::adjoint_impl(
                            ZeroSurfaceRow<T>{st.lam_prev, R});
     }
   }
+  // Shots summed in order: the gradient does not depend on how shots were batched.
+  const Field2D<T> per_shot = shot_grad_;
+  Kokkos::parallel_for(
+      "pwave::physics::acoustic2d::sum_shot_gradients", Range2(exec, {0, 0}, {nz, nx}),
+      KOKKOS_LAMBDA(const int iz, const int ix) {
+        T sum = 0;
+        for (int s = 0; s < count; ++s) sum += per_shot(s, iz, ix);
+        grad_w(iz, ix) += sum;
+      });
   exec.fence();
 }
 

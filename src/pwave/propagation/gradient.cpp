@@ -66,7 +66,7 @@ Grid2DView<T> fold_to_model(const ForwardProblem& p, const Grid2DView<T>& grad_w
 
 template <class T>
 GradientResult<T> misfit_gradient(const ForwardProblem& problem, const HostArray3<T>& observed,
-                                  Storage, const ProgressCallback& progress) {
+                                  Storage storage, const ProgressCallback& progress) {
   Acoustic2D<T> prop(problem, problem.shot_batch);
   const int nshots = int(problem.shots.size());
   const int nrec = prop.receivers_per_shot();
@@ -85,7 +85,7 @@ GradientResult<T> misfit_gradient(const ForwardProblem& problem, const HostArray
   Traces<T> syn("pwave::syn", cap, nrec, problem.nt), obs("pwave::obs", cap, nrec, problem.nt),
       res("pwave::res", cap, nrec, problem.nt);
   Grid2DView<T> grad_w("pwave::grad_w", prop.padded_nz(), prop.padded_nx());
-  auto history = prop.make_history(cap);
+  auto history = prop.make_history(cap, storage);
   const long steps_total = 2L * problem.nt * ((nshots + cap - 1) / cap);
   long steps = 0;
   for (int first = 0; first < nshots; first += cap) {

@@ -3,6 +3,7 @@
 
 #include "pwave/core/types.hpp"
 #include "pwave/propagation/forward.hpp"
+#include "pwave/propagation/storage.hpp"
 
 namespace pwave {
 
@@ -15,16 +16,12 @@ struct GradientResult {
   HostArray3<T> synthetic; ///< modelled data [shot][receiver][time]
 };
 
-/// Wavefield storage strategies for the backward pass.
-enum class Storage {
-  full,  ///< every snapshot of the forward wavefield is kept (memory ~ nt * grid per shot)
-};
 
 /// Computes the misfit against `observed` ([shot][receiver][time], host) and its gradient with
 /// the exact discrete adjoint. CPML cells' gradient is folded onto the edge cells they copy.
 template <class T>
 GradientResult<T> misfit_gradient(const ForwardProblem& problem, const HostArray3<T>& observed,
-                                  Storage storage = Storage::full,
+                                  Storage storage = Storage::boundary,
                                   const ProgressCallback& progress = {});
 
 /// Folds dJ/dw on the padded grid (w = v^2 dt^2) into dJ/dvp on the model grid:
