@@ -81,23 +81,22 @@ Acoustic2D<T>::Acoustic2D(const ForwardProblem& problem, int batch_capacity) : p
   st_.az = to_device<T>(pz.a, "pwave::cpml_az");
   st_.bz = to_device<T>(pz.b, "pwave::cpml_bz");
 
-  source_cell_ = Kokkos::View<int* [2], MemSpace>("pwave::source_cell", nshots);
-  receiver_cell_ = Kokkos::View<int** [2], MemSpace>("pwave::receiver_cell", nshots, nrec_);
-  auto hs = Kokkos::create_mirror_view(source_cell_);
-  auto hr = Kokkos::create_mirror_view(receiver_cell_);
+  all_source_cells_ = Kokkos::View<int* [2], HostSpace>("pwave::all_source_cells", nshots);
+  all_receiver_cells_ =
+      Kokkos::View<int** [2], HostSpace>("pwave::all_receiver_cells", nshots, nrec_);
   for (int s = 0; s < nshots; ++s) {
     const GridIndex c = padded_cell(problem_, problem_.shots[s].source, "acquisition.sources");
-    hs(s, 0) = c.iz;
-    hs(s, 1) = c.ix;
+    all_source_cells_(s, 0) = c.iz;
+    all_source_cells_(s, 1) = c.ix;
     for (int r = 0; r < nrec_; ++r) {
       const GridIndex rc =
           padded_cell(problem_, problem_.shots[s].receivers[r], "acquisition.receivers");
-      hr(s, r, 0) = rc.iz;
-      hr(s, r, 1) = rc.ix;
+      all_receiver_cells_(s, r, 0) = rc.iz;
+      all_receiver_cells_(s, r, 1) = rc.ix;
     }
   }
-  Kokkos::deep_copy(source_cell_, hs);
-  Kokkos::deep_copy(receiver_cell_, hr);
+  source_cell_ = Kokkos::View<int* [2], MemSpace>("pwave::source_cell", capacity_);
+  receiver_cell_ = Kokkos::View<int** [2], MemSpace>("pwave::receiver_cell", capacity_, nrec_);
 
   std::vector<double> w(problem_.wavelet);
   for (double& x : w) x /= g.dx * g.dz;
@@ -134,13 +133,52 @@ void Acoustic2D<T>::check_finite(const Field2D<T>& u, int count, int step) const
 }
 
 template <class T>
+void Acoustic2D<T>::load_batch(const std::vector<int>& shots) {
+  const int count = int(shots.size());
+  if (count < 1 || count > capacity_) {
+    throw RuntimeError("Acoustic2D: a batch of " + std::to_string(count) +
+                       " shots does not fit the capacity of " + std::to_string(capacity_));
+  }
+  for (int id : shots) {
+    if (id < 0 || id >= int(problem_.shots.size())) throw RuntimeError("Acoustic2D: no shot " + std::to_string(id));
+  }
+  if (shots == batch_) return;
+  auto hs = Kokkos::create_mirror_view(source_cell_);
+  auto hr = Kokkos::create_mirror_view(receiver_cell_);
+  for (int k = 0; k < count; ++k) {
+    hs(k, 0) = all_source_cells_(shots[k], 0);
+    hs(k, 1) = all_source_cells_(shots[k], 1);
+    for (int r = 0; r < nrec_; ++r) {
+      hr(k, r, 0) = all_receiver_cells_(shots[k], r, 0);
+      hr(k, r, 1) = all_receiver_cells_(shots[k], r, 1);
+    }
+  }
+  Kokkos::deep_copy(source_cell_, hs);
+  Kokkos::deep_copy(receiver_cell_, hr);
+  batch_ = shots;
+}
+
+namespace {
+std::vector<int> shot_range(int first, int count) {
+  std::vector<int> v(std::size_t(count > 0 ? count : 0));
+  for (int k = 0; k < count; ++k) v[k] = first + k;
+  return v;
+}
+}  // namespace
+
+template <class T>
 void Acoustic2D<T>::forward(int first, int count, const Traces<T>& traces,
                             const ProgressCallback& progress, long steps_before,
                             long steps_total, const History& history) {
-  if (count < 1 || count > capacity_ || first < 0 ||
-      first + count > int(problem_.shots.size())) {
-    throw RuntimeError("Acoustic2D::forward: shot range outside the batch capacity");
-  }
+  forward(shot_range(first, count), traces, progress, steps_before, steps_total, history);
+}
+
+template <class T>
+void Acoustic2D<T>::forward(const std::vector<int>& shots, const Traces<T>& traces,
+                            const ProgressCallback& progress, long steps_before,
+                            long steps_total, const History& history) {
+  load_batch(shots);
+  const int count = int(shots.size()), first = 0;
   switch (problem_.order) {
     case 2: return forward_impl<2>(first, count, traces, progress, steps_before, steps_total, history);
     case 4: return forward_impl<4>(first, count, traces, progress, steps_before, steps_total, history);
@@ -148,6 +186,26 @@ void Acoustic2D<T>::forward(int first, int count, const Traces<T>& traces,
     case 8: return forward_impl<8>(first, count, traces, progress, steps_before, steps_total, history);
   }
   throw InputError("physics.order", "", "order must be 2, 4, 6 or 8");
+}
+
+template <class T>
+void Acoustic2D<T>::set_velocity(const Grid2DView<T>& vp) {
+  const Grid2D& g = problem_.model.grid;
+  if (int(vp.extent(0)) != g.nz || int(vp.extent(1)) != g.nx) {
+    throw RuntimeError("Acoustic2D::set_velocity: the model has the wrong shape");
+  }
+  const Grid2DView<T> w = st_.v2dt2;
+  const int pt = st_.pad_top, pl = st_.pad_left, nz = g.nz, nx = g.nx;
+  const T dt2 = T(problem_.dt * problem_.dt);
+  Kokkos::parallel_for(
+      "pwave::propagation::set_velocity",
+      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {st_.nz, st_.nx}),
+      KOKKOS_LAMBDA(const int iz, const int ix) {
+        const int mz = iz - pt < 0 ? 0 : (iz - pt >= nz ? nz - 1 : iz - pt);
+        const int mx = ix - pl < 0 ? 0 : (ix - pl >= nx ? nx - 1 : ix - pl);
+        const T v = vp(mz, mx);
+        w(iz, ix) = v * v * dt2;
+      });
 }
 
 template <class T>

@@ -37,6 +37,17 @@ class Acoustic2D {
   void forward(int first, int count, const Traces<T>& traces, const ProgressCallback& progress = {},
                long steps_before = 0, long steps_total = 0, const History& history = History());
 
+  /// As above for any set of shots (indices into problem.shots, at most batch_capacity()):
+  /// traces(k, ...) belong to shots[k]. This is how minibatches are run.
+  void forward(const std::vector<int>& shots, const Traces<T>& traces,
+               const ProgressCallback& progress = {}, long steps_before = 0, long steps_total = 0,
+               const History& history = History());
+
+  /// Replaces the velocity model by `vp` [nz][nx] (m/s, device, model grid) without a host
+  /// copy: v^2 dt^2 is rebuilt on the device, extended into the CPML by edge values. The CPML
+  /// profiles stay as built (BoundaryConfig::pml_velocity).
+  void set_velocity(const Grid2DView<T>& vp);
+
   /// Allocates a history able to hold `count` shots with the given strategy.
   History make_history(int count, Storage storage) const;
   /// Bytes per shot a history of this strategy takes.
@@ -55,6 +66,10 @@ class Acoustic2D {
   void adjoint(int first, int count, const Traces<T>& residual, const History& history,
                const Grid2DView<T>& grad_w,
                const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>& source_adjoint = {});
+  /// The adjoint of forward(shots, ...), which must be the forward() call just before.
+  void adjoint(const std::vector<int>& shots, const Traces<T>& residual, const History& history,
+               const Grid2DView<T>& grad_w,
+               const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>& source_adjoint = {});
 
  private:
   template <int Order>
@@ -66,6 +81,7 @@ class Acoustic2D {
                     const Grid2DView<T>& grad_w,
                     const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>& source_adjoint);
   void allocate_adjoint();
+  void load_batch(const std::vector<int>& shots);
   propagation::FrameRegion frame_region() const;
   void reset();
   void check_finite(const Field2D<T>& u, int count, int step) const;
@@ -75,6 +91,10 @@ class Acoustic2D {
   physics::Acoustic2DState<T> st_;
   physics::Adjoint2DState<T> adj_;  // allocated by the first adjoint() call
   Field2D<T> shot_grad_;            // [shot][nz][nx] dJ/dw per shot, idem
+  // Cells of every shot on the host; the current batch's on the device (slot k = batch_[k]).
+  Kokkos::View<int* [2], HostSpace> all_source_cells_;
+  Kokkos::View<int** [2], HostSpace> all_receiver_cells_;
+  std::vector<int> batch_;
   Kokkos::View<int* [2], MemSpace> source_cell_;
   Kokkos::View<int** [2], MemSpace> receiver_cell_;
   Kokkos::View<T*, MemSpace> scaled_wavelet_;

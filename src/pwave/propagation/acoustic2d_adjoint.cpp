@@ -36,10 +36,19 @@ template <class T>
 void Acoustic2D<T>::adjoint(int first, int count, const Traces<T>& residual,
                             const History& history, const Grid2DView<T>& grad_w,
                             const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>& source_adjoint) {
-  if (count < 1 || count > capacity_ || first < 0 ||
-      first + count > int(problem_.shots.size())) {
-    throw RuntimeError("Acoustic2D::adjoint: shot range outside the batch capacity");
+  std::vector<int> shots(std::size_t(count > 0 ? count : 0));
+  for (int k = 0; k < count; ++k) shots[k] = first + k;
+  adjoint(shots, residual, history, grad_w, source_adjoint);
+}
+
+template <class T>
+void Acoustic2D<T>::adjoint(const std::vector<int>& shots, const Traces<T>& residual,
+                            const History& history, const Grid2DView<T>& grad_w,
+                            const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>& source_adjoint) {
+  if (shots != batch_) {
+    throw RuntimeError("Acoustic2D::adjoint: not the batch of the preceding forward()");
   }
+  const int count = int(shots.size()), first = 0;
   const std::size_t snaps = std::size_t(problem_.nt) + 1;
   const bool full_ok = history.full.extent(0) == snaps && int(history.full.extent(1)) >= count;
   const bool frame_ok = history.frame.extent(0) == snaps && int(history.frame.extent(1)) >= count;
@@ -199,6 +208,9 @@ void Acoustic2D<T>::adjoint_impl(
   template void Acoustic2D<T>::allocate_adjoint();                                            \
   template void Acoustic2D<T>::adjoint(int, int, const Traces<T>&, const History&,            \
                                        const Grid2DView<T>&,                                  \
+                                       const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>&); \
+  template void Acoustic2D<T>::adjoint(const std::vector<int>&, const Traces<T>&,             \
+                                       const History&, const Grid2DView<T>&,                  \
                                        const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>&);
 PWAVE_INSTANTIATE_ADJOINT(float)
 PWAVE_INSTANTIATE_ADJOINT(double)
