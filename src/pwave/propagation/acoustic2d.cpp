@@ -189,6 +189,19 @@ void Acoustic2D<T>::forward(const std::vector<int>& shots, const Traces<T>& trac
 }
 
 template <class T>
+void Acoustic2D<T>::set_wavelet(const std::vector<double>& wavelet) {
+  if (wavelet.size() != std::size_t(problem_.nt)) {
+    throw RuntimeError("Acoustic2D::set_wavelet: expected " + std::to_string(problem_.nt) +
+                       " samples, got " + std::to_string(wavelet.size()));
+  }
+  problem_.wavelet = wavelet;
+  const Grid2D& g = problem_.model.grid;
+  auto h = Kokkos::create_mirror_view(scaled_wavelet_);
+  for (std::size_t n = 0; n < wavelet.size(); ++n) h(n) = T(wavelet[n] / (g.dx * g.dz));
+  Kokkos::deep_copy(scaled_wavelet_, h);
+}
+
+template <class T>
 void Acoustic2D<T>::set_velocity(const Grid2DView<T>& vp) {
   const Grid2D& g = problem_.model.grid;
   if (int(vp.extent(0)) != g.nz || int(vp.extent(1)) != g.nx) {

@@ -48,6 +48,10 @@ class Acoustic2D {
   /// profiles stay as built (BoundaryConfig::pml_velocity).
   void set_velocity(const Grid2DView<T>& vp);
 
+  /// Replaces the source time function s(t_n) shared by all shots (nt samples), e.g. by a
+  /// low-passed one in a multiscale inversion. One small host-to-device copy.
+  void set_wavelet(const std::vector<double>& wavelet);
+
   /// Allocates a history able to hold `count` shots with the given strategy.
   History make_history(int count, Storage storage) const;
   /// Bytes per shot a history of this strategy takes.

@@ -25,7 +25,8 @@ struct FoldGradient {
   }
 };
 
-/// residual = synthetic - observed, and its sum of squares.
+}  // namespace
+
 template <class T>
 double residual_and_misfit(const Traces<T>& syn, const Traces<T>& obs, const Traces<T>& res,
                            int count) {
@@ -45,7 +46,16 @@ double residual_and_misfit(const Traces<T>& syn, const Traces<T>& obs, const Tra
   return 0.5 * j;
 }
 
-}  // namespace
+template <class T>
+void fold_to_model(const ForwardProblem& p, const Grid2DView<T>& grad_w, const Grid2DView<T>& vp,
+                   const Grid2DView<T>& out) {
+  const Grid2D& g = p.model.grid;
+  Kokkos::parallel_for(
+      "pwave::propagation::fold_gradient",
+      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {g.nz, g.nx}),
+      FoldGradient<T>{out, grad_w, vp, g.nz, g.nx, p.boundary.width[top], p.boundary.width[left],
+                      int(grad_w.extent(0)), int(grad_w.extent(1)), T(2 * p.dt * p.dt)});
+}
 
 template <class T>
 Grid2DView<T> fold_to_model(const ForwardProblem& p, const Grid2DView<T>& grad_w) {
@@ -56,11 +66,7 @@ Grid2DView<T> fold_to_model(const ForwardProblem& p, const Grid2DView<T>& grad_w
     for (int ix = 0; ix < g.nx; ++ix) hv(iz, ix) = T(p.model.at(iz, ix));
   Kokkos::deep_copy(vp, hv);
   Grid2DView<T> out("pwave::gradient", g.nz, g.nx);
-  Kokkos::parallel_for(
-      "pwave::propagation::fold_gradient",
-      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {g.nz, g.nx}),
-      FoldGradient<T>{out, grad_w, vp, g.nz, g.nx, p.boundary.width[top], p.boundary.width[left],
-                      int(grad_w.extent(0)), int(grad_w.extent(1)), T(2 * p.dt * p.dt)});
+  fold_to_model(p, grad_w, vp, out);
   return out;
 }
 
@@ -116,6 +122,14 @@ template GradientResult<double> misfit_gradient<double>(const ForwardProblem&,
                                                         const HostArray3<double>&, Storage,
                                                         const ProgressCallback&);
 template Grid2DView<float> fold_to_model(const ForwardProblem&, const Grid2DView<float>&);
+template void fold_to_model(const ForwardProblem&, const Grid2DView<float>&,
+                            const Grid2DView<float>&, const Grid2DView<float>&);
+template void fold_to_model(const ForwardProblem&, const Grid2DView<double>&,
+                            const Grid2DView<double>&, const Grid2DView<double>&);
+template double residual_and_misfit(const Traces<float>&, const Traces<float>&,
+                                    const Traces<float>&, int);
+template double residual_and_misfit(const Traces<double>&, const Traces<double>&,
+                                    const Traces<double>&, int);
 template Grid2DView<double> fold_to_model(const ForwardProblem&, const Grid2DView<double>&);
 
 }  // namespace pwave

@@ -29,4 +29,15 @@ GradientResult<T> misfit_gradient(const ForwardProblem& problem, const HostArray
 template <class T>
 Grid2DView<T> fold_to_model(const ForwardProblem& problem, const Grid2DView<T>& grad_w);
 
+/// The same into `out`, with vp [nz][nx] already on the device (no allocation).
+template <class T>
+void fold_to_model(const ForwardProblem& problem, const Grid2DView<T>& grad_w,
+                   const Grid2DView<T>& vp, const Grid2DView<T>& out);
+
+/// residual = synthetic - observed for the first `count` shots of the batch buffers; returns
+/// J = 0.5 * sum of residual^2 (accumulated in double).
+template <class T>
+double residual_and_misfit(const Traces<T>& synthetic, const Traces<T>& observed,
+                           const Traces<T>& residual, int count);
+
 }  // namespace pwave

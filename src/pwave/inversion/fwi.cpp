@@ -1,0 +1,274 @@
+#include "pwave/inversion/fwi.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <random>
+#include <sstream>
+
+#include "pwave/core/error.hpp"
+#include "pwave/core/log.hpp"
+#include "pwave/inversion/checkpoint.hpp"
+#include "pwave/inversion/conditioning.hpp"
+#include "pwave/inversion/lowpass.hpp"
+#include "pwave/inversion/optimizer.hpp"
+#include "pwave/io/atomic_file.hpp"
+#include "pwave/io/npy.hpp"
+#include "pwave/physics/stability.hpp"
+#include "pwave/propagation/acoustic2d.hpp"
+#include "pwave/propagation/gradient.hpp"
+
+namespace pwave {
+namespace {
+
+void validate_fwi(const FwiConfig& c, std::size_t observed_shots) {
+  validate(c.problem);
+  const int nshots = int(c.problem.shots.size());
+  if (c.stages.empty()) throw InputError("inversion.iterations", "", "no iterations to run");
+  for (const StageConfig& s : c.stages) {
+    if (s.iterations < 1) throw InputError("inversion.stages", "", "every stage needs iterations >= 1");
+  }
+  if (c.batch_size < 0 || c.batch_size > nshots) {
+    throw InputError("inversion.batch_size", "",
+                     "is " + std::to_string(c.batch_size) + " but there are " +
+                         std::to_string(nshots) + " shots");
+  }
+  if (!(c.vmin > 0) || !(c.vmax > c.vmin)) {
+    throw InputError("inversion.bounds", "", "needs 0 < vmin < vmax");
+  }
+  const Grid2D& g = c.problem.model.grid;
+  const double dt_max = physics::max_stable_dt(c.problem.order, c.vmax, g.dx, g.dz);
+  if (c.problem.dt > dt_max) {
+    std::ostringstream m;
+    m << "the upper bound " << c.vmax << " m/s makes time.dt = " << c.problem.dt
+      << " s unstable; with this bound dt must not exceed " << dt_max << " s";
+    throw InputError("inversion.bounds", "", m.str());
+  }
+  if (observed_shots != std::size_t(nshots)) {
+    throw InputError("observed", "",
+                     "holds " + std::to_string(observed_shots) + " shots but the acquisition has " +
+                         std::to_string(nshots));
+  }
+}
+
+/// The shots of one iteration: `batch` distinct shots drawn from a generator seeded by (seed,
+/// iteration), so every rank and every resumed run draws the same ones without communicating.
+std::vector<int> draw_batch(unsigned long seed, long iteration, int nshots, int batch) {
+  std::vector<int> all(static_cast<std::size_t>(nshots));
+  for (int i = 0; i < nshots; ++i) all[i] = i;
+  if (batch >= nshots) return all;
+  std::mt19937_64 gen(seed * 0x9E3779B97F4A7C15ULL + std::uint64_t(iteration));
+  for (int i = 0; i < batch; ++i) {  // partial Fisher-Yates
+    std::uniform_int_distribution<int> pick(i, nshots - 1);
+    std::swap(all[i], all[pick(gen)]);
+  }
+  all.resize(std::size_t(batch));
+  return all;
+}
+
+/// Identifies an inversion, so that --resume refuses a checkpoint of another one.
+std::string fingerprint(const FwiConfig& c, int precision_bytes) {
+  std::ostringstream f;
+  const Grid2D& g = c.problem.model.grid;
+  f << "pwave-fwi-1 " << precision_bytes << ' ' << g.nz << 'x' << g.nx << ' ' << c.problem.nt
+    << ' ' << c.problem.shots.size() << ' ' << c.optimizer.type << ' ' << c.batch_size << ' '
+    << c.seed;
+  for (const StageConfig& s : c.stages) f << ' ' << s.iterations << '@' << s.max_frequency;
+  return f.str();
+}
+
+std::string numbered(const std::string& dir, const char* stem, long it) {
+  char name[64];
+  std::snprintf(name, sizeof name, "%s_%04ld.npy", stem, it);
+  return (std::filesystem::path(dir) / name).string();
+}
+
+template <class T>
+void write_model(const std::string& path, const DeviceVector<T>& v, int nz, int nx) {
+  auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), v);
+  io::write_npy(path, h.data(), {std::size_t(nz), std::size_t(nx)});
+}
+
+std::string seconds_text(double s) {
+  char b[32];
+  if (s < 120) std::snprintf(b, sizeof b, "%.1fs", s);
+  else std::snprintf(b, sizeof b, "%dm%02ds", int(s) / 60, int(s) % 60);
+  return b;
+}
+
+}  // namespace
+
+template <class T>
+FwiResult run_fwi(const FwiConfig& config_in, const HostArray3<T>& observed) {
+  FwiConfig cfg = config_in;
+  validate_fwi(cfg, observed.extent(0));
+  // The CPML must not change as the model does (the gradient treats it as fixed).
+  if (cfg.problem.boundary.pml_velocity <= 0) {
+    cfg.problem.boundary.pml_velocity = cfg.problem.model.vmax();
+  }
+  const Grid2D& g = cfg.problem.model.grid;
+  const int nz = g.nz, nx = g.nx;
+  const std::size_t ncells = std::size_t(g.cells());
+  const int nshots = int(cfg.problem.shots.size());
+  const int batch = cfg.batch_size > 0 ? cfg.batch_size : nshots;
+  const int nt = cfg.problem.nt;
+
+  Acoustic2D<T> prop(cfg.problem, batch);
+  const int nrec = prop.receivers_per_shot();
+  if (observed.extent(1) != std::size_t(nrec) || observed.extent(2) != std::size_t(nt)) {
+    throw InputError("observed", "",
+                     "has shape [" + std::to_string(observed.extent(0)) + ", " +
+                         std::to_string(observed.extent(1)) + ", " +
+                         std::to_string(observed.extent(2)) + "] but the acquisition needs [" +
+                         std::to_string(nshots) + ", " + std::to_string(nrec) + ", " +
+                         std::to_string(nt) + "]");
+  }
+  auto history = prop.make_history(batch, cfg.storage);
+  Traces<T> syn("pwave::fwi_syn", batch, nrec, nt), obs("pwave::fwi_obs", batch, nrec, nt),
+      res("pwave::fwi_res", batch, nrec, nt);
+  Grid2DView<T> grad_w("pwave::fwi_grad_w", prop.padded_nz(), prop.padded_nx());
+  DeviceVector<T> model("pwave::fwi_model", ncells), gradient("pwave::fwi_gradient", ncells);
+  {
+    auto h = Kokkos::create_mirror_view(model);
+    for (std::size_t i = 0; i < ncells; ++i) h(i) = T(cfg.problem.model.vp[i]);
+    Kokkos::deep_copy(model, h);
+  }
+  Optimizer<T> opt(cfg.optimizer, ncells, cfg.vmin, cfg.vmax);
+  GradientConditioner<T> cond(g, cfg.problem.shots, cfg.water_depth, cfg.source_taper,
+                              cfg.smoothing);
+
+  const std::string dir = cfg.output_directory;
+  std::filesystem::create_directories(dir);
+  const std::string checkpoint_path = (std::filesystem::path(dir) / "checkpoint.bin").string();
+  const std::string history_path = (std::filesystem::path(dir) / "history.csv").string();
+  const std::string print = fingerprint(cfg, int(sizeof(T)));
+
+  FwiState state;
+  state.fingerprint = print;
+  if (cfg.resume) {
+    if (std::filesystem::exists(checkpoint_path)) {
+      state = read_checkpoint(checkpoint_path);
+      if (state.fingerprint != print || state.model.size() != ncells) {
+        throw InputError("--resume", checkpoint_path,
+                         "the checkpoint belongs to another inversion (" + state.fingerprint +
+                             "); this deck is " + print);
+      }
+      auto h = Kokkos::create_mirror_view(model);
+      for (std::size_t i = 0; i < ncells; ++i) h(i) = T(state.model[i]);
+      Kokkos::deep_copy(model, h);
+      opt.load(state.optimizer);
+      log::info("resuming after iteration " + std::to_string(state.iteration));
+    } else {
+      log::warn("--resume: no checkpoint in " + dir + "; starting from the initial model");
+    }
+  }
+  io::write_text_file(history_path, history_csv(state.history));
+
+  long total = 0;
+  for (const StageConfig& s : cfg.stages) total += s.iterations;
+
+  // One objective evaluation: misfit and conditioned dJ/dvp of the iteration's minibatch.
+  std::vector<int> shots;
+  auto objective = [&](const DeviceVector<T>& m, const DeviceVector<T>& grad) {
+    const Grid2DView<T> m2(m.data(), nz, nx), g2(grad.data(), nz, nx);
+    prop.set_velocity(m2);
+    prop.forward(shots, syn, {}, 0, 0, history);
+    const double j = residual_and_misfit(syn, obs, res, int(shots.size()));
+    Kokkos::deep_copy(grad_w, T(0));
+    prop.adjoint(shots, res, history, grad_w);
+    fold_to_model(cfg.problem, grad_w, m2, g2);
+    cond.apply(g2);
+    return j;
+  };
+
+  HostArray3<T> stage_data = observed;
+  long done = state.iteration, stage_start = 0;
+  const auto run_start = std::chrono::steady_clock::now();
+  long iterations_this_run = 0;
+  bool stopped_early = false;
+  for (std::size_t si = 0; si < cfg.stages.size(); ++si) {
+    const StageConfig& stage = cfg.stages[si];
+    const long stage_end = stage_start + stage.iterations;
+    if (done >= stage_end) {
+      stage_start = stage_end;
+      continue;
+    }
+    if (stage.max_frequency > 0) {
+      stage_data = HostArray3<T>("pwave::stage_observed", observed.extent(0), observed.extent(1),
+                                 observed.extent(2));
+      Kokkos::deep_copy(stage_data, observed);
+      lowpass_traces(stage_data, stage.max_frequency, cfg.problem.dt);
+      prop.set_wavelet(lowpass(cfg.problem.wavelet, stage.max_frequency, cfg.problem.dt));
+      log::info("stage " + std::to_string(si + 1) + "/" + std::to_string(cfg.stages.size()) +
+                ": data and wavelet low-passed below " + std::to_string(stage.max_frequency) +
+                " Hz");
+    } else {
+      stage_data = observed;
+      prop.set_wavelet(cfg.problem.wavelet);
+    }
+    for (; done < stage_end; ++done) {
+      const long it = done + 1;
+      const auto t0 = std::chrono::steady_clock::now();
+      shots = draw_batch(cfg.seed, it, nshots, batch);
+      for (std::size_t k = 0; k < shots.size(); ++k) {  // just this batch's traces
+        Kokkos::deep_copy(Kokkos::subview(obs, int(k), Kokkos::ALL, Kokkos::ALL),
+                          Kokkos::subview(stage_data, shots[k], Kokkos::ALL, Kokkos::ALL));
+      }
+      const StepInfo info = opt.step(model, gradient, objective);
+      if (!std::isfinite(info.misfit)) {
+        throw RuntimeError("iteration " + std::to_string(it) + ": the misfit is not finite");
+      }
+      const double secs =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      ++iterations_this_run;
+      const double per_it =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count() /
+          double(iterations_this_run);
+      state.history.push_back(
+          HistoryRow{it, int(si) + 1, info.misfit, info.gradient_norm, info.step, secs});
+      char line[256];
+      std::snprintf(line, sizeof line,
+                    "iteration %ld/%ld (stage %zu/%zu): misfit %.6e, |g| %.3e, step %.3g m/s, "
+                    "%.2f s/iteration, ETA %s",
+                    it, total, si + 1, cfg.stages.size(), info.misfit, info.gradient_norm,
+                    info.step, secs, seconds_text(per_it * double(total - it)).c_str());
+      log::info(line);
+      io::write_text_file(history_path, history_csv(state.history));
+      if (cfg.output_every > 0 && it % cfg.output_every == 0) {
+        write_model(numbered(dir, "model", it), model, nz, nx);
+        write_model(numbered(dir, "gradient", it), gradient, nz, nx);
+      }
+      const bool stopping = cfg.stop_after > 0 && iterations_this_run >= cfg.stop_after;
+      if ((cfg.checkpoint_every > 0 && it % cfg.checkpoint_every == 0) || it == total ||
+          stopping) {
+        auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), model);
+        state.model.assign(h.data(), h.data() + ncells);
+        state.optimizer = opt.save();
+        state.iteration = it;
+        write_checkpoint(checkpoint_path, state);
+      }
+      if (stopping && it < total) {
+        log::info("stopping after " + std::to_string(iterations_this_run) +
+                  " iterations as asked; continue with --resume");
+        stopped_early = true;
+        break;
+      }
+    }
+    if (stopped_early) break;
+    stage_start = stage_end;
+  }
+  if (!stopped_early) write_model((std::filesystem::path(dir) / "model_final.npy").string(), model, nz, nx);
+
+  FwiResult result;
+  result.model = cfg.problem.model;
+  auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), model);
+  for (std::size_t i = 0; i < ncells; ++i) result.model.vp[i] = double(h(i));
+  for (const HistoryRow& r : state.history) result.misfits.push_back(r.misfit);
+  return result;
+}
+
+template FwiResult run_fwi<float>(const FwiConfig&, const HostArray3<float>&);
+template FwiResult run_fwi<double>(const FwiConfig&, const HostArray3<double>&);
+
+}  // namespace pwave

@@ -1,0 +1,181 @@
+// The FWI loop recovers an anomaly, resumes exactly, and its optimisers behave.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "pwave/core/error.hpp"
+#include "pwave/inversion/checkpoint.hpp"
+#include "pwave/inversion/fwi.hpp"
+#include "pwave/inversion/lowpass.hpp"
+#include "pwave/io/npy.hpp"
+#include "pwave/propagation/forward.hpp"
+#include "support/problems.hpp"
+
+namespace pwave {
+namespace {
+
+constexpr int nz = 41, nx = 81;
+constexpr double h = 10.0, v0 = 2000.0, dv = 250.0;
+constexpr double az = 200.0, ax = 400.0, radius = 70.0;  // anomaly centre and radius, metres
+
+bool in_anomaly(int iz, int ix) { return std::hypot(iz * h - az, ix * h - ax) < radius; }
+
+Model2D true_model() {
+  Model2D m = constant_model(Grid2D{nz, nx, h, h}, v0);
+  for (int iz = 0; iz < nz; ++iz)
+    for (int ix = 0; ix < nx; ++ix)
+      if (in_anomaly(iz, ix)) m.vp[std::size_t(iz) * nx + ix] = v0 + dv;
+  return m;
+}
+
+// Sources along the top, receivers along the top and the bottom: transmitted and reflected
+// waves both sample the anomaly.
+FwiConfig small_config(const std::string& dir) {
+  FwiConfig c;
+  c.problem = test::homogeneous_problem(nz, nx, h, v0, 0.001, 450, 15.0, 4, 15);
+  for (double xs : {100.0, 250.0, 400.0, 550.0, 700.0}) {
+    ShotGeometry s;
+    s.source = {xs, 20.0};
+    for (double xr = 0; xr <= 800.0; xr += 40.0) {
+      s.receivers.push_back({xr, 10.0});
+      s.receivers.push_back({xr, 390.0});
+    }
+    c.problem.shots.push_back(s);
+  }
+  c.stages = {StageConfig{24, 0.0}};
+  c.batch_size = 0;
+  c.optimizer.type = "adam";
+  c.optimizer.learning_rate = 15.0;
+  c.vmin = 1500.0, c.vmax = 3000.0;
+  c.output_directory = dir;
+  c.checkpoint_every = 2;
+  return c;
+}
+
+double anomaly_error(const Model2D& m) {
+  const Model2D t = true_model();
+  double e = 0;
+  for (int iz = 0; iz < nz; ++iz)
+    for (int ix = 0; ix < nx; ++ix)
+      if (in_anomaly(iz, ix)) e += std::pow(m.at(iz, ix) - t.at(iz, ix), 2);
+  return std::sqrt(e);
+}
+
+std::string scratch(const std::string& name) {
+  const auto dir = std::filesystem::path(PWAVE_BINARY_DIR) / "test-scratch" / name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir.string();
+}
+
+void recovers_anomaly(const char* optimizer) {
+  {
+    const std::string dir = scratch(std::string("fwi_") + optimizer);
+    FwiConfig c = small_config(dir);
+    c.optimizer.type = optimizer;
+    if (std::string(optimizer) == "lbfgs") c.stages = {StageConfig{10, 0.0}};
+    ForwardProblem truth = c.problem;
+    truth.model = true_model();
+    const auto observed = forward_model<double>(truth);
+    const FwiResult r = run_fwi<double>(c, observed);
+    const double e0 = anomaly_error(c.problem.model), e1 = anomaly_error(r.model);
+    ::testing::Test::RecordProperty("anomaly_error_ratio", std::to_string(e1 / e0));
+    ::testing::Test::RecordProperty("misfit_ratio", std::to_string(r.misfits.back() / r.misfits.front()));
+    EXPECT_LT(e1, 0.6 * e0) << optimizer;                                // >= 40% better
+    EXPECT_LT(r.misfits.back(), 0.3 * r.misfits.front()) << optimizer;  // >= 70% lower
+    // Outputs: final model, history with one row per iteration.
+    const auto final_model = io::read_npy(dir + "/model_final.npy");
+    ASSERT_EQ(final_model.shape, (std::vector<std::size_t>{nz, nx}));
+    std::ifstream csv(dir + "/history.csv");
+    std::string header;
+    std::getline(csv, header);
+    EXPECT_EQ(header, "iteration,stage,misfit,gradient_norm,step,seconds");
+    int rows = 0;
+    for (std::string line; std::getline(csv, line);) ++rows;
+    EXPECT_EQ(rows, int(r.misfits.size()));
+  }
+}
+
+// Measured: Adam 24 iterations, anomaly error x0.46, misfit x0.04; L-BFGS 10 iterations,
+// x0.38 and x0.02.
+TEST(Fwi, AdamRecoversTheAnomalyAndReducesTheMisfit) { recovers_anomaly("adam"); }
+TEST(Fwi, LbfgsRecoversTheAnomalyAndReducesTheMisfit) { recovers_anomaly("lbfgs"); }
+
+TEST(Fwi, ResumeReachesTheSameModelAsAnUninterruptedRun) {
+  FwiConfig c = small_config(scratch("fwi_straight"));
+  c.stages = {StageConfig{3, 8.0}, StageConfig{3, 0.0}};  // multiscale, across the stop point
+  c.batch_size = 2;
+  c.seed = 11;
+  ForwardProblem truth = c.problem;
+  truth.model = true_model();
+  const auto observed = forward_model<double>(truth);
+  const FwiResult straight = run_fwi<double>(c, observed);
+
+  FwiConfig first = c;
+  first.output_directory = scratch("fwi_resumed");
+  first.stop_after = 2;  // "killed" after two iterations, inside the first stage
+  run_fwi<double>(first, observed);
+  EXPECT_FALSE(std::filesystem::exists(first.output_directory + "/model_final.npy"));
+  FwiConfig second = first;
+  second.stop_after = 0;
+  second.resume = true;
+  const FwiResult resumed = run_fwi<double>(second, observed);
+  ASSERT_EQ(resumed.misfits.size(), straight.misfits.size());
+  for (std::size_t i = 0; i < straight.model.vp.size(); ++i) {
+    ASSERT_EQ(resumed.model.vp[i], straight.model.vp[i]) << "cell " << i;
+  }
+}
+
+TEST(Fwi, ResumeRefusesAnotherInversionsCheckpoint) {
+  FwiConfig c = small_config(scratch("fwi_other"));
+  c.stages = {StageConfig{1, 0.0}};
+  ForwardProblem truth = c.problem;
+  truth.model = true_model();
+  const auto observed = forward_model<double>(truth);
+  run_fwi<double>(c, observed);
+  c.optimizer.type = "sgd";
+  c.resume = true;
+  EXPECT_THROW(run_fwi<double>(c, observed), InputError);
+}
+
+TEST(Fwi, BadSettingsAreInputErrors) {
+  FwiConfig c = small_config(scratch("fwi_bad"));
+  HostArray3<double> observed("obs", 5, 42, 450);
+  FwiConfig bad = c;
+  bad.vmin = -1;
+  EXPECT_THROW(run_fwi<double>(bad, observed), InputError);
+  bad = c;
+  bad.vmax = 9000.0;  // makes dt unstable
+  try {
+    run_fwi<double>(bad, observed);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("inversion.bounds"), std::string::npos) << e.what();
+  }
+  bad = c;
+  bad.optimizer.type = "adagrad";
+  EXPECT_THROW(run_fwi<double>(bad, observed), InputError);
+  bad = c;
+  HostArray3<double> wrong("obs", 5, 42, 400);
+  EXPECT_THROW(run_fwi<double>(c, wrong), InputError);
+}
+
+TEST(Lowpass, PassesLowAndStopsHighFrequencies) {
+  const double dt = 0.001;
+  std::vector<double> low(2000), high(2000);
+  for (int n = 0; n < 2000; ++n) {
+    low[n] = std::sin(2 * M_PI * 3.0 * n * dt);
+    high[n] = std::sin(2 * M_PI * 40.0 * n * dt);
+  }
+  const auto fl = lowpass(low, 10.0, dt), fh = lowpass(high, 10.0, dt);
+  double el = 0, eh = 0, e0 = 0;
+  for (int n = 500; n < 1500; ++n) el += std::pow(fl[n] - low[n], 2), eh += fh[n] * fh[n], e0 += high[n] * high[n];
+  EXPECT_LT(std::sqrt(el / e0), 0.01);  // 3 Hz passes unchanged, no phase shift
+  EXPECT_LT(std::sqrt(eh / e0), 1e-3);  // 40 Hz is gone (8th order effective)
+}
+
+}  // namespace
+}  // namespace pwave
