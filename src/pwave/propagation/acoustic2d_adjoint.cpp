@@ -10,7 +10,7 @@ namespace pwave {
 
 template <class T>
 void Acoustic2D<T>::allocate_adjoint() {
-  if (adj_.lam_cur.extent(0) > 0) return;
+  if (adj_.g_cur.extent(0) > 0) return;
   adj_.nz = st_.nz, adj_.nx = st_.nx, adj_.halo = st_.halo;
   adj_.pad_top = st_.pad_top, adj_.pad_bottom = st_.pad_bottom;
   adj_.pad_left = st_.pad_left, adj_.pad_right = st_.pad_right;
@@ -19,8 +19,8 @@ void Acoustic2D<T>::allocate_adjoint() {
   auto like = [](const Field2D<T>& f, const char* name) {
     return Field2D<T>(std::string(name), f.extent(0), f.extent(1), f.extent(2));
   };
-  adj_.lam_prev = like(st_.u_prev, "pwave::lambda_prev");
-  adj_.lam_cur = like(st_.u_cur, "pwave::lambda_cur");
+  adj_.g_prev = like(st_.u_prev, "pwave::adjoint_prev");
+  adj_.g_cur = like(st_.u_cur, "pwave::adjoint_cur");
   adj_.psi_x = like(st_.psi_x, "pwave::psi_x_hat");
   adj_.psi_x_next = like(st_.psi_x, "pwave::psi_x_hat_next");
   adj_.zeta_x = like(st_.zeta_x, "pwave::zeta_x_hat");
@@ -76,18 +76,18 @@ void Acoustic2D<T>::adjoint(const std::vector<int>& shots, const Traces<T>& resi
 
 namespace {
 
-/// dJ/ds(t_n) = w(x_s) lambda^{n+1}(x_s) / (dx dz): the adjoint of the source injection.
+/// dJ/ds(t_n) = w(x_s) lambda^{n+1}(x_s) / (dx dz) = G^{n+1}(x_s) / (dx dz): the adjoint of
+/// the source injection.
 template <class T>
 struct RecordSourceAdjoint {
   Kokkos::View<T**, Kokkos::LayoutRight, MemSpace> out;
-  Field2D<T> lam;
-  Grid2DView<T> w;
+  Field2D<T> g;
   Kokkos::View<const int* [2], MemSpace> cell;
   T inv_area;
   int halo, first_shot, n;
   KOKKOS_INLINE_FUNCTION void operator()(int s) const {
     const int iz = cell(first_shot + s, 0), ix = cell(first_shot + s, 1);
-    out(s, n) = w(iz, ix) * lam(s, iz + halo, ix + halo) * inv_area;
+    out(s, n) = g(s, iz + halo, ix + halo) * inv_area;
   }
 };
 
@@ -100,7 +100,7 @@ void Acoustic2D<T>::adjoint_impl(
     const Grid2DView<T>& grad_w,
     const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>& source_adjoint) {
   using namespace physics;
-  for (auto* f : {&adj_.lam_prev, &adj_.lam_cur, &adj_.psi_x, &adj_.psi_x_next, &adj_.zeta_x,
+  for (auto* f : {&adj_.g_prev, &adj_.g_cur, &adj_.psi_x, &adj_.psi_x_next, &adj_.zeta_x,
                   &adj_.zeta_x_next, &adj_.psi_z, &adj_.psi_z_next, &adj_.zeta_z,
                   &adj_.zeta_z_next, &shot_grad_}) {
     Kokkos::deep_copy(*f, T(0));
@@ -109,65 +109,67 @@ void Acoustic2D<T>::adjoint_impl(
   const ScaledStencil<T, Order> coef(g.dz, g.dx);
   ExecSpace exec;
 
-  // Parity copies as in forward(): step n writes lambda^n over lambda^{n+2} and the memory
-  // variables into their *_next buffers; the next step sees them swapped.
+  // Parity copies as in forward(): step n writes G^n over G^{n+2} and the memory variables
+  // into their *_next buffers; the next step sees them swapped.
   Adjoint2DState<T> even = adj_, odd = adj_;
-  std::swap(odd.lam_prev, odd.lam_cur);
+  std::swap(odd.g_prev, odd.g_cur);
   std::swap(odd.psi_x, odd.psi_x_next);
   std::swap(odd.zeta_x, odd.zeta_x_next);
   std::swap(odd.psi_z, odd.psi_z_next);
   std::swap(odd.zeta_z, odd.zeta_z_next);
   const Adjoint2DState<T>* parity[2] = {&even, &odd};
 
-  const AdjointInteriorStep<T, Order> interior[2] = {{even, coef}, {odd, coef}};
-  const AdjointFrameStep<T, Order, FreeSurface> frame[2] = {{even, coef}, {odd, coef}};
+  // Away from the strips the adjoint in G is the forward interior update.
+  const InteriorStep<T, Order> interior[2] = {{even.as_forward(), coef}, {odd.as_forward(), coef}};
+  const AdjointFrameStep<T, Order, true, false> side[2] = {{even, coef}, {odd, coef}};
+  const AdjointFrameStep<T, Order, false, true> band[2] = {{even, coef}, {odd, coef}};
+  const AdjointFrameStep<T, Order, true, true> corner[2] = {{even, coef}, {odd, coef}};
 
   const int nz = st_.nz, nx = st_.nx, R = st_.halo;
-  // The interior kernel needs every stencil neighbour outside the strips and inside the grid.
-  const int z0 = std::min(st_.pad_top + R, nz), z1 = std::max(nz - st_.pad_bottom - R, z0);
-  const int x0 = std::min(st_.pad_left + R, nx), x1 = std::max(nx - st_.pad_right - R, x0);
+  // The box where no stencil reaches a CPML strip; the frame around it is the same region the
+  // boundary storage keeps.
+  const propagation::FrameRegion region = frame_region();
+  const int z0 = region.z_lo, z1 = region.z_hi, x0 = region.x_lo, x1 = region.x_hi;
   const int nrec = nrec_;
   const T inv_area = T(1.0 / (g.dx * g.dz));
   const bool want_source = source_adjoint.extent(0) > 0;
   using Range2 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
   using Range3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;
   const char* name = "pwave::physics::acoustic2d::adjoint_frame";
-  const propagation::FrameRegion region = frame_region();
   using RangeFrame = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>, Kokkos::IndexType<long>>;
   const RangeFrame frame_cells(exec, {0, 0}, {long(count), region.size()});
 
-  // Backward step n = nt-1 .. 0. On entry lambda^{n+1} is in lam_cur and lambda^{n+2} in
-  // lam_prev of the step's parity (p = (nt - 1 - n) & 1).
+  // Backward step n = nt-1 .. 0. On entry G^{n+1} is in g_cur and G^{n+2} in g_prev of the
+  // step's parity (p = (nt - 1 - n) & 1).
   for (int n = problem_.nt - 1; n >= 0; --n) {
     const int p = (problem_.nt - 1 - n) & 1;
     const Adjoint2DState<T>& st = *parity[p];
     if (want_source) {
       Kokkos::parallel_for("pwave::physics::acoustic2d::source_adjoint",
                            Kokkos::RangePolicy<ExecSpace>(exec, 0, count),
-                           RecordSourceAdjoint<T>{source_adjoint, st.lam_cur, st.v2dt2,
-                                                  source_cell_, inv_area, R, first, n});
+                           RecordSourceAdjoint<T>{source_adjoint, st.g_cur, source_cell_,
+                                                  inv_area, R, first, n});
     }
     if (history.storage == Storage::full) {
       Kokkos::parallel_for("pwave::physics::acoustic2d::imaging",
                            Range3(exec, {0, 0, 0}, {count, nz, nx}),
-                           AccumulateGradient<T>{shot_grad_, st.lam_cur, history.full, st.v2dt2,
-                                                 n, R});
+                           AccumulateGradient<T>{shot_grad_, st.g_cur, history.full, n, R});
     } else {
       // u^{n+1} and u^n sit in the forward fields; rebuild u^{n-1} over u^{n+1}.
       const Field2D<T>& u_next = p == 0 ? st_.u_cur : st_.u_prev;
       const Field2D<T>& u_now = p == 0 ? st_.u_prev : st_.u_cur;
       Kokkos::parallel_for("pwave::propagation::frame_image_restore", frame_cells,
                            propagation::FrameImageRestore<T>{history.frame, u_next, u_now,
-                                                             st.lam_cur, shot_grad_, st.v2dt2,
-                                                             region, n, R});
+                                                             st.g_cur, shot_grad_, region, n,
+                                                             R});
       backend::for_each_cell("pwave::propagation::reconstruct_image", exec, count, region.z_lo,
                              region.z_hi, region.x_lo, region.x_hi,
-                             propagation::ReconstructImage<T, Order>{u_next, u_now, st.lam_cur,
+                             propagation::ReconstructImage<T, Order>{u_next, u_now, st.g_cur,
                                                                      shot_grad_, st.v2dt2, coef,
                                                                      R});
       Kokkos::parallel_for("pwave::propagation::reconstruct_source",
                            Kokkos::RangePolicy<ExecSpace>(exec, 0, count),
-                           propagation::ReconstructSource<T>{u_next, st.lam_cur, shot_grad_,
+                           propagation::ReconstructSource<T>{u_next, st.g_cur, shot_grad_,
                                                              st.v2dt2, source_cell_,
                                                              scaled_wavelet_, region, n, R,
                                                              first});
@@ -179,27 +181,36 @@ void Acoustic2D<T>::adjoint_impl(
     }
     backend::for_each_cell("pwave::physics::acoustic2d::adjoint_interior", exec, count, z0, z1, x0,
                            x1, interior[p]);
-    backend::for_each_cell(name, exec, count, 0, z0, 0, nx, frame[p]);
-    backend::for_each_cell(name, exec, count, z1, nz, 0, nx, frame[p]);
-    backend::for_each_cell(name, exec, count, z0, z1, 0, x0, frame[p]);
-    backend::for_each_cell(name, exec, count, z0, z1, x1, nx, frame[p]);
+    // The frame as in forward(): side columns (x strips only in reach), top and bottom bands
+    // (z strips only), and the four corners (both).
+    backend::for_each_cell(name, exec, count, z0, z1, 0, x0, side[p]);
+    backend::for_each_cell(name, exec, count, z0, z1, x1, nx, side[p]);
+    backend::for_each_cell(name, exec, count, 0, z0, x0, x1, band[p]);
+    backend::for_each_cell(name, exec, count, z1, nz, x0, x1, band[p]);
+    backend::for_each_cell(name, exec, count, 0, z0, 0, x0, corner[p]);
+    backend::for_each_cell(name, exec, count, 0, z0, x1, nx, corner[p]);
+    backend::for_each_cell(name, exec, count, z1, nz, 0, x0, corner[p]);
+    backend::for_each_cell(name, exec, count, z1, nz, x1, nx, corner[p]);
     Kokkos::parallel_for("pwave::physics::acoustic2d::inject_residual",
                          Range3(exec, {0, 0, n}, {count, nrec, n + 1}),
-                         InjectResidual<T>{st.lam_prev, residual, receiver_cell_, R, first});
-    if (FreeSurface) {
+                         InjectResidual<T>{st.g_prev, residual, st.v2dt2, receiver_cell_, R,
+                                           first});
+    if (FreeSurface) {  // S, and the mirror the next step's stencils read
       Kokkos::parallel_for("pwave::physics::acoustic2d::adjoint_surface",
                            Range2(exec, {0, 0}, {count, nx + 2 * R}),
-                           ZeroSurfaceRow<T>{st.lam_prev, R});
+                           physics::FreeSurface<T>{st.g_prev, R});
     }
   }
-  // Shots summed in order: the gradient does not depend on how shots were batched.
+  // dJ/dw = (imaging sum) / w^2; shots summed in order, so the gradient does not depend on
+  // how shots were batched.
   const Field2D<T> per_shot = shot_grad_;
+  const Grid2DView<T> w = st_.v2dt2;
   Kokkos::parallel_for(
       "pwave::physics::acoustic2d::sum_shot_gradients", Range2(exec, {0, 0}, {nz, nx}),
       KOKKOS_LAMBDA(const int iz, const int ix) {
         T sum = 0;
         for (int s = 0; s < count; ++s) sum += per_shot(s, iz, ix);
-        grad_w(iz, ix) += sum;
+        grad_w(iz, ix) += sum / (w(iz, ix) * w(iz, ix));
       });
   exec.fence();
 }

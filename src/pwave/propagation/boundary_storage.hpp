@@ -68,13 +68,13 @@ struct StoreFrame {
   }
 };
 
-/// On the frame at backward step n: adds lambda^{n+1} (u^{n+1} - 2 u^n + u^{n-1}) / w to the
-/// per-shot gradient, then overwrites u^{n+1} (in `u_next`) with the stored u^{n-1}.
+/// On the frame at backward step n: adds G^{n+1} (u^{n+1} - 2 u^n + u^{n-1}) to the per-shot
+/// imaging sum (see AccumulateGradient), then overwrites u^{n+1} (in `u_next`) with the stored
+/// u^{n-1}.
 template <class T>
 struct FrameImageRestore {
   FrameHistory<T> frames;
-  Field2D<T> u_next, u_cur, lam, grad;  ///< grad: [shot][nz][nx], no halo
-  Grid2DView<T> w;
+  Field2D<T> u_next, u_cur, g, acc;  ///< acc: [shot][nz][nx], no halo
   FrameRegion region;
   int n, halo;
   KOKKOS_INLINE_FUNCTION void operator()(int s, long k) const {
@@ -82,18 +82,18 @@ struct FrameImageRestore {
     region.cell(k, iz, ix);
     const int z = iz + halo, x = ix + halo;
     const T older = n > 0 ? frames(n - 1, s, k) : T(0);
-    grad(s, iz, ix) += lam(s, z, x) * (u_next(s, z, x) - T(2) * u_cur(s, z, x) + older) / w(iz, ix);
+    acc(s, iz, ix) += g(s, z, x) * (u_next(s, z, x) - T(2) * u_cur(s, z, x) + older);
     u_next(s, z, x) = older;
   }
 };
 
 /// In the box: rebuilds u^{n-1} = 2 u^n - u^{n+1} + w D2 u^n over u^{n+1}, and adds the
-/// interior imaging term lambda^{n+1} D2 u^n (= lambda (u^{n+1} - 2u^n + u^{n-1}) / w there,
-/// the source term being added separately).
+/// imaging term G^{n+1} w D2 u^n (= G (u^{n+1} - 2u^n + u^{n-1}) there without the source term,
+/// added separately; computed from the Laplacian to avoid the cancellation of the difference).
 template <class T, int Order>
 struct ReconstructImage {
   static constexpr int R = physics::Stencil<Order>::radius;
-  Field2D<T> u_next, u_cur, lam, grad;
+  Field2D<T> u_next, u_cur, g, acc;
   Grid2DView<T> w;
   physics::ScaledStencil<T, Order> c;
   int halo;
@@ -106,8 +106,9 @@ struct ReconstructImage {
       lap += c.d2z[j] * (u_cur(s, z + j, x) + u_cur(s, z - j, x)) +
              c.d2x[j] * (u_cur(s, z, x + j) + u_cur(s, z, x - j));
     }
-    u_next(s, z, x) = T(2) * u - u_next(s, z, x) + w(iz, ix) * lap;
-    grad(s, iz, ix) += lam(s, z, x) * lap;
+    const T wlap = w(iz, ix) * lap;
+    u_next(s, z, x) = T(2) * u - u_next(s, z, x) + wlap;
+    acc(s, iz, ix) += g(s, z, x) * wlap;
   }
 };
 
@@ -115,7 +116,7 @@ struct ReconstructImage {
 /// (frame sources are covered by the stored values).
 template <class T>
 struct ReconstructSource {
-  Field2D<T> u_next, lam, grad;
+  Field2D<T> u_next, g, acc;
   Grid2DView<T> w;
   Kokkos::View<const int* [2], MemSpace> cell;
   Kokkos::View<const T*, MemSpace> wavelet;  ///< s(t_n) / (dx dz)
@@ -124,8 +125,9 @@ struct ReconstructSource {
   KOKKOS_INLINE_FUNCTION void operator()(int s) const {
     const int iz = cell(first_shot + s, 0), ix = cell(first_shot + s, 1);
     if (iz < region.z_lo || iz >= region.z_hi || ix < region.x_lo || ix >= region.x_hi) return;
-    u_next(s, iz + halo, ix + halo) += w(iz, ix) * wavelet(n);
-    grad(s, iz, ix) += lam(s, iz + halo, ix + halo) * wavelet(n);
+    const T wf = w(iz, ix) * wavelet(n);
+    u_next(s, iz + halo, ix + halo) += wf;
+    acc(s, iz, ix) += g(s, iz + halo, ix + halo) * wf;
   }
 };
 
