@@ -110,6 +110,29 @@ struct ReconstructImage {
     u_next(s, z, x) = T(2) * u - u_next(s, z, x) + wlap;
     acc(s, iz, ix) += g(s, z, x) * wlap;
   }
+
+  /// The same over cells [x0, x1) of one row on restrict pointers (host vectorisation).
+  KOKKOS_INLINE_FUNCTION void row(int s, int iz, int x0, int x1) const {
+    const int z = iz + halo;
+    const long zs = long(u_cur.stride(1));
+    const T* PWAVE_RESTRICT uc = &u_cur(s, z, halo);
+    T* PWAVE_RESTRICT un = &u_next(s, z, halo);
+    const T* PWAVE_RESTRICT gg = &g(s, z, halo);
+    T* PWAVE_RESTRICT aa = &acc(s, iz, 0);
+    const T* PWAVE_RESTRICT ww = &w(iz, 0);
+    const T c0 = c.d2z[0] + c.d2x[0];
+    PWAVE_SIMD
+    for (int ix = x0; ix < x1; ++ix) {
+      T lap = c0 * uc[ix];
+      PWAVE_UNROLL
+      for (int j = 1; j <= R; ++j) {
+        lap += c.d2z[j] * (uc[ix + j * zs] + uc[ix - j * zs]) + c.d2x[j] * (uc[ix + j] + uc[ix - j]);
+      }
+      const T wlap = ww[ix] * lap;
+      un[ix] = T(2) * uc[ix] - un[ix] + wlap;
+      aa[ix] += gg[ix] * wlap;
+    }
+  }
 };
 
 /// The source term of the reversed step and of the imaging condition at sources inside the box
