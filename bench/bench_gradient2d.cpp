@@ -87,7 +87,8 @@ int run(const Options& o) {
   FILE* csv = o.csv.empty() ? nullptr : std::fopen(o.csv.c_str(), "w");
   if (csv) std::fprintf(csv, "case,seconds,ratio_to_forward,history_mb_per_shot\n");
   if (csv) std::fprintf(csv, "forward,%.6f,1.0,0\n", forward_s);
-  for (pwave::Storage storage : {pwave::Storage::boundary, pwave::Storage::full}) {
+  for (pwave::Storage storage :
+       {pwave::Storage::boundary, pwave::Storage::checkpoint, pwave::Storage::full}) {
     const double mb = prop.history_bytes_per_shot(storage) / 1e6;
     if (storage == pwave::Storage::full && mb * o.shots > 8000) {
       std::printf("%-10s %10s %12s %10s %14.1f (skipped: too large)\n", "full", "-", "-", "-", mb);

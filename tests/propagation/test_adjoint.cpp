@@ -136,6 +136,43 @@ TEST(Gradient, MatchesFiniteDifferencesOrder8Boundary) {
 TEST(Gradient, MatchesFiniteDifferencesOrder8FreeSurfaceBoundary) {
   finite_difference_test(8, true, Storage::boundary);
 }
+TEST(Gradient, MatchesFiniteDifferencesOrder2Checkpoint) {
+  finite_difference_test(2, false, Storage::checkpoint);
+}
+TEST(Gradient, MatchesFiniteDifferencesOrder8FreeSurfaceCheckpoint) {
+  finite_difference_test(8, true, Storage::checkpoint);
+}
+
+// Checkpointing recomputes the very same forward steps: the gradient is bitwise that of `full`,
+// for any interval (including one that does not divide nt, and 1).
+TEST(Gradient, CheckpointStorageEqualsFullBitwise) {
+  ForwardProblem truth = adjoint_problem(8, true);
+  const auto observed = forward_model<double>(truth);
+  ForwardProblem p = truth;
+  for (double& v : p.model.vp) v = 0.97 * v + 40.0;
+  const auto full = misfit_gradient<double>(p, observed, Storage::full);
+  for (int interval : {1, 7, 17, 300}) {
+    Acoustic2D<double> prop(p);
+    const int ns = int(p.shots.size());
+    Traces<double> syn("syn", ns, prop.receivers_per_shot(), p.nt);
+    auto history = prop.make_history(ns, Storage::checkpoint, interval);
+    prop.forward(0, ns, syn, {}, 0, 0, history);
+    Traces<double> res("res", ns, prop.receivers_per_shot(), p.nt);
+    auto hsyn = Kokkos::create_mirror_view_and_copy(HostSpace(), syn);
+    auto hres = Kokkos::create_mirror_view(res);
+    for (int s = 0; s < ns; ++s)
+      for (int r = 0; r < prop.receivers_per_shot(); ++r)
+        for (int n = 0; n < p.nt; ++n) hres(s, r, n) = hsyn(s, r, n) - observed(s, r, n);
+    Kokkos::deep_copy(res, hres);
+    Grid2DView<double> grad_w("gw", prop.padded_nz(), prop.padded_nx());
+    prop.adjoint(0, ns, res, history, grad_w);
+    const auto g = fold_to_model(p, grad_w);
+    auto hg = Kokkos::create_mirror_view_and_copy(HostSpace(), g);
+    for (int iz = 0; iz < p.model.grid.nz; ++iz)
+      for (int ix = 0; ix < p.model.grid.nx; ++ix)
+        ASSERT_EQ(hg(iz, ix), full.gradient(iz, ix)) << "interval " << interval << " at " << iz << "," << ix;
+  }
+}
 
 // The exact strategies agree to rounding, in float64 and float32, with several shot batches.
 template <class T>

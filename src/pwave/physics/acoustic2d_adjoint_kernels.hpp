@@ -168,13 +168,15 @@ template <class T>
 struct AccumulateGradient {
   Field2D<T> acc;  ///< [shot][nz][nx] padded grid
   Field2D<T> g;    ///< G^{n+1}, halo layout
-  Kokkos::View<T****, Kokkos::LayoutRight, MemSpace> history;  ///< u^k, k = 0..nt
+  Kokkos::View<T****, Kokkos::LayoutRight, MemSpace> history;  ///< u^k at slot k - base
   int n, halo;  ///< step n uses u^{n+1}, u^n and u^{n-1} (u^{-1} = 0)
+  int base;     ///< time index of slot 0 (0 for a full history, n0 - 1 for a segment)
 
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const {
-    const T prev = n > 0 ? history(n - 1, s, iz, ix) : T(0);
+    const int k = n - base;
+    const T prev = k > 0 ? history(k - 1, s, iz, ix) : T(0);
     acc(s, iz, ix) += g(s, iz + halo, ix + halo) *
-                      (history(n + 1, s, iz, ix) - T(2) * history(n, s, iz, ix) + prev);
+                      (history(k + 1, s, iz, ix) - T(2) * history(k, s, iz, ix) + prev);
   }
 };
 

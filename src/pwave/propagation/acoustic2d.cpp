@@ -1,5 +1,6 @@
 #include "pwave/propagation/acoustic2d.hpp"
 
+#include <cmath>
 #include <sstream>
 
 #include "backends/launch.hpp"
@@ -180,10 +181,10 @@ void Acoustic2D<T>::forward(const std::vector<int>& shots, const Traces<T>& trac
   load_batch(shots);
   const int count = int(shots.size()), first = 0;
   switch (problem_.order) {
-    case 2: return forward_impl<2>(first, count, traces, progress, steps_before, steps_total, history);
-    case 4: return forward_impl<4>(first, count, traces, progress, steps_before, steps_total, history);
-    case 6: return forward_impl<6>(first, count, traces, progress, steps_before, steps_total, history);
-    case 8: return forward_impl<8>(first, count, traces, progress, steps_before, steps_total, history);
+    case 2: return forward_impl<2>(first, count, traces, progress, steps_before, steps_total, history, 0, problem_.nt, false);
+    case 4: return forward_impl<4>(first, count, traces, progress, steps_before, steps_total, history, 0, problem_.nt, false);
+    case 6: return forward_impl<6>(first, count, traces, progress, steps_before, steps_total, history, 0, problem_.nt, false);
+    case 8: return forward_impl<8>(first, count, traces, progress, steps_before, steps_total, history, 0, problem_.nt, false);
   }
   throw InputError("physics.order", "", "order must be 2, 4, 6 or 8");
 }
@@ -225,16 +226,18 @@ template <class T>
 template <int Order>
 void Acoustic2D<T>::forward_impl(int first, int count, const Traces<T>& traces,
                                  const ProgressCallback& progress, long steps_before,
-                                 long steps_total, const History& history) {
+                                 long steps_total, const History& history, int n_begin,
+                                 int n_end, bool recompute) {
   using namespace physics;
-  const bool store_full = history.full.extent(0) > 0;
-  const bool store_frame = history.frame.extent(0) > 0;
+  const bool store_full = !recompute && history.full.extent(0) > 0;
+  const bool store_frame = !recompute && history.frame.extent(0) > 0;
+  const bool save_checkpoints = !recompute && history.storage == Storage::checkpoint;
   const std::size_t snaps = std::size_t(problem_.nt) + 1;
   if ((store_full && (history.full.extent(0) != snaps || int(history.full.extent(1)) < count)) ||
       (store_frame && (history.frame.extent(0) != snaps || int(history.frame.extent(1)) < count))) {
     throw RuntimeError("Acoustic2D::forward: history has the wrong shape");
   }
-  reset();
+  if (!recompute) reset();
   const Grid2D& g = problem_.model.grid;
   const ScaledStencil<T, Order> coef(g.dz, g.dx);
   ExecSpace exec;
@@ -276,14 +279,33 @@ void Acoustic2D<T>::forward_impl(int first, int count, const Traces<T>& traces,
     Kokkos::parallel_for("pwave::propagation::store", all_cells,
                          StoreSnapshot<T>{history.full, even.u_cur, 0, st_.halo});
   }
+  if (recompute) {  // segment slots 0, 1: u^{n_begin - 1}, u^{n_begin}
+    Kokkos::parallel_for("pwave::propagation::store", all_cells,
+                         StoreSnapshot<T>{history.segment, even.u_prev, 0, st_.halo});
+    Kokkos::parallel_for("pwave::propagation::store", all_cells,
+                         StoreSnapshot<T>{history.segment, even.u_cur, 1, st_.halo});
+  }
   if (store_frame) {
     Kokkos::parallel_for("pwave::propagation::store_frame", frame_cells,
                          propagation::StoreFrame<T>{history.frame, even.u_cur, region, 0, st_.halo});
   }
-  for (int n = 0; n < problem_.nt; ++n) {
-    const int p = n & 1;
-    Kokkos::parallel_for("pwave::physics::acoustic2d::record", Range3(exec, {0, 0, n}, {count, nrec, n + 1}),
-                         record[p]);
+  for (int n = n_begin; n < n_end; ++n) {
+    const int p = (n - n_begin) & 1;
+    if (save_checkpoints && n % history.interval == 0) {
+      // The whole state step n starts from: u^{n-1}, u^n, psi^{n-1}, zeta^{n-1}.
+      const int c = n / history.interval;
+      const auto& now = *parity[p];
+      Kokkos::deep_copy(exec, Kokkos::subview(history.ck_u, c, 0, Kokkos::ALL, Kokkos::ALL, Kokkos::ALL), now.u_prev);
+      Kokkos::deep_copy(exec, Kokkos::subview(history.ck_u, c, 1, Kokkos::ALL, Kokkos::ALL, Kokkos::ALL), now.u_cur);
+      Kokkos::deep_copy(exec, Kokkos::subview(history.ck_psi_x, c, Kokkos::ALL, Kokkos::ALL, Kokkos::ALL), now.psi_x);
+      Kokkos::deep_copy(exec, Kokkos::subview(history.ck_zeta_x, c, Kokkos::ALL, Kokkos::ALL, Kokkos::ALL), now.zeta_x);
+      Kokkos::deep_copy(exec, Kokkos::subview(history.ck_psi_z, c, Kokkos::ALL, Kokkos::ALL, Kokkos::ALL), now.psi_z);
+      Kokkos::deep_copy(exec, Kokkos::subview(history.ck_zeta_z, c, Kokkos::ALL, Kokkos::ALL, Kokkos::ALL), now.zeta_z);
+    }
+    if (!recompute) {
+      Kokkos::parallel_for("pwave::physics::acoustic2d::record",
+                           Range3(exec, {0, 0, n}, {count, nrec, n + 1}), record[p]);
+    }
     backend::for_each_cell("pwave::physics::acoustic2d::interior", exec, count, z0, z1, x0, x1,
                            interior[p]);
     // The CPML frame: left/right strips (x terms), top/bottom bands (z terms), four corners.
@@ -311,12 +333,17 @@ void Acoustic2D<T>::forward_impl(int first, int count, const Traces<T>& traces,
           "pwave::propagation::store_frame", frame_cells,
           propagation::StoreFrame<T>{history.frame, parity[p]->u_prev, region, n + 1, st_.halo});
     }
+    if (recompute) {
+      Kokkos::parallel_for("pwave::propagation::store", all_cells,
+                           StoreSnapshot<T>{history.segment, parity[p]->u_prev,
+                                            n - n_begin + 2, st_.halo});
+    }
     if (problem_.check_interval > 0 && (n + 1) % problem_.check_interval == 0) {
       check_finite(parity[p]->u_prev, count, n + 1);  // u^{n+1} sits in this parity's u_prev
     }
     if (progress) progress(steps_before + n + 1, steps_total);
   }
-  if (problem_.nt % 2 == 1) {  // leave st_ pointing at the latest fields
+  if ((n_end - n_begin) % 2 == 1) {  // leave st_ pointing at the latest fields
     st_ = odd;
   }
   exec.fence();
@@ -328,8 +355,26 @@ propagation::FrameRegion Acoustic2D<T>::frame_region() const {
                                   st_.pad_right, st_.halo);
 }
 
+namespace {
+int checkpoint_interval(int nt, int interval) {
+  return interval > 0 ? interval : std::max(1, int(std::ceil(std::sqrt(double(nt)))));
+}
+}  // namespace
+
 template <class T>
-typename Acoustic2D<T>::History Acoustic2D<T>::make_history(int count, Storage storage) const {
+void Acoustic2D<T>::restore_checkpoint(const History& h, int c) {
+  using Kokkos::ALL;
+  Kokkos::deep_copy(st_.u_prev, Kokkos::subview(h.ck_u, c, 0, ALL, ALL, ALL));
+  Kokkos::deep_copy(st_.u_cur, Kokkos::subview(h.ck_u, c, 1, ALL, ALL, ALL));
+  Kokkos::deep_copy(st_.psi_x, Kokkos::subview(h.ck_psi_x, c, ALL, ALL, ALL));
+  Kokkos::deep_copy(st_.zeta_x, Kokkos::subview(h.ck_zeta_x, c, ALL, ALL, ALL));
+  Kokkos::deep_copy(st_.psi_z, Kokkos::subview(h.ck_psi_z, c, ALL, ALL, ALL));
+  Kokkos::deep_copy(st_.zeta_z, Kokkos::subview(h.ck_zeta_z, c, ALL, ALL, ALL));
+}
+
+template <class T>
+typename Acoustic2D<T>::History Acoustic2D<T>::make_history(int count, Storage storage,
+                                                            int interval) const {
   History h;
   h.storage = storage;
   const auto uninit = [](const char* name) {
@@ -337,6 +382,23 @@ typename Acoustic2D<T>::History Acoustic2D<T>::make_history(int count, Storage s
   };
   if (storage == Storage::full) {
     h.full = decltype(h.full)(uninit("pwave::history_full"), problem_.nt + 1, count, st_.nz, st_.nx);
+  } else if (storage == Storage::checkpoint) {
+    if (count != capacity_) {
+      throw RuntimeError("Acoustic2D: checkpoint histories hold exactly batch_capacity() shots");
+    }
+    h.interval = checkpoint_interval(problem_.nt, interval);
+    const int nck = (problem_.nt + h.interval - 1) / h.interval;
+    h.ck_u = decltype(h.ck_u)(uninit("pwave::ck_u"), nck, 2, count, st_.u_cur.extent(1),
+                              st_.u_cur.extent(2));
+    auto like = [&](const Field2D<T>& f, const char* name) {
+      return decltype(h.ck_psi_x)(uninit(name), nck, count, f.extent(1), f.extent(2));
+    };
+    h.ck_psi_x = like(st_.psi_x, "pwave::ck_psi_x");
+    h.ck_zeta_x = like(st_.zeta_x, "pwave::ck_zeta_x");
+    h.ck_psi_z = like(st_.psi_z, "pwave::ck_psi_z");
+    h.ck_zeta_z = like(st_.zeta_z, "pwave::ck_zeta_z");
+    h.segment = decltype(h.segment)(uninit("pwave::ck_segment"), h.interval + 2, count, st_.nz,
+                                    st_.nx);
   } else {
     h.frame = propagation::FrameHistory<T>(uninit("pwave::history_frame"), problem_.nt + 1, count,
                                            frame_region().size());
@@ -345,7 +407,15 @@ typename Acoustic2D<T>::History Acoustic2D<T>::make_history(int count, Storage s
 }
 
 template <class T>
-double Acoustic2D<T>::history_bytes_per_shot(Storage storage) const {
+double Acoustic2D<T>::history_bytes_per_shot(Storage storage, int interval) const {
+  if (storage == Storage::checkpoint) {
+    const int k = checkpoint_interval(problem_.nt, interval);
+    const double nck = (problem_.nt + k - 1) / k;
+    const double state = 2.0 * st_.u_cur.extent(1) * st_.u_cur.extent(2) +
+                         2.0 * st_.psi_x.extent(1) * st_.psi_x.extent(2) +
+                         2.0 * st_.psi_z.extent(1) * st_.psi_z.extent(2);
+    return (nck * state + (k + 2.0) * st_.nz * st_.nx) * sizeof(T);
+  }
   const double cells = storage == Storage::full ? double(st_.nz) * st_.nx : double(frame_region().size());
   return (problem_.nt + 1) * cells * sizeof(T);
 }

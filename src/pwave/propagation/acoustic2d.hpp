@@ -17,11 +17,16 @@ class Acoustic2D {
  public:
   /// What forward() keeps for the gradient (see Storage): `full` holds u^k on the padded grid
   /// [k = 0..nt][shot][z][x]; `boundary` holds the frame [k][shot][frame cell].
+  /// `checkpoint` holds the state every `interval` steps ([checkpoint][...]) and a segment
+  /// buffer of interval + 2 snapshots (u^{n0-1} .. u^{n0+interval}) refilled going backwards.
   struct History {
     Storage storage = Storage::full;
     Kokkos::View<T****, Kokkos::LayoutRight, MemSpace> full;
     propagation::FrameHistory<T> frame;
-    bool empty() const { return full.extent(0) == 0 && frame.extent(0) == 0; }
+    int interval = 0;
+    Kokkos::View<T*****, Kokkos::LayoutRight, MemSpace> ck_u;  ///< [c][u^{n-1}, u^n][shot][z][x]
+    Kokkos::View<T****, Kokkos::LayoutRight, MemSpace> ck_psi_x, ck_zeta_x, ck_psi_z, ck_zeta_z;
+    Kokkos::View<T****, Kokkos::LayoutRight, MemSpace> segment;
   };
 
   /// `batch_capacity` = most shots per forward() call; 0 = all shots of the problem.
@@ -52,10 +57,11 @@ class Acoustic2D {
   /// low-passed one in a multiscale inversion. One small host-to-device copy.
   void set_wavelet(const std::vector<double>& wavelet);
 
-  /// Allocates a history able to hold `count` shots with the given strategy.
-  History make_history(int count, Storage storage) const;
+  /// Allocates a history able to hold `count` shots with the given strategy (`interval`: steps
+  /// between checkpoints, 0 = ceil(sqrt(nt))).
+  History make_history(int count, Storage storage, int interval = 0) const;
   /// Bytes per shot a history of this strategy takes.
-  double history_bytes_per_shot(Storage storage) const;
+  double history_bytes_per_shot(Storage storage, int interval = 0) const;
 
   /// Padded-grid extents (model + CPML), without the stencil halo.
   int padded_nz() const { return st_.nz; }
@@ -76,10 +82,13 @@ class Acoustic2D {
                const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>& source_adjoint = {});
 
  private:
+  // Steps [n_begin, n_end). `recompute`: continue from the state in st_ (restored from a
+  // checkpoint), record nothing, fill history.segment; otherwise start from rest at step 0.
   template <int Order>
   void forward_impl(int first, int count, const Traces<T>& traces,
                     const ProgressCallback& progress, long steps_before, long steps_total,
-                    const History& history);
+                    const History& history, int n_begin, int n_end, bool recompute);
+  void restore_checkpoint(const History& history, int c);
   template <int Order, bool FreeSurface>
   void adjoint_impl(int first, int count, const Traces<T>& residual, const History& history,
                     const Grid2DView<T>& grad_w,

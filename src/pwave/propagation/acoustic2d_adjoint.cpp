@@ -52,7 +52,11 @@ void Acoustic2D<T>::adjoint(const std::vector<int>& shots, const Traces<T>& resi
   const std::size_t snaps = std::size_t(problem_.nt) + 1;
   const bool full_ok = history.full.extent(0) == snaps && int(history.full.extent(1)) >= count;
   const bool frame_ok = history.frame.extent(0) == snaps && int(history.frame.extent(1)) >= count;
-  if (!(history.storage == Storage::full ? full_ok : frame_ok)) {
+  const bool ck_ok = history.interval > 0 && int(history.ck_u.extent(2)) >= count;
+  const bool ok = history.storage == Storage::full       ? full_ok
+                  : history.storage == Storage::boundary ? frame_ok
+                                                         : ck_ok;
+  if (!ok) {
     throw RuntimeError("Acoustic2D::adjoint: history has the wrong shape");
   }
   allocate_adjoint();
@@ -141,9 +145,17 @@ void Acoustic2D<T>::adjoint_impl(
 
   // Backward step n = nt-1 .. 0. On entry G^{n+1} is in g_cur and G^{n+2} in g_prev of the
   // step's parity (p = (nt - 1 - n) & 1).
+  int segment_begin = problem_.nt;  // checkpoint storage: first step of the loaded segment
   for (int n = problem_.nt - 1; n >= 0; --n) {
     const int p = (problem_.nt - 1 - n) & 1;
     const Adjoint2DState<T>& st = *parity[p];
+    if (history.storage == Storage::checkpoint && n < segment_begin) {
+      // Recompute this segment's snapshots from its checkpoint.
+      const int c = n / history.interval;
+      segment_begin = c * history.interval;
+      restore_checkpoint(history, c);
+      forward_impl<Order>(first, count, Traces<T>(), {}, 0, 0, history, segment_begin, n + 1, true);
+    }
     if (want_source) {
       Kokkos::parallel_for("pwave::physics::acoustic2d::source_adjoint",
                            Kokkos::RangePolicy<ExecSpace>(exec, 0, count),
@@ -153,7 +165,12 @@ void Acoustic2D<T>::adjoint_impl(
     if (history.storage == Storage::full) {
       Kokkos::parallel_for("pwave::physics::acoustic2d::imaging",
                            Range3(exec, {0, 0, 0}, {count, nz, nx}),
-                           AccumulateGradient<T>{shot_grad_, st.g_cur, history.full, n, R});
+                           AccumulateGradient<T>{shot_grad_, st.g_cur, history.full, n, R, 0});
+    } else if (history.storage == Storage::checkpoint) {
+      Kokkos::parallel_for("pwave::physics::acoustic2d::imaging",
+                           Range3(exec, {0, 0, 0}, {count, nz, nx}),
+                           AccumulateGradient<T>{shot_grad_, st.g_cur, history.segment, n, R,
+                                                 segment_begin - 1});
     } else {
       // u^{n+1} and u^n sit in the forward fields; rebuild u^{n-1} over u^{n+1}.
       const Field2D<T>& u_next = p == 0 ? st_.u_cur : st_.u_prev;

@@ -14,9 +14,15 @@ enum class Storage {
   /// where no CPML memory term acts). Memory (nt + 1) * frame cells per shot: proportional to
   /// the perimeter, not the area. Exact to rounding.
   boundary,
+  /// The whole propagator state every k steps (k = ceil(sqrt(nt)) by default); going backwards,
+  /// each k-step segment is recomputed from its checkpoint into a k-snapshot buffer. Memory
+  /// ~ 2 sqrt(nt) fields per shot, one extra forward run. Bitwise the same as `full`.
+  checkpoint,
 };
 
-/// "full" / "boundary".
-inline const char* to_string(Storage s) { return s == Storage::full ? "full" : "boundary"; }
+/// "full" / "boundary" / "checkpoint".
+inline const char* to_string(Storage s) {
+  return s == Storage::full ? "full" : s == Storage::boundary ? "boundary" : "checkpoint";
+}
 
 }  // namespace pwave
