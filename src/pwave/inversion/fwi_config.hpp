@@ -38,7 +38,7 @@ struct FwiConfig {
   double smoothing = 0.0;            ///< Gaussian smoothing of the gradient, sigma in metres
   double water_depth = 0.0;          ///< metres: the gradient is zero above this depth
   double source_taper = 0.0;         ///< metres: the gradient is tapered to zero at sources
-  Storage storage = Storage::boundary;
+  StorageOptions storage = Storage::boundary;  ///< strategy for the backward pass
   std::string output_directory;      ///< where models, history and checkpoints go
   int output_every = 0;              ///< write model/gradient every N iterations (0 = never)
   int checkpoint_every = 1;          ///< save the inversion state every N iterations

@@ -232,6 +232,8 @@ void Acoustic2D<T>::forward_impl(int first, int count, const Traces<T>& traces,
   const bool store_full = !recompute && history.full.extent(0) > 0;
   const bool store_frame = !recompute && history.frame.extent(0) > 0;
   const bool save_checkpoints = !recompute && history.storage == Storage::checkpoint;
+  const bool store_diff = !recompute && history.diff.allocated();
+  if (store_diff) Kokkos::deep_copy(history.diff.previous, T(0));  // u^{-1} = 0
   const std::size_t snaps = std::size_t(problem_.nt) + 1;
   if ((store_full && (history.full.extent(0) != snaps || int(history.full.extent(1)) < count)) ||
       (store_frame && (history.frame.extent(0) != snaps || int(history.frame.extent(1)) < count))) {
@@ -338,6 +340,15 @@ void Acoustic2D<T>::forward_impl(int first, int count, const Traces<T>& traces,
                            StoreSnapshot<T>{history.segment, parity[p]->u_prev,
                                             n - n_begin + 2, st_.halo});
     }
+    if (store_diff) {
+      // D^n needs u^{n-1}, which this step overwrote: it was kept at the end of step n-1.
+      if (n % history.diff.stride == 0) {
+        store_difference(history, parity[p]->u_prev, parity[p]->u_cur, count, n);
+      }
+      if ((n + 1) % history.diff.stride == 0) {
+        Kokkos::deep_copy(exec, history.diff.previous, parity[p]->u_cur);  // u^n for step n+1
+      }
+    }
     if (problem_.check_interval > 0 && (n + 1) % problem_.check_interval == 0) {
       check_finite(parity[p]->u_prev, count, n + 1);  // u^{n+1} sits in this parity's u_prev
     }
@@ -362,6 +373,42 @@ int checkpoint_interval(int nt, int interval) {
 }  // namespace
 
 template <class T>
+void Acoustic2D<T>::store_difference(const History& history, const Field2D<T>& u_next,
+                                     const Field2D<T>& u_cur, int count, int n) {
+  using namespace propagation;
+  const auto& d = history.diff;
+  const int k = n / d.stride;
+  const Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>> cells({0, 0, 0}, {count, st_.nz, st_.nx});
+  const int halo = st_.halo;
+  if (d.compression == Compression::int8) {
+    // One scale per snapshot and shot: max |D| / 127.
+    const Field2D<T> prev = d.previous;
+    for (int s = 0; s < count; ++s) {
+      float peak = 0;
+      Kokkos::parallel_reduce(
+          "pwave::propagation::difference_peak",
+          Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {st_.nz, st_.nx}),
+          KOKKOS_LAMBDA(const int iz, const int ix, float& m) {
+            const T v = u_next(s, iz + halo, ix + halo) - T(2) * u_cur(s, iz + halo, ix + halo) +
+                        prev(s, iz + halo, ix + halo);
+            const float a = float(v < 0 ? -v : v);
+            if (a > m) m = a;
+          },
+          Kokkos::Max<float>(peak));
+      Kokkos::deep_copy(Kokkos::subview(d.scale, k, s), peak / 127.0f);
+    }
+    Kokkos::parallel_for("pwave::propagation::store_int8", cells,
+                         StoreDifference<T, Compression::int8>{d, u_next, u_cur, k, halo});
+  } else if (d.compression == Compression::bf16) {
+    Kokkos::parallel_for("pwave::propagation::store_bf16", cells,
+                         StoreDifference<T, Compression::bf16>{d, u_next, u_cur, k, halo});
+  } else {
+    Kokkos::parallel_for("pwave::propagation::store_difference", cells,
+                         StoreDifference<T, Compression::none>{d, u_next, u_cur, k, halo});
+  }
+}
+
+template <class T>
 void Acoustic2D<T>::restore_checkpoint(const History& h, int c) {
   using Kokkos::ALL;
   Kokkos::deep_copy(st_.u_prev, Kokkos::subview(h.ck_u, c, 0, ALL, ALL, ALL));
@@ -373,14 +420,32 @@ void Acoustic2D<T>::restore_checkpoint(const History& h, int c) {
 }
 
 template <class T>
-typename Acoustic2D<T>::History Acoustic2D<T>::make_history(int count, Storage storage,
-                                                            int interval) const {
+typename Acoustic2D<T>::History Acoustic2D<T>::make_history(int count,
+                                                            const StorageOptions& options) const {
   History h;
+  const Storage storage = options.strategy;
+  const int interval = options.interval;
   h.storage = storage;
   const auto uninit = [](const char* name) {
     return Kokkos::view_alloc(std::string(name), Kokkos::WithoutInitializing);
   };
-  if (storage == Storage::full) {
+  if (storage == Storage::full && !options.exact_full()) {
+    if (options.stride < 1) throw InputError("gradient.stride", "", "must be at least 1");
+    auto& d = h.diff;
+    d.stride = options.stride;
+    d.compression = options.compression;
+    const int stored = (problem_.nt + d.stride - 1) / d.stride;
+    d.previous = Field2D<T>("pwave::history_previous", count, st_.u_cur.extent(1),
+                            st_.u_cur.extent(2));
+    if (d.compression == Compression::none) {
+      d.plain = decltype(d.plain)(uninit("pwave::history_d"), stored, count, st_.nz, st_.nx);
+    } else if (d.compression == Compression::bf16) {
+      d.half = decltype(d.half)(uninit("pwave::history_bf16"), stored, count, st_.nz, st_.nx);
+    } else {
+      d.bytes = decltype(d.bytes)(uninit("pwave::history_int8"), stored, count, st_.nz, st_.nx);
+      d.scale = decltype(d.scale)("pwave::history_scale", stored, count);
+    }
+  } else if (storage == Storage::full) {
     h.full = decltype(h.full)(uninit("pwave::history_full"), problem_.nt + 1, count, st_.nz, st_.nx);
   } else if (storage == Storage::checkpoint) {
     if (count != capacity_) {
@@ -407,9 +472,18 @@ typename Acoustic2D<T>::History Acoustic2D<T>::make_history(int count, Storage s
 }
 
 template <class T>
-double Acoustic2D<T>::history_bytes_per_shot(Storage storage, int interval) const {
+double Acoustic2D<T>::history_bytes_per_shot(const StorageOptions& options) const {
+  const Storage storage = options.strategy;
+  if (storage == Storage::full && !options.exact_full()) {
+    const double stored = (problem_.nt + options.stride - 1) / options.stride;
+    const double bytes = options.compression == Compression::none   ? sizeof(T)
+                         : options.compression == Compression::bf16 ? 2.0
+                                                                    : 1.0;
+    return stored * st_.nz * st_.nx * bytes +
+           double(st_.u_cur.extent(1)) * st_.u_cur.extent(2) * sizeof(T);
+  }
   if (storage == Storage::checkpoint) {
-    const int k = checkpoint_interval(problem_.nt, interval);
+    const int k = checkpoint_interval(problem_.nt, options.interval);
     const double nck = (problem_.nt + k - 1) / k;
     const double state = 2.0 * st_.u_cur.extent(1) * st_.u_cur.extent(2) +
                          2.0 * st_.psi_x.extent(1) * st_.psi_x.extent(2) +

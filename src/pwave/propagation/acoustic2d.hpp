@@ -4,6 +4,7 @@
 #include "pwave/physics/acoustic2d_adjoint_kernels.hpp"
 #include "pwave/physics/acoustic2d_kernels.hpp"
 #include "pwave/propagation/boundary_storage.hpp"
+#include "pwave/propagation/compressed_storage.hpp"
 #include "pwave/propagation/forward.hpp"
 #include "pwave/propagation/storage.hpp"
 
@@ -27,6 +28,7 @@ class Acoustic2D {
     Kokkos::View<T*****, Kokkos::LayoutRight, MemSpace> ck_u;  ///< [c][u^{n-1}, u^n][shot][z][x]
     Kokkos::View<T****, Kokkos::LayoutRight, MemSpace> ck_psi_x, ck_zeta_x, ck_psi_z, ck_zeta_z;
     Kokkos::View<T****, Kokkos::LayoutRight, MemSpace> segment;
+    propagation::DifferenceHistory<T> diff;  ///< approximate `full` (stride or compression)
   };
 
   /// `batch_capacity` = most shots per forward() call; 0 = all shots of the problem.
@@ -59,9 +61,14 @@ class Acoustic2D {
 
   /// Allocates a history able to hold `count` shots with the given strategy (`interval`: steps
   /// between checkpoints, 0 = ceil(sqrt(nt))).
-  History make_history(int count, Storage storage, int interval = 0) const;
+  History make_history(int count, const StorageOptions& options) const;
+  History make_history(int count, Storage storage, int interval) const {
+    StorageOptions o(storage);
+    o.interval = interval;
+    return make_history(count, o);
+  }
   /// Bytes per shot a history of this strategy takes.
-  double history_bytes_per_shot(Storage storage, int interval = 0) const;
+  double history_bytes_per_shot(const StorageOptions& options) const;
 
   /// Padded-grid extents (model + CPML), without the stencil halo.
   int padded_nz() const { return st_.nz; }
@@ -89,6 +96,8 @@ class Acoustic2D {
                     const ProgressCallback& progress, long steps_before, long steps_total,
                     const History& history, int n_begin, int n_end, bool recompute);
   void restore_checkpoint(const History& history, int c);
+  void store_difference(const History& history, const Field2D<T>& u_next,
+                        const Field2D<T>& u_cur, int count, int n);
   template <int Order, bool FreeSurface>
   void adjoint_impl(int first, int count, const Traces<T>& residual, const History& history,
                     const Grid2DView<T>& grad_w,

@@ -53,7 +53,8 @@ void Acoustic2D<T>::adjoint(const std::vector<int>& shots, const Traces<T>& resi
   const bool full_ok = history.full.extent(0) == snaps && int(history.full.extent(1)) >= count;
   const bool frame_ok = history.frame.extent(0) == snaps && int(history.frame.extent(1)) >= count;
   const bool ck_ok = history.interval > 0 && int(history.ck_u.extent(2)) >= count;
-  const bool ok = history.storage == Storage::full       ? full_ok
+  const bool diff_ok = history.diff.allocated() && int(history.diff.previous.extent(0)) >= count;
+  const bool ok = history.storage == Storage::full       ? (full_ok || diff_ok)
                   : history.storage == Storage::boundary ? frame_ok
                                                          : ck_ok;
   if (!ok) {
@@ -162,7 +163,22 @@ void Acoustic2D<T>::adjoint_impl(
                            RecordSourceAdjoint<T>{source_adjoint, st.g_cur, source_cell_,
                                                   inv_area, R, first, n});
     }
-    if (history.storage == Storage::full) {
+    if (history.diff.allocated()) {
+      const auto& d = history.diff;
+      if (n % d.stride == 0) {
+        const int k = n / d.stride;
+        const Range3 cells(exec, {0, 0, 0}, {count, nz, nx});
+        using propagation::AccumulateDifference;
+        const char* label = "pwave::physics::acoustic2d::imaging";
+        if (d.compression == Compression::none) {
+          Kokkos::parallel_for(label, cells, AccumulateDifference<T, Compression::none>{d, shot_grad_, st.g_cur, k, R});
+        } else if (d.compression == Compression::bf16) {
+          Kokkos::parallel_for(label, cells, AccumulateDifference<T, Compression::bf16>{d, shot_grad_, st.g_cur, k, R});
+        } else {
+          Kokkos::parallel_for(label, cells, AccumulateDifference<T, Compression::int8>{d, shot_grad_, st.g_cur, k, R});
+        }
+      }
+    } else if (history.storage == Storage::full) {
       Kokkos::parallel_for("pwave::physics::acoustic2d::imaging",
                            Range3(exec, {0, 0, 0}, {count, nz, nx}),
                            AccumulateGradient<T>{shot_grad_, st.g_cur, history.full, n, R, 0});

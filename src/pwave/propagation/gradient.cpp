@@ -72,7 +72,8 @@ Grid2DView<T> fold_to_model(const ForwardProblem& p, const Grid2DView<T>& grad_w
 
 template <class T>
 GradientResult<T> misfit_gradient(const ForwardProblem& problem, const HostArray3<T>& observed,
-                                  Storage storage, const ProgressCallback& progress) {
+                                  const StorageOptions& storage,
+                                  const ProgressCallback& progress) {
   Acoustic2D<T> prop(problem, problem.shot_batch);
   const int nshots = int(problem.shots.size());
   const int nrec = prop.receivers_per_shot();
@@ -116,10 +117,12 @@ GradientResult<T> misfit_gradient(const ForwardProblem& problem, const HostArray
 }
 
 template GradientResult<float> misfit_gradient<float>(const ForwardProblem&,
-                                                      const HostArray3<float>&, Storage,
+                                                      const HostArray3<float>&,
+                                                      const StorageOptions&,
                                                       const ProgressCallback&);
 template GradientResult<double> misfit_gradient<double>(const ForwardProblem&,
-                                                        const HostArray3<double>&, Storage,
+                                                        const HostArray3<double>&,
+                                                        const StorageOptions&,
                                                         const ProgressCallback&);
 template Grid2DView<float> fold_to_model(const ForwardProblem&, const Grid2DView<float>&);
 template void fold_to_model(const ForwardProblem&, const Grid2DView<float>&,

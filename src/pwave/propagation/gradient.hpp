@@ -21,7 +21,7 @@ struct GradientResult {
 /// the exact discrete adjoint. CPML cells' gradient is folded onto the edge cells they copy.
 template <class T>
 GradientResult<T> misfit_gradient(const ForwardProblem& problem, const HostArray3<T>& observed,
-                                  Storage storage = Storage::boundary,
+                                  const StorageOptions& storage = Storage::boundary,
                                   const ProgressCallback& progress = {});
 
 /// Folds dJ/dw on the padded grid (w = v^2 dt^2) into dJ/dvp on the model grid:

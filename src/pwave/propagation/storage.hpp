@@ -7,7 +7,9 @@ namespace pwave {
 
 /// How forward() keeps what the gradient needs.
 enum class Storage {
-  /// Every snapshot u^n on the padded grid: memory (nt + 1) * padded cells per shot.
+  /// Every snapshot u^n on the padded grid: memory (nt + 1) * padded cells per shot. With a
+  /// stride or compression (StorageOptions) it keeps instead the second time difference
+  /// u^{n+1} - 2u^n + u^{n-1} every stride-th step, possibly compressed: approximate.
   full,
   /// Only the CPML strips plus a stencil-radius band inside them, every step; the interior is
   /// rebuilt backwards in time from the two final fields (the leapfrog scheme is reversible
@@ -20,9 +22,35 @@ enum class Storage {
   checkpoint,
 };
 
+/// Number format of stored `full` snapshots.
+enum class Compression {
+  none,  ///< the run's precision
+  bf16,  ///< bfloat16: 8 significant bits, half the memory of float32
+  int8,  ///< 8-bit integers with one scale per snapshot and shot: a quarter of float32
+};
+
+/// A strategy and its settings.
+struct StorageOptions {
+  Storage strategy = Storage::boundary;
+  int interval = 0;  ///< checkpoint: steps between checkpoints (0 = ceil(sqrt(nt)))
+  int stride = 1;    ///< full: image every stride-th step (weights scaled by stride)
+  Compression compression = Compression::none;  ///< full
+
+  StorageOptions() = default;
+  StorageOptions(Storage s) : strategy(s) {}  // NOLINT: a bare strategy is a valid option set
+  /// True for the exact `full` history (all snapshots, uncompressed).
+  bool exact_full() const {
+    return strategy == Storage::full && stride == 1 && compression == Compression::none;
+  }
+};
+
 /// "full" / "boundary" / "checkpoint".
 inline const char* to_string(Storage s) {
   return s == Storage::full ? "full" : s == Storage::boundary ? "boundary" : "checkpoint";
+}
+inline const char* to_string(const StorageOptions& s) { return to_string(s.strategy); }
+inline const char* to_string(Compression c) {
+  return c == Compression::none ? "none" : c == Compression::bf16 ? "bf16" : "int8";
 }
 
 }  // namespace pwave

@@ -1,0 +1,79 @@
+#pragma once
+// The approximate `full` history: the second time difference D^n = u^{n+1} - 2u^n + u^{n-1}
+// (= w (L u^n + f^n), what the imaging condition needs) kept every stride-th step, stored in
+// the run's precision, bfloat16, or int8 with a per-snapshot scale.
+
+#include <cstdint>
+
+#include "pwave/core/types.hpp"
+#include "pwave/propagation/storage.hpp"
+
+namespace pwave::propagation {
+
+/// bfloat16 from a float: round to nearest even on the upper 16 bits (finite values).
+KOKKOS_INLINE_FUNCTION std::uint16_t to_bf16(float f) {
+  union {
+    float f;
+    std::uint32_t u;
+  } v{f};
+  const std::uint32_t rounding = 0x7FFFu + ((v.u >> 16) & 1u);
+  return std::uint16_t((v.u + rounding) >> 16);
+}
+KOKKOS_INLINE_FUNCTION float from_bf16(std::uint16_t h) {
+  union {
+    std::uint32_t u;
+    float f;
+  } v{std::uint32_t(h) << 16};
+  return v.f;
+}
+
+/// Storage of D^n for the stored steps: one of the three arrays is allocated.
+template <class T>
+struct DifferenceHistory {
+  int stride = 1;
+  Compression compression = Compression::none;
+  Kokkos::View<T****, Kokkos::LayoutRight, MemSpace> plain;              ///< [k][shot][z][x]
+  Kokkos::View<std::uint16_t****, Kokkos::LayoutRight, MemSpace> half;   ///< bf16
+  Kokkos::View<std::int8_t****, Kokkos::LayoutRight, MemSpace> bytes;    ///< int8
+  Kokkos::View<float**, Kokkos::LayoutRight, MemSpace> scale;            ///< [k][shot], int8
+  Field2D<T> previous;  ///< u^{n-1} of the next stored step, kept one step
+  bool allocated() const { return previous.extent(0) > 0; }
+};
+
+/// Writes D = u^{n+1} - 2u^n + u^{n-1} of stored step k (fields in halo layout), in format C.
+template <class T, Compression C>
+struct StoreDifference {
+  DifferenceHistory<T> h;
+  Field2D<T> u_next, u_cur;
+  int k, halo;
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const {
+    const int z = iz + halo, x = ix + halo;
+    const T d = u_next(s, z, x) - T(2) * u_cur(s, z, x) + h.previous(s, z, x);
+    if constexpr (C == Compression::none) {
+      h.plain(k, s, iz, ix) = d;
+    } else if constexpr (C == Compression::bf16) {
+      h.half(k, s, iz, ix) = to_bf16(float(d));
+    } else {
+      const float sc = h.scale(k, s);
+      const float q = sc > 0 ? float(d) / sc : 0.0f;
+      h.bytes(k, s, iz, ix) = std::int8_t(q < 0 ? q - 0.5f : q + 0.5f);
+    }
+  }
+};
+
+/// Imaging for stored step k: acc += stride * G^{n+1} D^n (see AccumulateGradient).
+template <class T, Compression C>
+struct AccumulateDifference {
+  DifferenceHistory<T> h;
+  Field2D<T> acc, g;
+  int k, halo;
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const {
+    T d;
+    if constexpr (C == Compression::none) d = h.plain(k, s, iz, ix);
+    else if constexpr (C == Compression::bf16) d = T(from_bf16(h.half(k, s, iz, ix)));
+    else d = T(float(h.bytes(k, s, iz, ix)) * h.scale(k, s));
+    acc(s, iz, ix) += T(h.stride) * g(s, iz + halo, ix + halo) * d;
+  }
+};
+
+}  // namespace pwave::propagation
