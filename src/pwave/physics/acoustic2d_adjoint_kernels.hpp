@@ -19,8 +19,12 @@
 
 namespace pwave::physics {
 
-/// Device data of a backward (adjoint) run; same shapes as Acoustic2DState. The halo of G is
-/// zero, or the antisymmetric mirror under a free surface, like the forward field's.
+/// Device data of a backward (adjoint) run. G has the wavefields' halo layout; its halo is zero,
+/// or the antisymmetric mirror under a free surface, like the forward field's. The adjoint
+/// memory variables are kept on the whole padded grid in the same halo layout, and the CPML
+/// coefficients on halo-padded axes (zero outside the strips), so that the frame kernel needs
+/// no test of which strip a neighbour lies in: outside the strips b = a = chi = 0 and the
+/// memory variables stay zero. (2D only: a 3D version would keep them on the strips.)
 template <class T>
 struct Adjoint2DState {
   int nz = 0, nx = 0;
@@ -28,9 +32,10 @@ struct Adjoint2DState {
   int halo = 0;
   Field2D<T> g_prev, g_cur;  ///< G^{n+2} (overwritten by G^n) and G^{n+1}
   Grid2DView<T> v2dt2;
-  Kokkos::View<T*, MemSpace> ax, bx, az, bz;
-  Field2D<T> psi_x, psi_x_next, zeta_x, zeta_x_next;  ///< psi^, zeta^ on the x strips
-  Field2D<T> psi_z, psi_z_next, zeta_z, zeta_z_next;  ///< psi^, zeta^ on the z strips
+  Kokkos::View<T*, MemSpace> ax, bx, chix;  ///< [nx + 2 halo]; chi = 1 on the x strips
+  Kokkos::View<T*, MemSpace> az, bz, chiz;  ///< [nz + 2 halo]
+  Field2D<T> psi_x, psi_x_next, zeta_x, zeta_x_next;  ///< psi^, zeta^ (x), halo layout
+  Field2D<T> psi_z, psi_z_next, zeta_z, zeta_z_next;  ///< psi^, zeta^ (z), halo layout
 
   /// The same fields viewed as a forward state, to run InteriorStep on G.
   Acoustic2DState<T> as_forward() const {
@@ -43,92 +48,71 @@ struct Adjoint2DState {
 };
 
 /// Backward step in the frame (CPML strips and a stencil radius around them), with the memory
-/// variables. Every neighbour's T^ is evaluated from G, b and zeta^ on the fly. `InX` / `InZ`
-/// say whether the launched region's stencils can reach an x / z strip at all (the side
-/// columns cannot reach a z strip, the top and bottom bands no x strip); where not, that axis
-/// is a plain stencil on G.
+/// variables, branch-free. `InX` / `InZ` say whether the launched region's stencils can reach
+/// an x / z strip at all (the side columns cannot reach a z strip, the top and bottom bands no
+/// x strip); where not, that axis is a plain stencil on G.
 template <class T, int Order, bool InX, bool InZ>
 struct AdjointFrameStep {
   static constexpr int R = Stencil<Order>::radius;
   Adjoint2DState<T> st;
-  Acoustic2DState<T> geo;
   ScaledStencil<T, Order> c;
 
   AdjointFrameStep(const Adjoint2DState<T>& state, const ScaledStencil<T, Order>& coef)
-      : st(state), geo(state.as_forward()), c(coef) {}
+      : st(state), c(coef) {}
 
-  // G at padded cell (iz, ix); outside the grid the halo holds zero or the free-surface mirror.
-  KOKKOS_INLINE_FUNCTION T g(int s, int iz, int ix) const {
-    return st.g_cur(s, iz + st.halo, ix + st.halo);
+  // All indices below are halo-layout indices (z, x) = (iz + halo, ix + halo).
+  KOKKOS_INLINE_FUNCTION T t_hat_x(int s, int z, int x) const {
+    const T b = st.bx(x);
+    return (T(1) + b) * st.g_cur(s, z, x) + b * st.zeta_x(s, z, x);
   }
-  // T^_x at (iz, ix); `strip_only` gives chi T^_x.
-  KOKKOS_INLINE_FUNCTION T t_hat_x(int s, int iz, int ix, bool strip_only) const {
-    const int col = x_strip_column(geo, ix);
-    if (col < 0) return strip_only ? T(0) : g(s, iz, ix);
-    const T b = st.bx(ix);
-    return (T(1) + b) * g(s, iz, ix) + b * st.zeta_x(s, iz, col);
-  }
-  KOKKOS_INLINE_FUNCTION T t_hat_z(int s, int iz, int ix, bool strip_only) const {
-    const int row = z_strip_row(geo, iz);
-    if (row < 0) return strip_only ? T(0) : g(s, iz, ix);
-    const T b = st.bz(iz);
-    return (T(1) + b) * g(s, iz, ix) + b * st.zeta_z(s, row, ix);
-  }
-  KOKKOS_INLINE_FUNCTION T b_psi_x(int s, int iz, int ix) const {
-    const int col = x_strip_column(geo, ix);
-    return col < 0 ? T(0) : st.bx(ix) * st.psi_x(s, iz, col);
-  }
-  KOKKOS_INLINE_FUNCTION T b_psi_z(int s, int iz, int ix) const {
-    const int row = z_strip_row(geo, iz);
-    return row < 0 ? T(0) : st.bz(iz) * st.psi_z(s, row, ix);
+  KOKKOS_INLINE_FUNCTION T t_hat_z(int s, int z, int x) const {
+    const T b = st.bz(z);
+    return (T(1) + b) * st.g_cur(s, z, x) + b * st.zeta_z(s, z, x);
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const {
     const int z = iz + st.halo, x = ix + st.halo;
+    const T gc = st.g_cur(s, z, x);
     T acc = 0;
     if constexpr (InX) {
-      acc += c.d2x[0] * t_hat_x(s, iz, ix, false);
+      T dchi = 0;  // D1^T (chi T^_x)
+      acc += c.d2x[0] * t_hat_x(s, z, x);
+      PWAVE_UNROLL
       for (int j = 1; j <= R; ++j) {
-        acc += c.d2x[j] * (t_hat_x(s, iz, ix + j, false) + t_hat_x(s, iz, ix - j, false));
-        acc += c.d1x[j] * (b_psi_x(s, iz, ix - j) - b_psi_x(s, iz, ix + j));  // D1^T (b psi^')
+        const T tp = t_hat_x(s, z, x + j), tm = t_hat_x(s, z, x - j);
+        acc += c.d2x[j] * (tp + tm);
+        acc += c.d1x[j] * (st.bx(x - j) * st.psi_x(s, z, x - j) -
+                           st.bx(x + j) * st.psi_x(s, z, x + j));  // D1^T (b psi^')
+        dchi += c.d1x[j] * (st.chix(x - j) * tm - st.chix(x + j) * tp);
       }
+      const T a = st.ax(x);
+      st.zeta_x_next(s, z, x) = a * (gc + st.zeta_x(s, z, x));
+      st.psi_x_next(s, z, x) = st.chix(x) * (a * st.psi_x(s, z, x) + dchi);
     } else {
-      acc += c.d2x[0] * st.g_cur(s, z, x);
+      acc += c.d2x[0] * gc;
       PWAVE_UNROLL
       for (int j = 1; j <= R; ++j) acc += c.d2x[j] * (st.g_cur(s, z, x + j) + st.g_cur(s, z, x - j));
     }
     if constexpr (InZ) {
-      acc += c.d2z[0] * t_hat_z(s, iz, ix, false);
+      T dchi = 0;
+      acc += c.d2z[0] * t_hat_z(s, z, x);
+      PWAVE_UNROLL
       for (int j = 1; j <= R; ++j) {
-        acc += c.d2z[j] * (t_hat_z(s, iz + j, ix, false) + t_hat_z(s, iz - j, ix, false));
-        acc += c.d1z[j] * (b_psi_z(s, iz - j, ix) - b_psi_z(s, iz + j, ix));
+        const T tp = t_hat_z(s, z + j, x), tm = t_hat_z(s, z - j, x);
+        acc += c.d2z[j] * (tp + tm);
+        acc += c.d1z[j] * (st.bz(z - j) * st.psi_z(s, z - j, x) -
+                           st.bz(z + j) * st.psi_z(s, z + j, x));
+        dchi += c.d1z[j] * (st.chiz(z - j) * tm - st.chiz(z + j) * tp);
       }
+      const T a = st.az(z);
+      st.zeta_z_next(s, z, x) = a * (gc + st.zeta_z(s, z, x));
+      st.psi_z_next(s, z, x) = st.chiz(z) * (a * st.psi_z(s, z, x) + dchi);
     } else {
-      acc += c.d2z[0] * st.g_cur(s, z, x);
+      acc += c.d2z[0] * gc;
       PWAVE_UNROLL
       for (int j = 1; j <= R; ++j) acc += c.d2z[j] * (st.g_cur(s, z + j, x) + st.g_cur(s, z - j, x));
     }
-    const int col = InX ? x_strip_column(geo, ix) : -1;
-    if (col >= 0) {
-      T d = 0;
-      for (int j = 1; j <= R; ++j) {
-        d += c.d1x[j] * (t_hat_x(s, iz, ix - j, true) - t_hat_x(s, iz, ix + j, true));
-      }
-      const T a = st.ax(ix);
-      st.zeta_x_next(s, iz, col) = a * (g(s, iz, ix) + st.zeta_x(s, iz, col));
-      st.psi_x_next(s, iz, col) = a * st.psi_x(s, iz, col) + d;
-    }
-    const int row = InZ ? z_strip_row(geo, iz) : -1;
-    if (row >= 0) {
-      T d = 0;
-      for (int j = 1; j <= R; ++j) {
-        d += c.d1z[j] * (t_hat_z(s, iz - j, ix, true) - t_hat_z(s, iz + j, ix, true));
-      }
-      const T a = st.az(iz);
-      st.zeta_z_next(s, row, ix) = a * (g(s, iz, ix) + st.zeta_z(s, row, ix));
-      st.psi_z_next(s, row, ix) = a * st.psi_z(s, row, ix) + d;
-    }
-    st.g_prev(s, z, x) = T(2) * st.g_cur(s, z, x) - st.g_prev(s, z, x) + st.v2dt2(iz, ix) * acc;
+    st.g_prev(s, z, x) = T(2) * gc - st.g_prev(s, z, x) + st.v2dt2(iz, ix) * acc;
   }
 };
 

@@ -15,20 +15,39 @@ void Acoustic2D<T>::allocate_adjoint() {
   adj_.pad_top = st_.pad_top, adj_.pad_bottom = st_.pad_bottom;
   adj_.pad_left = st_.pad_left, adj_.pad_right = st_.pad_right;
   adj_.v2dt2 = st_.v2dt2;
-  adj_.ax = st_.ax, adj_.bx = st_.bx, adj_.az = st_.az, adj_.bz = st_.bz;
+  // CPML coefficients on halo-padded axes, zero outside the strips, and the strip indicators.
+  const int R = st_.halo;
+  auto padded_axis = [R](const Kokkos::View<T*, MemSpace>& v, const char* name) {
+    Kokkos::View<T*, MemSpace> out(std::string(name), v.extent(0) + 2 * R);
+    Kokkos::deep_copy(Kokkos::subview(out, std::make_pair(R, R + int(v.extent(0)))), v);
+    return out;
+  };
+  auto indicator = [R](int n, int lo, int hi, const char* name) {
+    Kokkos::View<T*, MemSpace> out(std::string(name), n + 2 * R);
+    auto h = Kokkos::create_mirror_view(out);
+    for (int i = 0; i < n; ++i) h(i + R) = (i < lo || i >= n - hi) ? T(1) : T(0);
+    Kokkos::deep_copy(out, h);
+    return out;
+  };
+  adj_.ax = padded_axis(st_.ax, "pwave::adj_ax");
+  adj_.bx = padded_axis(st_.bx, "pwave::adj_bx");
+  adj_.az = padded_axis(st_.az, "pwave::adj_az");
+  adj_.bz = padded_axis(st_.bz, "pwave::adj_bz");
+  adj_.chix = indicator(st_.nx, st_.pad_left, st_.pad_right, "pwave::adj_chix");
+  adj_.chiz = indicator(st_.nz, st_.pad_top, st_.pad_bottom, "pwave::adj_chiz");
   auto like = [](const Field2D<T>& f, const char* name) {
     return Field2D<T>(std::string(name), f.extent(0), f.extent(1), f.extent(2));
   };
   adj_.g_prev = like(st_.u_prev, "pwave::adjoint_prev");
   adj_.g_cur = like(st_.u_cur, "pwave::adjoint_cur");
-  adj_.psi_x = like(st_.psi_x, "pwave::psi_x_hat");
-  adj_.psi_x_next = like(st_.psi_x, "pwave::psi_x_hat_next");
-  adj_.zeta_x = like(st_.zeta_x, "pwave::zeta_x_hat");
-  adj_.zeta_x_next = like(st_.zeta_x, "pwave::zeta_x_hat_next");
-  adj_.psi_z = like(st_.psi_z, "pwave::psi_z_hat");
-  adj_.psi_z_next = like(st_.psi_z, "pwave::psi_z_hat_next");
-  adj_.zeta_z = like(st_.zeta_z, "pwave::zeta_z_hat");
-  adj_.zeta_z_next = like(st_.zeta_z, "pwave::zeta_z_hat_next");
+  adj_.psi_x = like(st_.u_cur, "pwave::psi_x_hat");
+  adj_.psi_x_next = like(st_.u_cur, "pwave::psi_x_hat_next");
+  adj_.zeta_x = like(st_.u_cur, "pwave::zeta_x_hat");
+  adj_.zeta_x_next = like(st_.u_cur, "pwave::zeta_x_hat_next");
+  adj_.psi_z = like(st_.u_cur, "pwave::psi_z_hat");
+  adj_.psi_z_next = like(st_.u_cur, "pwave::psi_z_hat_next");
+  adj_.zeta_z = like(st_.u_cur, "pwave::zeta_z_hat");
+  adj_.zeta_z_next = like(st_.u_cur, "pwave::zeta_z_hat_next");
   shot_grad_ = Field2D<T>("pwave::shot_gradient", capacity_, st_.nz, st_.nx);
 }
 
