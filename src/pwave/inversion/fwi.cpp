@@ -15,6 +15,9 @@
 #include "pwave/inversion/optimizer.hpp"
 #include "pwave/io/atomic_file.hpp"
 #include "pwave/io/npy.hpp"
+#include "pwave/parallel/allreduce.hpp"
+#include "pwave/parallel/reproducible_sum.hpp"
+#include "pwave/parallel/shot_plan.hpp"
 #include "pwave/physics/stability.hpp"
 #include "pwave/propagation/acoustic2d.hpp"
 #include "pwave/propagation/gradient.hpp"
@@ -100,7 +103,9 @@ std::string seconds_text(double s) {
 }  // namespace
 
 template <class T>
-FwiResult run_fwi(const FwiConfig& config_in, const HostArray3<T>& observed) {
+FwiResult run_fwi(const FwiConfig& config_in, const HostArray3<T>& observed,
+                  const parallel::Communicator& comm) {
+  const bool root = comm.is_root();
   FwiConfig cfg = config_in;
   validate_fwi(cfg, observed.extent(0));
   // The CPML must not change as the model does (the gradient treats it as fixed).
@@ -114,7 +119,9 @@ FwiResult run_fwi(const FwiConfig& config_in, const HostArray3<T>& observed) {
   const int batch = cfg.batch_size > 0 ? cfg.batch_size : nshots;
   const int nt = cfg.problem.nt;
 
-  Acoustic2D<T> prop(cfg.problem, batch);
+  // Each rank propagates at most its share of a minibatch.
+  const int share = (batch + comm.size() - 1) / comm.size();
+  Acoustic2D<T> prop(cfg.problem, share);
   const int nrec = prop.receivers_per_shot();
   if (observed.extent(1) != std::size_t(nrec) || observed.extent(2) != std::size_t(nt)) {
     throw InputError("observed", "",
@@ -124,10 +131,18 @@ FwiResult run_fwi(const FwiConfig& config_in, const HostArray3<T>& observed) {
                          std::to_string(nshots) + ", " + std::to_string(nrec) + ", " +
                          std::to_string(nt) + "]");
   }
-  auto history = prop.make_history(batch, cfg.storage);
-  Traces<T> syn("pwave::fwi_syn", batch, nrec, nt), obs("pwave::fwi_obs", batch, nrec, nt),
-      res("pwave::fwi_res", batch, nrec, nt);
+  auto history = prop.make_history(share, cfg.storage);
+  Traces<T> syn("pwave::fwi_syn", share, nrec, nt), obs("pwave::fwi_obs", share, nrec, nt),
+      res("pwave::fwi_res", share, nrec, nt);
   Grid2DView<T> grad_w("pwave::fwi_grad_w", prop.padded_nz(), prop.padded_nx());
+  Grid2DView<T> imaging("pwave::fwi_imaging", prop.padded_nz(), prop.padded_nx());
+  const parallel::AllreduceChoice path = parallel::choose_allreduce_path(
+      parallel::parse_gpu_aware_setting(cfg.gpu_aware_mpi, "execution.gpu_aware_mpi"));
+  parallel::OrderedSum<T> imaging_sum(imaging.size(), path.path);
+  if (root && comm.size() > 1) {
+    log::info(std::to_string(comm.size()) + " ranks, up to " + std::to_string(share) +
+              " shots each per iteration; " + path.log_line());
+  }
   DeviceVector<T> model("pwave::fwi_model", ncells), gradient("pwave::fwi_gradient", ncells);
   {
     auto h = Kokkos::create_mirror_view(model);
@@ -139,7 +154,7 @@ FwiResult run_fwi(const FwiConfig& config_in, const HostArray3<T>& observed) {
                               cfg.smoothing);
 
   const std::string dir = cfg.output_directory;
-  std::filesystem::create_directories(dir);
+  if (root) std::filesystem::create_directories(dir);
   const std::string checkpoint_path = (std::filesystem::path(dir) / "checkpoint.bin").string();
   const std::string history_path = (std::filesystem::path(dir) / "history.csv").string();
   const std::string print = fingerprint(cfg, int(sizeof(T)));
@@ -158,25 +173,34 @@ FwiResult run_fwi(const FwiConfig& config_in, const HostArray3<T>& observed) {
       for (std::size_t i = 0; i < ncells; ++i) h(i) = T(state.model[i]);
       Kokkos::deep_copy(model, h);
       opt.load(state.optimizer);
-      log::info("resuming after iteration " + std::to_string(state.iteration));
+      if (root) log::info("resuming after iteration " + std::to_string(state.iteration));
     } else {
-      log::warn("--resume: no checkpoint in " + dir + "; starting from the initial model");
+      if (root) log::warn("--resume: no checkpoint in " + dir + "; starting from the initial model");
     }
   }
-  io::write_text_file(history_path, history_csv(state.history));
+  if (root) io::write_text_file(history_path, history_csv(state.history));
 
   long total = 0;
   for (const StageConfig& s : cfg.stages) total += s.iterations;
 
   // One objective evaluation: misfit and conditioned dJ/dvp of the iteration's minibatch.
-  std::vector<int> shots;
+  // This rank runs its share; misfits and per-shot imaging sums are added over the whole batch
+  // in batch order on every rank (bitwise independent of the number of ranks).
+  parallel::ShotPlan plan;
   auto objective = [&](const DeviceVector<T>& m, const DeviceVector<T>& grad) {
     const Grid2DView<T> m2(m.data(), nz, nx), g2(grad.data(), nz, nx);
-    prop.set_velocity(m2);
-    prop.forward(shots, syn, {}, 0, 0, history);
-    const double j = residual_and_misfit(syn, obs, res, int(shots.size()));
+    const std::vector<long> keys = plan.positions();
+    std::vector<double> misfits;
+    if (!plan.empty()) {
+      prop.set_velocity(m2);
+      prop.forward(plan.shots, syn, {}, 0, 0, history);
+      misfits = residual_and_misfits(syn, obs, res, plan.count);
+      prop.adjoint_per_shot(plan.shots, res, history);
+    }
+    const double j = parallel::ordered_sum(comm, keys, misfits);
+    imaging_sum.sum(comm, keys, prop.shot_imaging(), imaging);
     Kokkos::deep_copy(grad_w, T(0));
-    prop.adjoint(shots, res, history, grad_w);
+    prop.add_imaging(imaging, grad_w);
     fold_to_model(cfg.problem, grad_w, m2, g2);
     cond.apply(g2);
     return j;
@@ -200,7 +224,7 @@ FwiResult run_fwi(const FwiConfig& config_in, const HostArray3<T>& observed) {
       Kokkos::deep_copy(stage_data, observed);
       lowpass_traces(stage_data, stage.max_frequency, cfg.problem.dt);
       prop.set_wavelet(lowpass(cfg.problem.wavelet, stage.max_frequency, cfg.problem.dt));
-      log::info("stage " + std::to_string(si + 1) + "/" + std::to_string(cfg.stages.size()) +
+      if (root) log::info("stage " + std::to_string(si + 1) + "/" + std::to_string(cfg.stages.size()) +
                 ": data and wavelet low-passed below " + std::to_string(stage.max_frequency) +
                 " Hz");
     } else {
@@ -210,10 +234,11 @@ FwiResult run_fwi(const FwiConfig& config_in, const HostArray3<T>& observed) {
     for (; done < stage_end; ++done) {
       const long it = done + 1;
       const auto t0 = std::chrono::steady_clock::now();
-      shots = draw_batch(cfg.seed, it, nshots, batch);
-      for (std::size_t k = 0; k < shots.size(); ++k) {  // just this batch's traces
-        Kokkos::deep_copy(Kokkos::subview(obs, int(k), Kokkos::ALL, Kokkos::ALL),
-                          Kokkos::subview(stage_data, shots[k], Kokkos::ALL, Kokkos::ALL));
+      plan = parallel::plan_shots(draw_batch(cfg.seed, it, nshots, batch), comm.rank(),
+                                  comm.size());
+      for (int k = 0; k < plan.count; ++k) {  // just this rank's traces of the batch
+        Kokkos::deep_copy(Kokkos::subview(obs, k, Kokkos::ALL, Kokkos::ALL),
+                          Kokkos::subview(stage_data, plan.shots[k], Kokkos::ALL, Kokkos::ALL));
       }
       const StepInfo info = opt.step(model, gradient, objective);
       if (!std::isfinite(info.misfit)) {
@@ -233,9 +258,9 @@ FwiResult run_fwi(const FwiConfig& config_in, const HostArray3<T>& observed) {
                     "%.2f s/iteration, ETA %s",
                     it, total, si + 1, cfg.stages.size(), info.misfit, info.gradient_norm,
                     info.step, secs, seconds_text(per_it * double(total - it)).c_str());
-      log::info(line);
-      io::write_text_file(history_path, history_csv(state.history));
-      if (cfg.output_every > 0 && it % cfg.output_every == 0) {
+      if (root) log::info(line);
+      if (root) io::write_text_file(history_path, history_csv(state.history));
+      if (root && cfg.output_every > 0 && it % cfg.output_every == 0) {
         write_model(numbered(dir, "model", it), model, nz, nx);
         write_model(numbered(dir, "gradient", it), gradient, nz, nx);
       }
@@ -246,10 +271,10 @@ FwiResult run_fwi(const FwiConfig& config_in, const HostArray3<T>& observed) {
         state.model.assign(h.data(), h.data() + ncells);
         state.optimizer = opt.save();
         state.iteration = it;
-        write_checkpoint(checkpoint_path, state);
+        if (root) write_checkpoint(checkpoint_path, state);
       }
       if (stopping && it < total) {
-        log::info("stopping after " + std::to_string(iterations_this_run) +
+        if (root) log::info("stopping after " + std::to_string(iterations_this_run) +
                   " iterations as asked; continue with --resume");
         stopped_early = true;
         break;
@@ -258,7 +283,7 @@ FwiResult run_fwi(const FwiConfig& config_in, const HostArray3<T>& observed) {
     if (stopped_early) break;
     stage_start = stage_end;
   }
-  if (!stopped_early) write_model((std::filesystem::path(dir) / "model_final.npy").string(), model, nz, nx);
+  if (root && !stopped_early) write_model((std::filesystem::path(dir) / "model_final.npy").string(), model, nz, nx);
 
   FwiResult result;
   result.model = cfg.problem.model;
@@ -268,7 +293,9 @@ FwiResult run_fwi(const FwiConfig& config_in, const HostArray3<T>& observed) {
   return result;
 }
 
-template FwiResult run_fwi<float>(const FwiConfig&, const HostArray3<float>&);
-template FwiResult run_fwi<double>(const FwiConfig&, const HostArray3<double>&);
+template FwiResult run_fwi<float>(const FwiConfig&, const HostArray3<float>&,
+                                   const parallel::Communicator&);
+template FwiResult run_fwi<double>(const FwiConfig&, const HostArray3<double>&,
+                                    const parallel::Communicator&);
 
 }  // namespace pwave

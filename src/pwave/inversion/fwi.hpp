@@ -6,6 +6,7 @@
 
 #include "pwave/core/types.hpp"
 #include "pwave/inversion/fwi_config.hpp"
+#include "pwave/parallel/communicator.hpp"
 
 namespace pwave {
 
@@ -21,7 +22,14 @@ struct FwiResult {
 ///   iterations (NNNN = iteration, from 1); history.csv with the header
 ///   "iteration,stage,misfit,gradient_norm,step,seconds"; checkpoint.bin (the state to resume).
 /// Logs one progress line per iteration (misfit, seconds per iteration, ETA).
+///
+/// With a communicator of several ranks, every rank runs this with the same config and data:
+/// each iteration's minibatch is split across the ranks (parallel::plan_shots), each computes
+/// its shots' misfits and per-shot gradients, and the sums over the batch are taken in batch
+/// order (parallel::OrderedSum), so the result is bitwise the same on any number of ranks and
+/// every rank takes the same optimiser step. Rank 0 alone writes files and logs.
 template <class T>
-FwiResult run_fwi(const FwiConfig& config, const HostArray3<T>& observed);
+FwiResult run_fwi(const FwiConfig& config, const HostArray3<T>& observed,
+                  const parallel::Communicator& comm = parallel::Communicator::self());
 
 }  // namespace pwave

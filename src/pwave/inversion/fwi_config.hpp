@@ -46,6 +46,9 @@ struct FwiConfig {
   /// Stop after this many iterations of this run, with a checkpoint, so that a later --resume
   /// continues (for batch jobs with a wall-time limit); 0 = run to the end.
   int stop_after = 0;
+  /// Gradient allreduce with several ranks: "auto" (detect a GPU-aware MPI), "on" (device
+  /// pointers to MPI), "off" (stage through host memory). PWAVE_GPU_AWARE_MPI overrides it.
+  std::string gpu_aware_mpi = "auto";
 };
 
 }  // namespace pwave

@@ -46,7 +46,9 @@ Acoustic2D<T>::Acoustic2D(const ForwardProblem& problem, int batch_capacity) : p
   st_.nz = g.nz + st_.pad_top + st_.pad_bottom;
   st_.nx = g.nx + st_.pad_left + st_.pad_right;
   st_.halo = problem_.order / 2;
-  const int fz = st_.nz + 2 * st_.halo, fx = st_.nx + 2 * st_.halo;
+  // Rows padded beyond nx + 2 halo (zeros never written; see backend::padded_row_length).
+  const int fz = st_.nz + 2 * st_.halo;
+  const int fx = backend::padded_row_length<ExecSpace>(st_.nx + 2 * st_.halo, int(sizeof(T)));
   st_.u_prev = Field2D<T>("pwave::u_prev", capacity_, fz, fx);
   st_.u_cur = Field2D<T>("pwave::u_cur", capacity_, fz, fx);
   const int xcols = st_.pad_left + st_.pad_right, zrows = st_.pad_top + st_.pad_bottom;
@@ -267,6 +269,7 @@ void Acoustic2D<T>::forward_impl(int first, int count, const Traces<T>& traces,
   const int nz = st_.nz, nx = st_.nx;
   const int z0 = st_.pad_top, z1 = nz - st_.pad_bottom;
   const int x0 = st_.pad_left, x1 = nx - st_.pad_right;
+  const backend::Frame frame{nz, nx, z0, z1, x0, x1};
   const int nrec = nrec_, fx = nx + 2 * st_.halo;
   const bool free_surface = problem_.boundary.free_surface;
   using Range2 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
@@ -308,18 +311,10 @@ void Acoustic2D<T>::forward_impl(int first, int count, const Traces<T>& traces,
       Kokkos::parallel_for("pwave::physics::acoustic2d::record",
                            Range3(exec, {0, 0, n}, {count, nrec, n + 1}), record[p]);
     }
-    backend::for_each_cell("pwave::physics::acoustic2d::interior", exec, count, z0, z1, x0, x1,
-                           interior[p]);
-    // The CPML frame: left/right strips (x terms), top/bottom bands (z terms), four corners.
-    const char* name = "pwave::physics::acoustic2d::cpml";
-    backend::for_each_cell(name, exec, count, z0, z1, 0, x0, side[p]);
-    backend::for_each_cell(name, exec, count, z0, z1, x1, nx, side[p]);
-    backend::for_each_cell(name, exec, count, 0, z0, x0, x1, band[p]);
-    backend::for_each_cell(name, exec, count, z1, nz, x0, x1, band[p]);
-    backend::for_each_cell(name, exec, count, 0, z0, 0, x0, corner[p]);
-    backend::for_each_cell(name, exec, count, 0, z0, x1, nx, corner[p]);
-    backend::for_each_cell(name, exec, count, z1, nz, 0, x0, corner[p]);
-    backend::for_each_cell(name, exec, count, z1, nz, x1, nx, corner[p]);
+    // The interior, and the CPML frame: left/right strips (x terms), top/bottom bands (z terms),
+    // four corners. Host backends do it in one sweep, GPUs in one launch per region.
+    backend::for_each_frame_cell("pwave::physics::acoustic2d::step", exec, count, frame,
+                                 interior[p], side[p], band[p], corner[p]);
     Kokkos::parallel_for("pwave::physics::acoustic2d::inject", Range2(exec, {0, n}, {count, n + 1}),
                          inject[p]);
     if (free_surface) {

@@ -83,6 +83,16 @@ class Acoustic2D {
   void adjoint(int first, int count, const Traces<T>& residual, const History& history,
                const Grid2DView<T>& grad_w,
                const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>& source_adjoint = {});
+  /// As adjoint(shots, ...) but without summing the shots: slot k's imaging sum stays in
+  /// shot_imaging()(k, z, x) (dJ/dw of that shot = imaging / w^2), so that shots spread over
+  /// ranks can be summed in a fixed order (parallel::OrderedSum) and then finished with
+  /// add_imaging().
+  void adjoint_per_shot(const std::vector<int>& shots, const Traces<T>& residual,
+                        const History& history);
+  const Field2D<T>& shot_imaging() const { return shot_grad_; }
+  /// grad_w += imaging / w^2 on the padded grid ([nz][nx] views).
+  void add_imaging(const Grid2DView<T>& imaging, const Grid2DView<T>& grad_w) const;
+
   /// The adjoint of forward(shots, ...), which must be the forward() call just before.
   void adjoint(const std::vector<int>& shots, const Traces<T>& residual, const History& history,
                const Grid2DView<T>& grad_w,

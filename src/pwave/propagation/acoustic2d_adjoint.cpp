@@ -253,6 +253,10 @@ void Acoustic2D<T>::adjoint_impl(
                            physics::FreeSurface<T>{st.g_prev, R});
     }
   }
+  if (grad_w.extent(0) == 0) {  // adjoint_per_shot: the caller sums the shots
+    exec.fence();
+    return;
+  }
   // dJ/dw = (imaging sum) / w^2; shots summed in order, so the gradient does not depend on
   // how shots were batched.
   const Field2D<T> per_shot = shot_grad_;
@@ -267,8 +271,28 @@ void Acoustic2D<T>::adjoint_impl(
   exec.fence();
 }
 
+template <class T>
+void Acoustic2D<T>::adjoint_per_shot(const std::vector<int>& shots, const Traces<T>& residual,
+                                     const History& history) {
+  adjoint(shots, residual, history, Grid2DView<T>());
+}
+
+template <class T>
+void Acoustic2D<T>::add_imaging(const Grid2DView<T>& imaging, const Grid2DView<T>& grad_w) const {
+  const Grid2DView<T> w = st_.v2dt2;
+  Kokkos::parallel_for(
+      "pwave::physics::acoustic2d::add_imaging",
+      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {st_.nz, st_.nx}),
+      KOKKOS_LAMBDA(const int iz, const int ix) {
+        grad_w(iz, ix) += imaging(iz, ix) / (w(iz, ix) * w(iz, ix));
+      });
+}
+
 #define PWAVE_INSTANTIATE_ADJOINT(T)                                                          \
   template void Acoustic2D<T>::allocate_adjoint();                                            \
+  template void Acoustic2D<T>::adjoint_per_shot(const std::vector<int>&, const Traces<T>&,    \
+                                                const History&);                              \
+  template void Acoustic2D<T>::add_imaging(const Grid2DView<T>&, const Grid2DView<T>&) const; \
   template void Acoustic2D<T>::adjoint(int, int, const Traces<T>&, const History&,            \
                                        const Grid2DView<T>&,                                  \
                                        const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>&); \

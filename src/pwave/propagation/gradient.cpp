@@ -47,6 +47,28 @@ double residual_and_misfit(const Traces<T>& syn, const Traces<T>& obs, const Tra
 }
 
 template <class T>
+std::vector<double> residual_and_misfits(const Traces<T>& syn, const Traces<T>& obs,
+                                         const Traces<T>& res, int count) {
+  std::vector<double> out(std::size_t(count > 0 ? count : 0), 0.0);
+  const int nrec = int(syn.extent(1)), nt = int(syn.extent(2));
+  for (int s = 0; s < count; ++s) {
+    double j = 0;
+    Kokkos::parallel_reduce(
+        "pwave::propagation::residual_shot", Kokkos::RangePolicy<ExecSpace>(0, nrec),
+        KOKKOS_LAMBDA(const int r, double& acc) {
+          for (int n = 0; n < nt; ++n) {
+            const T d = syn(s, r, n) - obs(s, r, n);
+            res(s, r, n) = d;
+            acc += double(d) * double(d);
+          }
+        },
+        j);
+    out[s] = 0.5 * j;
+  }
+  return out;
+}
+
+template <class T>
 void fold_to_model(const ForwardProblem& p, const Grid2DView<T>& grad_w, const Grid2DView<T>& vp,
                    const Grid2DView<T>& out) {
   const Grid2D& g = p.model.grid;
@@ -129,6 +151,10 @@ template void fold_to_model(const ForwardProblem&, const Grid2DView<float>&,
                             const Grid2DView<float>&, const Grid2DView<float>&);
 template void fold_to_model(const ForwardProblem&, const Grid2DView<double>&,
                             const Grid2DView<double>&, const Grid2DView<double>&);
+template std::vector<double> residual_and_misfits(const Traces<float>&, const Traces<float>&,
+                                                  const Traces<float>&, int);
+template std::vector<double> residual_and_misfits(const Traces<double>&, const Traces<double>&,
+                                                  const Traces<double>&, int);
 template double residual_and_misfit(const Traces<float>&, const Traces<float>&,
                                     const Traces<float>&, int);
 template double residual_and_misfit(const Traces<double>&, const Traces<double>&,

@@ -40,4 +40,10 @@ template <class T>
 double residual_and_misfit(const Traces<T>& synthetic, const Traces<T>& observed,
                            const Traces<T>& residual, int count);
 
+/// The same, one misfit per shot (each reduced on its own, so a shot's value does not depend
+/// on the other shots of the batch): misfits[k] for batch slot k.
+template <class T>
+std::vector<double> residual_and_misfits(const Traces<T>& synthetic, const Traces<T>& observed,
+                                         const Traces<T>& residual, int count);
+
 }  // namespace pwave

@@ -1,0 +1,80 @@
+// The inversion does not depend on the number of ranks: the final model and the misfit
+// history with N ranks are bitwise those of one rank (per-shot results summed in batch order).
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+
+#include "parallel_test_env.hpp"
+#include "pwave/inversion/fwi.hpp"
+#include "pwave/propagation/forward.hpp"
+#include "support/problems.hpp"
+
+namespace pwave {
+namespace {
+
+FwiConfig rank_test_config(const std::string& dir, const std::string& optimizer) {
+  FwiConfig c;
+  c.problem = test::homogeneous_problem(31, 51, 10.0, 2000.0, 0.001, 300, 15.0, 4, 10);
+  for (double xs : {50.0, 150.0, 250.0, 350.0, 450.0}) {
+    ShotGeometry s;
+    s.source = {xs, 20.0};
+    for (double xr = 0; xr <= 500.0; xr += 50.0) s.receivers.push_back({xr, 10.0});
+    c.problem.shots.push_back(s);
+  }
+  c.stages = {StageConfig{2, 10.0}, StageConfig{2, 0.0}};
+  c.batch_size = 4;  // 4 shots over 1, 2 or 3 ranks: even and uneven splits
+  c.seed = 5;
+  c.optimizer.type = optimizer;
+  c.optimizer.learning_rate = 10.0;
+  c.vmin = 1500.0, c.vmax = 3000.0;
+  c.output_directory = dir;
+  return c;
+}
+
+Model2D anomaly_model(const FwiConfig& c) {
+  Model2D m = c.problem.model;
+  for (int iz = 0; iz < m.grid.nz; ++iz)
+    for (int ix = 0; ix < m.grid.nx; ++ix)
+      if (std::hypot(iz - 15.0, ix - 25.0) < 6) m.vp[std::size_t(iz) * m.grid.nx + ix] = 2300.0;
+  return m;
+}
+
+void rank_invariance(const std::string& optimizer) {
+  const auto& world = parallel::test_env::world();
+  const auto base = std::filesystem::temp_directory_path() / "pwave-fwi-ranks";
+  const std::string shared_dir = (base / (optimizer + "-world")).string();
+  const std::string own_dir =
+      (base / (optimizer + "-self-" + std::to_string(world.rank()))).string();
+  FwiConfig c = rank_test_config(shared_dir, optimizer);
+  ForwardProblem truth = c.problem;
+  truth.model = anomaly_model(c);
+  const auto observed = forward_model<float>(truth);
+
+  const FwiResult many = run_fwi<float>(c, observed, world);
+  FwiConfig alone = c;
+  alone.output_directory = own_dir;
+  const FwiResult one = run_fwi<float>(alone, observed, parallel::Communicator::self());
+
+  ASSERT_EQ(many.model.vp.size(), one.model.vp.size());
+  EXPECT_EQ(0, std::memcmp(many.model.vp.data(), one.model.vp.data(),
+                           one.model.vp.size() * sizeof(double)))
+      << world.size() << " ranks differ from one rank";
+  ASSERT_EQ(many.misfits.size(), one.misfits.size());
+  for (std::size_t i = 0; i < one.misfits.size(); ++i) {
+    EXPECT_EQ(many.misfits[i], one.misfits[i]) << "iteration " << i + 1;
+  }
+  // The model moved: the comparison is not between two untouched initial models.
+  double change = 0;
+  for (std::size_t i = 0; i < one.model.vp.size(); ++i)
+    change = std::max(change, std::abs(one.model.vp[i] - c.problem.model.vp[i]));
+  EXPECT_GT(change, 1.0);
+}
+
+TEST(FwiRanks, AdamIsBitwiseIndependentOfTheRankCount) { rank_invariance("adam"); }
+TEST(FwiRanks, LbfgsIsBitwiseIndependentOfTheRankCount) { rank_invariance("lbfgs"); }
+
+}  // namespace
+}  // namespace pwave
