@@ -187,6 +187,7 @@ FwiResult run_fwi(const FwiConfig& config_in, const HostArray3<T>& observed,
   // This rank runs its share; misfits and per-shot imaging sums are added over the whole batch
   // in batch order on every rank (bitwise independent of the number of ranks).
   parallel::ShotPlan plan;
+  double reduce_seconds = 0.0;
   auto objective = [&](const DeviceVector<T>& m, const DeviceVector<T>& grad) {
     const Grid2DView<T> m2(m.data(), nz, nx), g2(grad.data(), nz, nx);
     const std::vector<long> keys = plan.positions();
@@ -197,8 +198,10 @@ FwiResult run_fwi(const FwiConfig& config_in, const HostArray3<T>& observed,
       misfits = residual_and_misfits(syn, obs, res, plan.count);
       prop.adjoint_per_shot(plan.shots, res, history);
     }
+    const auto r0 = std::chrono::steady_clock::now();
     const double j = parallel::ordered_sum(comm, keys, misfits);
     imaging_sum.sum(comm, keys, prop.shot_imaging(), imaging);
+    reduce_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - r0).count();
     Kokkos::deep_copy(grad_w, T(0));
     prop.add_imaging(imaging, grad_w);
     fold_to_model(cfg.problem, grad_w, m2, g2);
@@ -290,6 +293,9 @@ FwiResult run_fwi(const FwiConfig& config_in, const HostArray3<T>& observed,
   auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), model);
   for (std::size_t i = 0; i < ncells; ++i) result.model.vp[i] = double(h(i));
   for (const HistoryRow& r : state.history) result.misfits.push_back(r.misfit);
+  result.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count();
+  result.reduce_seconds = reduce_seconds;
   return result;
 }
 

@@ -14,6 +14,8 @@ namespace pwave {
 struct FwiResult {
   Model2D model;                 ///< final model
   std::vector<double> misfits;   ///< per iteration (of the iteration's minibatch)
+  double seconds = 0.0;          ///< wall time of the iterations run by this call
+  double reduce_seconds = 0.0;   ///< of which in the cross-rank sums (misfit + gradient)
 };
 
 /// Runs the inversion of `observed` [shot][receiver][time] (host, precision T). Writes into
