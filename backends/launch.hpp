@@ -1,12 +1,13 @@
 #pragma once
 // How a cell-wise kernel is launched on each backend. The physics defines what a cell does
 // (`f(shot, iz, ix)`); this header decides how cells map to threads, which is all that differs:
-//  - host backends (Serial, OpenMP, Threads): one work item per row, an inner contiguous x loop
-//    the compiler vectorises, rows streaming through cache;
+//  - host backends (Serial, OpenMP, Threads): one work item per row (or block of rows), an inner
+//    contiguous x loop the functor's host row method vectorises, rows streaming through cache;
 //  - GPU backends: a 3D MDRange with tiles long in x (coalesced) and short in z.
 // Backend names may appear here and nowhere else in shared code.
 
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <type_traits>
 #include <utility>
 
@@ -25,13 +26,54 @@ constexpr bool runs_on_host() {
   return Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible;
 }
 
-/// Detects a functor's optional row method `f.row(shot, iz, x0, x1)` (a hand-vectorised host
+/// Allocated length of a wavefield row of `n` values of `bytes` bytes each (the x extent of
+/// [shot][z][x] views). Host backends round it up to whole 64-byte cache lines and then to an
+/// odd number of lines: rows then start on a line boundary, and a stencil's rows z +- j fall in
+/// different L1 sets. A stride that is a multiple of 4 KiB (2048 floats: nx = 2000 with a
+/// 20-cell CPML and an order-8 halo) puts them all in one set and halves the throughput.
+/// GPUs get whole 128-byte segments.
+template <class Exec>
+int padded_row_length(int n, int bytes) {
+  if constexpr (runs_on_host<Exec>()) {
+    long lines = (long(n) * bytes + 63) / 64;
+    if (lines % 2 == 0) ++lines;
+    return int(lines * 64 / bytes);
+  } else {
+    return int((long(n) * bytes + 127) / 128 * 128 / bytes);
+  }
+}
+
+/// Detects a functor's optional host row method `f.row(shot, iz, x0, x1)` (a hand-vectorised
 /// path over one row); functors without it are called cell by cell.
 template <class F, class = void>
 struct has_row : std::false_type {};
 template <class F>
 struct has_row<F, std::void_t<decltype(std::declval<const F&>().row(0, 0, 0, 0))>>
     : std::true_type {};
+
+/// Detects `f.rows(shot, iz, n, x0, x1)` with `F::block_rows`: n <= block_rows rows at once.
+template <class F, class = void>
+struct has_rows : std::false_type {};
+template <class F>
+struct has_rows<F, std::void_t<decltype(std::declval<const F&>().rows(0, 0, 0, 0, 0)),
+                               decltype(F::block_rows)>> : std::true_type {};
+
+/// Host: cells [x0, x1) of rows [iz, iz + n) through the best interface f has.
+template <class F>
+void host_rows(const F& f, int s, int iz, int n, int x0, int x1) {
+  if (x1 <= x0) return;
+  if constexpr (has_rows<F>::value) {
+    f.rows(s, iz, n, x0, x1);
+  } else {
+    for (int r = iz; r < iz + n; ++r) {
+      if constexpr (has_row<F>::value) {
+        f.row(s, r, x0, x1);
+      } else {
+        for (int ix = x0; ix < x1; ++ix) f(s, r, ix);
+      }
+    }
+  }
+}
 
 /// Calls f(shot, iz, ix) for shot in [0, ns), iz in [z0, z1), ix in [x0, x1).
 template <class Exec, class F>
@@ -40,22 +82,79 @@ void for_each_cell(const char* name, const Exec& exec, int ns, int z0, int z1, i
   if (ns <= 0 || z1 <= z0 || x1 <= x0) return;
   if constexpr (runs_on_host<Exec>()) {
     const int nrows = z1 - z0;
-    Kokkos::parallel_for(
-        name, Kokkos::RangePolicy<Exec>(exec, 0, long(ns) * nrows), KOKKOS_LAMBDA(const long k) {
-          const int s = int(k / nrows);
-          const int iz = z0 + int(k % nrows);
-          if constexpr (has_row<F>::value) {
-            f.row(s, iz, x0, x1);
-          } else {
-            for (int ix = x0; ix < x1; ++ix) f(s, iz, ix);
-          }
-        });
+    // A host lambda: the row methods are host functions.
+    Kokkos::parallel_for(name, Kokkos::RangePolicy<Exec>(exec, 0, long(ns) * nrows),
+                         [=](const long k) {
+                           const int s = int(k / nrows);
+                           host_rows(f, s, z0 + int(k % nrows), 1, x0, x1);
+                         });
   } else {
     using Policy = Kokkos::MDRangePolicy<Exec, Kokkos::Rank<3>>;
     Kokkos::parallel_for(name,
                          Policy(exec, {0, z0, x0}, {ns, z1, x1},
                                 {1, StencilTile<Exec>::z, StencilTile<Exec>::x}),
                          KOKKOS_LAMBDA(const int s, const int iz, const int ix) { f(s, iz, ix); });
+  }
+}
+
+/// The padded grid [0, nz) x [0, nx) cut into an interior [z0, z1) x [x0, x1) and the frame
+/// around it: left/right strips (rows [z0, z1)), top/bottom bands (columns [x0, x1)), corners.
+struct Frame {
+  int nz = 0, nx = 0, z0 = 0, z1 = 0, x0 = 0, x1 = 0;
+};
+
+/// One step over the whole padded grid: `inner` on the interior, `side` on the strips, `band`
+/// on the bands, `corner` on the corners, for shots [0, ns).
+///
+/// Host backends sweep the grid once per step, top to bottom: interior rows in blocks of
+/// `FI::block_rows` (when FI has rows()), each block with the strip cells of its rows right
+/// after it while they are in cache, band rows one at a time with their corners. The
+/// separate launches GPUs use would stream every row a second time for its 2 x 20 strip cells
+/// and run them at a fraction of the interior rate. GPU backends launch one MDRange per region.
+template <class Exec, class FI, class FS, class FB, class FC>
+void for_each_frame_cell(const char* name, const Exec& exec, int ns, const Frame& g,
+                         const FI& inner, const FS& side, const FB& band, const FC& corner) {
+  if (ns <= 0 || g.nz <= 0 || g.nx <= 0) return;
+  if constexpr (runs_on_host<Exec>()) {
+    int block = 1;
+    if constexpr (has_rows<FI>::value) block = FI::block_rows;
+    const int top = g.z0, bottom = g.nz - g.z1;
+    const int blocks = (g.z1 - g.z0 + block - 1) / block;
+    const int units = top + blocks + bottom;  // per shot
+    Kokkos::parallel_for(
+        name, Kokkos::RangePolicy<Exec>(exec, 0, long(ns) * units), [=](const long k) {
+          const int s = int(k / units), u = int(k % units);
+          if (u < top || u >= top + blocks) {  // a band row with its corners
+            const int iz = u < top ? u : g.z1 + (u - top - blocks);
+            host_rows(corner, s, iz, 1, 0, g.x0);
+            host_rows(band, s, iz, 1, g.x0, g.x1);
+            host_rows(corner, s, iz, 1, g.x1, g.nx);
+            return;
+          }
+          const int iz = g.z0 + (u - top) * block, n = std::min(block, g.z1 - iz);
+          host_rows(inner, s, iz, n, g.x0, g.x1);
+          if constexpr (has_rows<FS>::value) {
+            if (n <= FS::block_rows) {
+              host_rows(side, s, iz, n, 0, g.x0);
+              host_rows(side, s, iz, n, g.x1, g.nx);
+              return;
+            }
+          }
+          for (int r = iz; r < iz + n; ++r) {
+            host_rows(side, s, r, 1, 0, g.x0);
+            host_rows(side, s, r, 1, g.x1, g.nx);
+          }
+        });
+  } else {
+    for_each_cell(name, exec, ns, g.z0, g.z1, g.x0, g.x1, inner);
+    for_each_cell(name, exec, ns, g.z0, g.z1, 0, g.x0, side);
+    for_each_cell(name, exec, ns, g.z0, g.z1, g.x1, g.nx, side);
+    for_each_cell(name, exec, ns, 0, g.z0, g.x0, g.x1, band);
+    for_each_cell(name, exec, ns, g.z1, g.nz, g.x0, g.x1, band);
+    for_each_cell(name, exec, ns, 0, g.z0, 0, g.x0, corner);
+    for_each_cell(name, exec, ns, 0, g.z0, g.x1, g.nx, corner);
+    for_each_cell(name, exec, ns, g.z1, g.nz, 0, g.x0, corner);
+    for_each_cell(name, exec, ns, g.z1, g.nz, g.x1, g.nx, corner);
   }
 }
 

@@ -17,6 +17,9 @@
 // stencil never branches); v^2 dt^2 on the padded grid [z][x]; psi/zeta only on the CPML strips:
 // x-strips [shot][z][left + right columns], z-strips [shot][top + bottom rows][x].
 
+#include <algorithm>
+#include <cstdint>
+
 #include "pwave/core/types.hpp"
 #include "pwave/physics/stencil.hpp"
 
@@ -68,11 +71,82 @@ struct ScaledStencil {
   }
 };
 
+// ---------------------------------------------------------------------------------------------
+// Host row paths. GPU backends call operator() cell by cell; host backends call the row methods
+// below (through backends/launch.hpp), which compute the same formulas, in the same order, on
+// raw pointers. They are plain host functions, never compiled for a device.
+//
+// With GCC or Clang on a host-only build the interior uses the compiler's vector extension at
+// the native width (16 floats with AVX-512); other compilers, and host spaces of GPU builds,
+// get a plain loop the compiler may vectorise itself.
+#if defined(__GNUC__) && !defined(__CUDACC__) && !defined(__HIPCC__) && \
+    !defined(__SYCL_DEVICE_ONLY__) && !defined(PWAVE_NO_HOST_VECTOR_EXT)
+#define PWAVE_HOST_VECTOR_EXT 1
+#endif
+
+namespace host {
+
+#if defined(__AVX512F__)
+inline constexpr int vector_bytes = 64;
+#elif defined(__AVX__)
+inline constexpr int vector_bytes = 32;
+#else
+inline constexpr int vector_bytes = 16;
+#endif
+inline constexpr int cache_line = 64;
+
+#ifdef PWAVE_HOST_VECTOR_EXT
+/// A vector of T filling one native register, with unaligned loads and stores.
+template <class T>
+struct Vec {
+  typedef T type __attribute__((vector_size(vector_bytes)));
+  static constexpr int width = vector_bytes / int(sizeof(T));
+  static type load(const T* p) {
+    type v;
+    __builtin_memcpy(&v, p, sizeof v);
+    return v;
+  }
+  static void store(T* p, const type& v) { __builtin_memcpy(p, &v, sizeof v); }
+  static type splat(T x) { return type{} + x; }
+};
+
+// Forced inline: GCC deems a function that only prefetches free of side effects and deletes
+// the calls before it would inline them.
+#define PWAVE_HOST_INLINE __attribute__((always_inline)) inline
+
+/// Software prefetch of a contiguous region spread evenly over the `iterations` of a loop, a
+/// few lines per iteration. The loops stream rows that the hardware prefetchers, which stop at
+/// 4 KiB pages and track few streams, do not fetch early enough. An empty region prefetches
+/// the line at `fallback` (already in cache) instead, so that the loop has no branch.
+template <bool Write>
+struct RegionPrefetch {
+  const char* base = nullptr;
+  long step = 0;  ///< bytes per iteration, 16.16 fixed point
+
+  RegionPrefetch(const void* fallback, const void* p, long bytes, long iterations)
+      : base(static_cast<const char*>(p)) {
+    step = iterations > 0 && bytes > 0 ? (bytes << 16) / iterations : 0;
+    if (!p || step == 0) base = static_cast<const char*>(fallback), step = 0;
+  }
+  /// Lines [it * bytes / iterations, + Lines * 64) of the region.
+  template <int Lines>
+  PWAVE_HOST_INLINE void touch(long it) const {
+    const char* p = base + ((it * step) >> 16);
+    for (int k = 0; k < Lines; ++k) __builtin_prefetch(p + k * cache_line, Write ? 1 : 0, 3);
+  }
+};
+#endif
+
+}  // namespace host
+
 /// Interior update: no CPML term, so only u^n, u^{n-1} and v^2 dt^2 are touched (16 bytes per
 /// cell in float32 when u^n rows stay in cache). Writes u^{n+1} over u^{n-1}.
 template <class T, int Order>
 struct InteriorStep {
   static constexpr int R = Stencil<Order>::radius;
+  /// Rows the host path updates together: each u^n vector loaded serves up to 2R + 1 of them,
+  /// which divides the load and cache traffic of the z taps by about block_rows / (2R + 1).
+  static constexpr int block_rows = 8;
   Field2D<T> u_next;  // holds u^{n-1} on entry
   Field2D<T> u_cur;
   Grid2DView<T> v2dt2;
@@ -94,14 +168,37 @@ struct InteriorStep {
     u_next(s, z, x) = T(2) * u - u_next(s, z, x) + v2dt2(iz, ix) * lap;
   }
 
-  /// The same update for cells [x0, x1) of one row, written on raw restrict pointers so host
-  /// compilers vectorise it (View indexing hides that u^{n+1} and u^n never alias).
-  KOKKOS_INLINE_FUNCTION void row(int s, int iz, int x0, int x1) const {
-    const int z = iz + halo;
-    const long zs = long(u_cur.stride(1));
-    const T* PWAVE_RESTRICT uc = &u_cur(s, z, halo);
-    T* PWAVE_RESTRICT un = &u_next(s, z, halo);
-    const T* PWAVE_RESTRICT vv = &v2dt2(iz, 0);
+  /// Host path: cells [x0, x1) of rows [iz, iz + n) of shot s (n <= block_rows), prefetching
+  /// the rows the next block [iz + n, iz + 2n) will stream in.
+  void rows(int s, int iz, int n, int x0, int x1) const {
+    if (n <= 0 || x1 <= x0) return;
+    const long zs = long(u_cur.stride(1)), vs = long(v2dt2.stride(0));
+    const T* uc = &u_cur(s, iz + halo, halo);
+    T* un = &u_next(s, iz + halo, halo);
+    const T* vv = &v2dt2(iz, 0);
+#ifdef PWAVE_HOST_VECTOR_EXT
+    constexpr int W = host::Vec<T>::width;
+    if (x1 - x0 >= W) {
+      int r = 0;
+      if (n == block_rows) {
+        block<block_rows>(uc, un, vv, zs, vs, x0, x1, next_block(s, iz, n, x0, x1));
+        r = n;
+      }
+      const Prefetches none{{uc, nullptr, 0, 0}, {uc, nullptr, 0, 0}, {uc, nullptr, 0, 0}};
+      for (; r < n; ++r) block<1>(uc + r * zs, un + r * zs, vv + r * vs, zs, vs, x0, x1, none);
+      return;
+    }
+#endif
+    for (int r = 0; r < n; ++r) scalar_row(uc + r * zs, un + r * zs, vv + r * vs, zs, x0, x1);
+  }
+
+  /// Host path for one row (launch.hpp's generic row interface).
+  void row(int s, int iz, int x0, int x1) const { rows(s, iz, 1, x0, x1); }
+
+ private:
+  /// The update of one row on raw pointers (row-relative, x index 0 = first grid column).
+  void scalar_row(const T* PWAVE_RESTRICT uc, T* PWAVE_RESTRICT un, const T* PWAVE_RESTRICT vv,
+                  long zs, int x0, int x1) const {
     const T c0 = c.d2z[0] + c.d2x[0];
     PWAVE_SIMD
     for (int ix = x0; ix < x1; ++ix) {
@@ -113,6 +210,100 @@ struct InteriorStep {
       un[ix] = T(2) * uc[ix] - un[ix] + vv[ix] * lap;
     }
   }
+
+#ifdef PWAVE_HOST_VECTOR_EXT
+  using V = typename host::Vec<T>::type;
+  static constexpr int W = host::Vec<T>::width;
+  static constexpr int prefetch_ahead = 4;  ///< vectors
+
+  /// The three regions the next block reads for the first time: its new u^n rows (the lower
+  /// z taps), its u^{n-1} rows and its v^2 dt^2 rows, clipped to the arrays.
+  struct Prefetches {
+    host::RegionPrefetch<false> u, v;
+    host::RegionPrefetch<true> un;
+  };
+
+  Prefetches next_block(int s, int iz, int n, int x0, int x1) const {
+    const int fz = int(u_cur.extent(1)), nz = int(v2dt2.extent(0));
+    const long iterations = (x1 - x0) / W;
+    const long zs = long(u_cur.stride(1)), vs = long(v2dt2.stride(0)), bytes = long(sizeof(T));
+    const int zu = iz + n + halo + R, zn = iz + n + halo, zv = iz + n;
+    const int ru = std::min(n, fz - zu), rn = std::min(n, fz - zn), rv = std::min(n, nz - zv);
+    const T* here = &u_cur(s, iz + halo, halo);
+    return {{here, ru > 0 ? &u_cur(s, zu, 0) : nullptr, ru * zs * bytes, iterations},
+            {here, rv > 0 ? &v2dt2(zv, 0) : nullptr, rv * vs * bytes, iterations},
+            {here, rn > 0 ? &u_next(s, zn, 0) : nullptr, rn * zs * bytes, iterations}};
+  }
+
+  /// The stencil coefficients broadcast to vectors, once per block.
+  struct Coef {
+    V c0, two, cz[R + 1], cx[R + 1];
+    explicit Coef(const ScaledStencil<T, Order>& c) {
+      using H = host::Vec<T>;
+      c0 = H::splat(c.d2z[0] + c.d2x[0]);
+      two = H::splat(T(2));
+      for (int j = 0; j <= R; ++j) cz[j] = H::splat(c.d2z[j]), cx[j] = H::splat(c.d2x[j]);
+    }
+  };
+
+  /// NR rows at once over [x0, x1) (x1 - x0 >= W): vectors aligned on u^n, with one unaligned
+  /// vector at each end that stores only the lanes the aligned ones do not cover.
+  template <int NR>
+  void block(const T* uc, T* un, const T* vv, long zs, long vs, int x0, int x1,
+             const Prefetches& pf) const {
+    const Coef k(c);
+    const int mis = int((reinterpret_cast<std::uintptr_t>(uc + x0) / sizeof(T)) % W);
+    const int xa = mis ? std::min(x0 + (W - mis), x1 - W) : x0;
+    const int xe = xa + (x1 - xa) / W * W;
+    if (xa > x0) vec<NR, true>(k, uc, un, vv, zs, vs, x0, 0, xa - x0);
+    long it = 0;
+    for (int ix = xa; ix < xe; ix += W, ++it) {
+      // The lines this block reads for the first time (its new u^n rows, u^{n-1}, v^2 dt^2):
+      // a few vectors ahead, and linearly over the whole next block, which together keep
+      // about twice the traffic in flight that the hardware prefetchers alone manage.
+      const int px = std::min(ix + prefetch_ahead * W, x1 - W);
+      PWAVE_UNROLL
+      for (int r = 0; r < NR; ++r) {
+        __builtin_prefetch(uc + (R + r) * zs + px, 0, 3);
+        __builtin_prefetch(un + r * zs + px, 1, 3);
+        __builtin_prefetch(vv + r * vs + px, 0, 3);
+      }
+      pf.u.template touch<NR>(it);
+      pf.un.template touch<NR>(it);
+      pf.v.template touch<NR>(it);
+      vec<NR, false>(k, uc, un, vv, zs, vs, ix, 0, W);
+    }
+    if (xe < x1) vec<NR, true>(k, uc, un, vv, zs, vs, x1 - W, xe - (x1 - W), W);
+  }
+
+  /// Cells [ix, ix + W) of NR rows; with Partial, stores lanes [lo, hi) only.
+  template <int NR, bool Partial>
+  PWAVE_HOST_INLINE void vec(const Coef& k, const T* PWAVE_RESTRICT uc, T* PWAVE_RESTRICT un,
+                             const T* PWAVE_RESTRICT vv, long zs, long vs, int ix, int lo,
+                             int hi) const {
+    using H = host::Vec<T>;
+    V col[NR + 2 * R];
+    PWAVE_UNROLL
+    for (int q = 0; q < NR + 2 * R; ++q) col[q] = H::load(uc + (q - R) * zs + ix);
+    PWAVE_UNROLL
+    for (int r = 0; r < NR; ++r) {
+      const T* ur = uc + r * zs + ix;
+      V lap = k.c0 * col[r + R];
+      PWAVE_UNROLL
+      for (int j = 1; j <= R; ++j) {
+        lap += k.cz[j] * (col[r + R + j] + col[r + R - j]) +
+               k.cx[j] * (H::load(ur + j) + H::load(ur - j));
+      }
+      T* o = un + r * zs + ix;
+      const V next = k.two * col[r + R] - H::load(o) + H::load(vv + r * vs + ix) * lap;
+      if (Partial) {
+        for (int q = lo; q < hi; ++q) o[q] = next[q];
+      } else {
+        H::store(o, next);
+      }
+    }
+  }
+#endif
 };
 
 /// Update in the CPML frame: as InteriorStep plus the memory-variable terms of the axes whose
@@ -124,6 +315,9 @@ struct CpmlStep {
   static constexpr int R = Stencil<Order>::radius;
   Acoustic2DState<T> st;
   ScaledStencil<T, Order> c;
+
+  /// Rows ahead whose strip memory variables row() prefetches.
+  static constexpr int strip_prefetch_rows = 8;
 
   CpmlStep(const Acoustic2DState<T>& state, const ScaledStencil<T, Order>& coef)
       : st(state), c(coef) {}
@@ -174,6 +368,321 @@ struct CpmlStep {
       st.psi_z_next(s, row, ix) = a * st.psi_z(s, row, ix) + b * d1z;
     }
     st.u_prev(s, z, x) = T(2) * u - st.u_prev(s, z, x) + st.v2dt2(iz, ix) * (lap_x + lap_z);
+  }
+
+  /// Rows one rows() call may take (host path).
+  static constexpr int block_rows = 8;
+
+  /// Host path: rows [iz, iz + n) (n <= block_rows), cells [x0, x1), as row() does for each.
+  /// The left/right strips (InX only) of at least one vector's width take a vector path: their
+  /// rows are 2 x (CPML width) cells, so a plain loop would spend most of its time in setup
+  /// and a scalar remainder.
+  void rows(int s, int iz, int n, int x0, int x1) const {
+#ifdef PWAVE_HOST_VECTOR_EXT
+    if constexpr (InX && !InZ) {
+      if (x1 - x0 >= host::Vec<T>::width && x1 - x0 <= strip_max && n <= block_rows) {
+        strip_rows(s, iz, n, x0, x1);
+        return;
+      }
+    }
+#endif
+    for (int r = iz; r < iz + n; ++r) row(s, r, x0, x1);
+  }
+
+  /// Host path: cells [x0, x1) of row iz, all inside one region of this functor's kind (for InX,
+  /// all in the left or all in the right strip). The same formulas as operator() on raw
+  /// pointers: the strip lookups are resolved once per row, and psi values outside the strip
+  /// (zero by definition) come from zero-guarded copies, so the x loop has no branch.
+  void row(int s, int iz, int x0, int x1) const {
+    if (x1 <= x0) return;
+    constexpr int CH = 128;  // cells per chunk: bounds the zero-guarded copies on the stack
+    static const T zeros[CH] = {};
+    const int h = st.halo;
+    Row p;
+    p.zs = long(st.u_cur.stride(1));
+    p.uc = &st.u_cur(s, iz + h, h);
+    p.un = &st.u_prev(s, iz + h, h);
+    p.vv = &st.v2dt2(iz, 0);
+    p.ax = st.ax.data();
+    p.bx = st.bx.data();
+
+    // x strip: grid columns [sx0, sx1), stored at column (grid column - xoff) of psi_x/zeta_x.
+    int sx0 = 0, sx1 = 0, xoff = 0;
+    if constexpr (InX) {
+      const bool left = x0 < st.pad_left;
+      sx0 = left ? 0 : st.nx - st.pad_right;
+      sx1 = left ? st.pad_left : st.nx;
+      xoff = left ? 0 : sx0 - st.pad_left;
+      p.xoff = xoff;
+      p.psx = &st.psi_x(s, iz, 0);
+      p.psxn = &st.psi_x_next(s, iz, 0);
+      p.zx = &st.zeta_x(s, iz, 0);
+    }
+    // z strip: the psi_z rows of iz +- j, or none (zero) outside the strip.
+    const T* up[R + 1] = {};
+    const T* dn[R + 1] = {};
+    if constexpr (InZ) {
+      const bool top = iz < st.pad_top;
+      const int sz0 = top ? 0 : st.nz - st.pad_bottom, sz1 = top ? st.pad_top : st.nz;
+      const int zoff = top ? 0 : sz0 - st.pad_top;
+      p.pzc = &st.psi_z(s, iz - zoff, 0);
+      p.pzn = &st.psi_z_next(s, iz - zoff, 0);
+      p.zz = &st.zeta_z(s, iz - zoff, 0);
+      for (int j = 1; j <= R; ++j) {
+        if (iz + j < sz1) up[j] = &st.psi_z(s, iz + j - zoff, 0);
+        if (iz - j >= sz0) dn[j] = &st.psi_z(s, iz - j - zoff, 0);
+      }
+      p.az = st.az(iz);
+      p.bz = st.bz(iz);
+    }
+
+#ifdef PWAVE_HOST_VECTOR_EXT
+    if constexpr (InX) {  // the strip rows a later call will read: few bytes, a scattered stream
+      const int ahead = iz + strip_prefetch_rows;
+      if (ahead < st.nz) {
+        const long c = x0 - xoff, bytes = long(x1 - x0) * long(sizeof(T));
+        for (long b = 0; b < bytes + host::cache_line - 1; b += host::cache_line) {
+          __builtin_prefetch(reinterpret_cast<const char*>(&st.psi_x(s, ahead, c)) + b, 0, 3);
+          __builtin_prefetch(reinterpret_cast<const char*>(&st.zeta_x(s, ahead, c)) + b, 1, 3);
+          __builtin_prefetch(reinterpret_cast<const char*>(&st.psi_x_next(s, ahead, c)) + b, 1, 3);
+        }
+      }
+    }
+#endif
+    T pbuf[CH + 2 * R];
+    for (int c0 = x0; c0 < x1; c0 += CH) {
+      const int n = std::min(CH, x1 - c0);
+      if constexpr (InX) {  // pbuf[k] = psi_x at grid column c0 - R + k, zero outside the strip
+        for (int k = 0; k < n + 2 * R; ++k) {
+          const int gx = c0 - R + k;
+          pbuf[k] = gx >= sx0 && gx < sx1 ? p.psx[gx - xoff] : T(0);
+        }
+      }
+      ZRows z;
+      for (int j = 1; j <= R; ++j) {
+        z.up[j] = up[j] ? up[j] + c0 : zeros;
+        z.dn[j] = dn[j] ? dn[j] + c0 : zeros;
+      }
+      cells(p, z, pbuf + R, c0, n);
+    }
+  }
+
+ private:
+#ifdef PWAVE_HOST_VECTOR_EXT
+  static constexpr int strip_max = 128;  ///< widest strip the vector path takes
+
+  /// The vector path of rows() for a left or right strip [x0, x1), W <= x1 - x0 <= strip_max:
+  /// whole vectors from x0, the last one ending at x1 and storing only the lanes not yet done.
+  /// psi_x with its zero guards is staged for all n rows before any is computed, so the staging
+  /// stores have drained when the (overlapping, unaligned) vector loads read them.
+  void strip_rows(int s, int iz, int n, int x0, int x1) const {
+    using H = host::Vec<T>;
+    constexpr int W = H::width;
+    const bool left = x0 < st.pad_left;
+    const int sx0 = left ? 0 : st.nx - st.pad_right, sx1 = left ? st.pad_left : st.nx;
+    const int xoff = left ? 0 : sx0 - st.pad_left;  // storage column = grid column - xoff
+    const int w = x1 - x0;
+    // The next block's strip rows: few bytes per row, which the hardware prefetchers miss.
+    for (int r = iz + n; r < std::min(iz + 2 * n, st.nz); ++r) {
+      for (long b = 0; b < long(w) * long(sizeof(T)) + host::cache_line - 1; b += host::cache_line) {
+        __builtin_prefetch(reinterpret_cast<const char*>(&st.psi_x(s, r, x0 - xoff)) + b, 0, 3);
+        __builtin_prefetch(reinterpret_cast<const char*>(&st.zeta_x(s, r, x0 - xoff)) + b, 1, 3);
+        __builtin_prefetch(reinterpret_cast<const char*>(&st.psi_x_next(s, r, x0 - xoff)) + b, 1, 3);
+      }
+    }
+    T pbuf[block_rows][strip_max + 2 * R];  // pbuf[r][R + i] = psi_x at column x0 + i
+    const long ps = long(st.psi_x.stride(1));
+    const T* psx0 = &st.psi_x(s, iz, x0 - xoff);
+    for (int r = 0; r < n; ++r) {
+      if (x0 == sx0 && x1 == sx1) {  // the whole strip: zero guards around a plain copy
+        for (int k = 0; k < R; ++k) pbuf[r][k] = pbuf[r][R + w + k] = T(0);
+        for (int k = 0; k < w; ++k) pbuf[r][R + k] = psx0[r * ps + k];
+      } else {
+        for (int k = 0; k < w + 2 * R; ++k) {
+          const int gx = x0 - R + k;
+          pbuf[r][k] = gx >= sx0 && gx < sx1 ? psx0[r * ps + gx - x0] : T(0);
+        }
+      }
+    }
+    Strip p;
+    for (int jj = 0; jj <= R; ++jj) {
+      p.cx2[jj] = H::splat(c.d2x[jj]), p.cz2[jj] = H::splat(c.d2z[jj]);
+      p.cx1[jj] = H::splat(c.d1x[jj]);
+    }
+    p.zs = long(st.u_cur.stride(1)), p.vs = long(st.v2dt2.stride(0)), p.ps = ps;
+    const int h = st.halo;
+    p.uc = &st.u_cur(s, iz + h, h + x0);  // row iz at column x0; row r is r strides further
+    p.un = &st.u_prev(s, iz + h, h + x0);
+    p.vv = &st.v2dt2(iz, x0);
+    p.psx = psx0;
+    p.psxn = &st.psi_x_next(s, iz, x0 - xoff);
+    p.zx = &st.zeta_x(s, iz, x0 - xoff);
+    p.ax = &st.ax(x0);
+    p.bx = &st.bx(x0);
+    p.pb = &pbuf[0][R];
+    p.pbs = strip_max + 2 * R;
+    // Vector positions: whole vectors from cell 0, the last one ending at cell w and storing its
+    // lanes from `lo` (the cells before are done).
+    for (int i = 0, done = 0; done < w; i = std::min(i + W, w - W)) {
+      if (n == block_rows) {
+        strip_vec<block_rows>(p, i, done - i);
+      } else {
+        for (int r = 0; r < n; ++r) strip_vec<1>(p.row(r), i, done - i);
+      }
+      done = i + W;
+    }
+  }
+
+  /// Pointers and broadcast coefficients of strip_rows(), at column x0 of its first row.
+  struct Strip {
+    using V = typename host::Vec<T>::type;
+    V cx2[R + 1], cz2[R + 1], cx1[R + 1];
+    long zs = 0, vs = 0, ps = 0, pbs = 0;  ///< row strides: u, v^2 dt^2, psi_x/zeta_x, pbuf
+    const T* uc;
+    T* un;
+    const T* vv;
+    const T* psx;
+    T* psxn;
+    T* zx;
+    const T *ax, *bx, *pb;
+    Strip row(int r) const {  ///< the same at row r
+      Strip q = *this;
+      q.uc += r * zs, q.un += r * zs, q.vv += r * vs, q.psx += r * ps, q.psxn += r * ps;
+      q.zx += r * ps, q.pb += r * pbs;
+      return q;
+    }
+  };
+
+  /// Cells [i, i + W) of NR strip rows, storing lanes [lo, W) (lo > 0 for the last vector,
+  /// which overlaps cells already updated). Like InteriorStep::vec, the u^n vectors of the
+  /// NR + 2R rows are loaded once for the z taps of all NR rows.
+  template <int NR>
+  PWAVE_HOST_INLINE void strip_vec(const Strip& p, int i, int lo) const {
+    using H = host::Vec<T>;
+    using V = typename H::type;
+    constexpr int W = H::width;
+    const long zs = p.zs;
+    V col[NR + 2 * R];
+    PWAVE_UNROLL
+    for (int q = 0; q < NR + 2 * R; ++q) col[q] = H::load(p.uc + (q - R) * zs + i);
+    const V a = H::load(p.ax + i), b = H::load(p.bx + i), one_b = H::splat(T(1)) + b;
+    PWAVE_UNROLL
+    for (int r = 0; r < NR; ++r) {
+      const T* ur = p.uc + r * zs + i;
+      const T* pb = p.pb + r * p.pbs + i;  // psi_x at the cells, zero outside the strip
+      const V u = col[r + R];
+      V d2x = p.cx2[0] * u, d2z = p.cz2[0] * u, d1x = H::splat(T(0)), dpsi = H::splat(T(0));
+      PWAVE_UNROLL
+      for (int j = 1; j <= R; ++j) {
+        const V xp = H::load(ur + j), xm = H::load(ur - j);
+        d2x += p.cx2[j] * (xp + xm);
+        d2z += p.cz2[j] * (col[r + R + j] + col[r + R - j]);
+        d1x += p.cx1[j] * (xp - xm);
+      }
+      PWAVE_UNROLL
+      for (int j = 1; j <= R; ++j) dpsi += p.cx1[j] * (H::load(pb + j) - H::load(pb - j));
+      T* zx = p.zx + r * p.ps + i;
+      T* psxn = p.psxn + r * p.ps + i;
+      T* un = p.un + r * zs + i;
+      const V t = d2x + dpsi;
+      const V zeta = H::load(zx);
+      const V lap_x = one_b * t + a * zeta;
+      const V zeta_next = a * zeta + b * t;
+      const V psi_next = a * H::load(p.psx + r * p.ps + i) + b * d1x;
+      const V u_next = H::splat(T(2)) * u - H::load(un) + H::load(p.vv + r * p.vs + i) * (lap_x + d2z);
+      if (lo == 0) {
+        H::store(zx, zeta_next);
+        H::store(psxn, psi_next);
+        H::store(un, u_next);
+      } else {
+        for (int q = lo; q < W; ++q) {
+          zx[q] = zeta_next[q];
+          psxn[q] = psi_next[q];
+          un[q] = u_next[q];
+        }
+      }
+    }
+  }
+#endif
+
+  /// Row-relative pointers (index = grid column) of one row() call.
+  struct Row {
+    long zs = 0;
+    int xoff = 0;  ///< x strip storage column = grid column - xoff
+    const T* uc = nullptr;
+    T* un = nullptr;
+    const T* vv = nullptr;
+    const T* ax = nullptr;
+    const T* bx = nullptr;
+    const T* psx = nullptr;
+    T* psxn = nullptr;
+    T* zx = nullptr;
+    const T* pzc = nullptr;
+    T* pzn = nullptr;
+    T* zz = nullptr;
+    T az = 0, bz = 0;
+  };
+  /// psi_z at rows iz +- j for the chunk's columns (chunk-relative), zeros outside the strip.
+  struct ZRows {
+    const T* up[R + 1];
+    const T* dn[R + 1];
+  };
+
+  /// Cells [c0, c0 + n) of the row; pb[i] = psi_x at column c0 + i (zero-guarded, i in [-R, n + R)).
+  void cells(const Row& p, const ZRows& z, const T* PWAVE_RESTRICT pb, int c0, int n) const {
+    const long zs = p.zs;
+    const T* PWAVE_RESTRICT uc = p.uc + c0;
+    T* PWAVE_RESTRICT un = p.un + c0;
+    const T* PWAVE_RESTRICT vv = p.vv + c0;
+    const T* PWAVE_RESTRICT ax = p.ax + c0;
+    const T* PWAVE_RESTRICT bx = p.bx + c0;
+    const T* PWAVE_RESTRICT psx = InX ? p.psx + (c0 - p.xoff) : nullptr;
+    T* PWAVE_RESTRICT psxn = InX ? p.psxn + (c0 - p.xoff) : nullptr;
+    T* PWAVE_RESTRICT zx = InX ? p.zx + (c0 - p.xoff) : nullptr;
+    const T* PWAVE_RESTRICT pzc = InZ ? p.pzc + c0 : nullptr;
+    T* PWAVE_RESTRICT pzn = InZ ? p.pzn + c0 : nullptr;
+    T* PWAVE_RESTRICT zz = InZ ? p.zz + c0 : nullptr;
+    const T az = p.az, bz = p.bz;
+    const T* up[R + 1];
+    const T* dn[R + 1];
+    for (int j = 1; j <= R; ++j) up[j] = z.up[j], dn[j] = z.dn[j];
+    PWAVE_SIMD
+    for (int i = 0; i < n; ++i) {
+      const T u = uc[i];
+      T d2x = c.d2x[0] * u, d2z = c.d2z[0] * u, d1x = 0, d1z = 0;
+      PWAVE_UNROLL
+      for (int j = 1; j <= R; ++j) {
+        const T xp = uc[i + j], xm = uc[i - j];
+        const T zp = uc[i + j * zs], zm = uc[i - j * zs];
+        d2x += c.d2x[j] * (xp + xm);
+        d2z += c.d2z[j] * (zp + zm);
+        d1x += c.d1x[j] * (xp - xm);
+        d1z += c.d1z[j] * (zp - zm);
+      }
+      T lap_x = d2x, lap_z = d2z;
+      if constexpr (InX) {
+        T dpsi = 0;
+        PWAVE_UNROLL
+        for (int j = 1; j <= R; ++j) dpsi += c.d1x[j] * (pb[i + j] - pb[i - j]);
+        const T a = ax[i], b = bx[i];
+        const T t = d2x + dpsi;
+        const T zeta = zx[i];
+        lap_x = (T(1) + b) * t + a * zeta;
+        zx[i] = a * zeta + b * t;
+        psxn[i] = a * psx[i] + b * d1x;
+      }
+      if constexpr (InZ) {
+        T dpsi = 0;
+        PWAVE_UNROLL
+        for (int j = 1; j <= R; ++j) dpsi += c.d1z[j] * (up[j][i] - dn[j][i]);
+        const T t = d2z + dpsi;
+        const T zeta = zz[i];
+        lap_z = (T(1) + bz) * t + az * zeta;
+        zz[i] = az * zeta + bz * t;
+        pzn[i] = az * pzc[i] + bz * d1z;
+      }
+      un[i] = T(2) * u - un[i] + vv[i] * (lap_x + lap_z);
+    }
   }
 };
 
