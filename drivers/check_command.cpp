@@ -22,6 +22,47 @@ double mb(double bytes) {
   return bytes / (1024.0 * 1024.0);
 }
 
+// Memory of both storage strategies, and for fwi the iteration plan.
+void print_gradient_figures(const io::Deck& deck, std::size_t bytes) {
+  const ForwardProblem& p = deck.problem;
+  const int nshots = int(p.shots.size());
+  const int per_iteration =
+      deck.task == "fwi" && deck.inversion.batch_size > 0 ? deck.inversion.batch_size : nshots;
+  HistoryEstimate h = estimate_history(p, bytes, per_iteration);
+  if (deck.task == "fwi") h.batch = per_iteration;  // run_fwi propagates a whole minibatch
+  const char* chosen = to_string(deck.storage);
+  std::cout << "# gradient storage (" << chosen << " selected): full "
+            << format("%.1f MB per shot, boundary %.1f MB per shot (", mb(h.full_per_shot),
+                      mb(h.boundary_per_shot))
+            << format("%.0f frame cells, %.1f%% of the padded grid); ", h.frame_cells,
+                      100.0 * h.frame_cells / double(padded_grid(p).cells()))
+            << "batch of " << h.batch
+            << format(" shots: full %.1f MB, boundary %.1f MB", mb(h.batch * h.full_per_shot),
+                      mb(h.batch * h.boundary_per_shot))
+            << "\n";
+  std::cout << "# gradient: CPML velocity fixed at "
+            << format("%g m/s (boundary.pml_velocity)", p.boundary.pml_velocity) << "\n";
+  if (deck.task != "fwi") return;
+  const io::DeckInversion& inv = deck.inversion;
+  std::cout << "# fwi: " << inv.total_iterations() << " iterations in " << inv.stages.size()
+            << " stage(s):";
+  for (std::size_t i = 0; i < inv.stages.size(); ++i) {
+    const StageConfig& s = inv.stages[i];
+    std::cout << (i ? "," : "") << " " << s.iterations
+              << (s.max_frequency > 0 ? format(" at <= %g Hz", s.max_frequency) : " unfiltered");
+  }
+  std::cout << "; batch size " << per_iteration << " of " << nshots << " shots; "
+            << inv.optimizer.type
+            << format(" with learning rate %g m/s; ", inv.optimizer.learning_rate)
+            << format("bounds [%g, %g] m/s", inv.vmin, inv.vmax) << "\n";
+  std::cout << "# fwi: observed data "
+            << (deck.has_true_model ? std::string("modelled from true_model")
+                                    : "read from " + deck.observed.file)
+            << format("; %.0f gradient shot propagations (forward + adjoint) in all",
+                      double(inv.total_iterations()) * per_iteration)
+            << "\n";
+}
+
 }  // namespace
 
 int check_command(const CommandLine& cl) {
@@ -66,6 +107,7 @@ int check_command(const CommandLine& cl) {
             << format(" shots + model %.1f MB = %.1f MB on the device; ", mb(m.model),
                       mb(m.device_total))
             << format("%.1f MB of traces on the host", mb(m.host_traces)) << "\n";
+  if (deck.task != "forward") print_gradient_figures(deck, bytes);
   for (const std::string& w : deck.warnings) std::cout << "# warning: " << w << "\n";
   return 0;
 }

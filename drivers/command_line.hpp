@@ -1,5 +1,6 @@
 #pragma once
-// The pwave command line: pwave run|check DECK.yaml [--set k=v]... [--quiet]; --help; --version.
+// The pwave command line: pwave run|check DECK.yaml [--set k=v]... [--quiet] [--resume]
+// [--no-plots]; --help; --version.
 
 #include <string>
 #include <vector>
@@ -12,6 +13,9 @@ struct CommandLine {
   std::string deck;               ///< deck path (run, check)
   std::vector<std::string> sets;  ///< "key.sub=value" overrides, in order
   bool quiet = false;             ///< no progress lines on the terminal
+  bool resume = false;            ///< fwi: continue from the checkpoint in the output folder
+  bool no_plots = false;          ///< do not run the plotting tool after the run
+  int stop_after = 0;             ///< fwi: stop after this many iterations (0 = run to the end)
 };
 
 /// Parses argv. Kokkos options (--kokkos-*) are skipped: Kokkos reads them itself.

@@ -6,12 +6,14 @@
 
 namespace pwave::cli {
 
-/// `pwave run`: loads the deck, runs its task and writes the outputs atomically into
-/// output.directory (pwave.log, deck.resolved.yaml, receivers.npy, wavelet.npy, receivers.segy).
+/// `pwave run`: loads the deck, runs its task (forward, gradient or fwi) and writes the outputs
+/// atomically into output.directory (pwave.log, deck.resolved.yaml, run.json and the task's
+/// results, see inputs/README.md), then makes figures with tools/pwave-plot when it can.
 int run_command(const CommandLine& cl);
 
 /// `pwave check`: prints the resolved deck, stability and dispersion figures, the padded grid
-/// and a memory estimate on stdout. Runs nothing.
+/// and a memory estimate on stdout (gradient and fwi: both storages' memory, the iteration
+/// plan). Runs nothing.
 int check_command(const CommandLine& cl);
 
 }  // namespace pwave::cli

@@ -31,4 +31,25 @@ MemoryEstimate estimate_memory(const ForwardProblem& p, std::size_t value_bytes)
   return m;
 }
 
+HistoryEstimate estimate_history(const ForwardProblem& p, std::size_t value_bytes,
+                                 int shots_per_iteration) {
+  const PaddedGrid g = padded_grid(p);
+  const int* w = p.boundary.width;
+  const int r = p.order / 2;
+  // The frame is the padded grid outside the box that leaves a stencil radius inside each CPML
+  // layer; a side without a layer needs no band (its box edge is the grid edge).
+  const int z_lo = w[top] > 0 ? std::min(w[top] + r, g.nz) : 0;
+  const int z_hi = w[bottom] > 0 ? std::max(g.nz - w[bottom] - r, z_lo) : g.nz;
+  const int x_lo = w[left] > 0 ? std::min(w[left] + r, g.nx) : 0;
+  const int x_hi = w[right] > 0 ? std::max(g.nx - w[right] - r, x_lo) : g.nx;
+  HistoryEstimate h;
+  h.frame_cells = double(g.cells()) - double(z_hi - z_lo) * double(x_hi - x_lo);
+  const double steps = double(p.nt) + 1.0;
+  h.full_per_shot = steps * double(g.cells()) * double(value_bytes);
+  h.boundary_per_shot = steps * h.frame_cells * double(value_bytes);
+  const int n = shots_per_iteration > 0 ? shots_per_iteration : int(p.shots.size());
+  h.batch = p.shot_batch > 0 ? std::min(p.shot_batch, n) : n;
+  return h;
+}
+
 }  // namespace pwave::cli

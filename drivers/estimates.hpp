@@ -29,6 +29,20 @@ struct MemoryEstimate {
   double host_traces = 0;   ///< all shots' traces returned to the host
 };
 
+/// Memory of the wavefield history a gradient keeps (see pwave::Storage), in bytes.
+struct HistoryEstimate {
+  int batch = 0;                 ///< shots propagated together (and stored together)
+  double full_per_shot = 0;      ///< (nt + 1) snapshots of the padded grid
+  double boundary_per_shot = 0;  ///< (nt + 1) snapshots of the CPML frame + a stencil band
+  double frame_cells = 0;        ///< cells of that frame
+};
+
+/// Estimates the history of a gradient over `shots_per_iteration` shots (all shots of a
+/// gradient run, inversion.batch_size of an fwi run) with values of `value_bytes` bytes,
+/// following Acoustic2D::history_bytes_per_shot.
+HistoryEstimate estimate_history(const ForwardProblem& problem, std::size_t value_bytes,
+                                 int shots_per_iteration);
+
 /// Estimates the memory of forward_model for `problem` with values of `value_bytes` bytes
 /// (4 for float32, 8 for float64).
 MemoryEstimate estimate_memory(const ForwardProblem& problem, std::size_t value_bytes);

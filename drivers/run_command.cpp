@@ -1,94 +1,20 @@
-#include <chrono>
-#include <cstdio>
 #include <filesystem>
-#include <optional>
 #include <string>
-#include <vector>
 
 #include "commands.hpp"
-#include "estimates.hpp"
 #include "pwave/core/error.hpp"
 #include "pwave/core/log.hpp"
 #include "pwave/core/version.hpp"
 #include "pwave/io/atomic_file.hpp"
 #include "pwave/io/deck.hpp"
-#include "pwave/io/npy.hpp"
-#include "pwave/io/segy.hpp"
 #include "pwave/propagation/forward.hpp"
+#include "run_outputs.hpp"
+#include "run_tasks.hpp"
 
 namespace fs = std::filesystem;
 
 namespace pwave::cli {
 namespace {
-
-// Final outputs of a run. Leftovers from an earlier run into the same folder are removed
-// first, so the folder never mixes this run's deck.resolved.yaml with older results.
-const char* const result_files[] = {"receivers.npy", "wavelet.npy", "receivers.segy"};
-
-std::string format(const char* fmt, double a, double b = 0, double c = 0) {
-  char buf[256];
-  std::snprintf(buf, sizeof buf, fmt, a, b, c);
-  return buf;
-}
-
-void remove_stale_results(const fs::path& dir) {
-  for (const char* name : result_files) {
-    std::error_code ec;
-    if (fs::remove(dir / name, ec))
-      log::info(std::string("removed ") + name + " of an earlier run");
-  }
-}
-
-template <class T>
-void run_forward(const io::Deck& deck, const fs::path& dir) {
-  const ForwardProblem& p = deck.problem;
-  std::optional<log::Progress> progress;
-  const auto callback = [&](long done, long total) {
-    if (!progress) progress.emplace("forward", total);
-    progress->update(done);
-  };
-  const auto start = std::chrono::steady_clock::now();
-  const HostArray3<T> traces = forward_model<T>(p, callback);
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (progress) progress->finish();
-
-  const std::size_t nshots = traces.extent(0), nrec = traces.extent(1), nt = traces.extent(2);
-  // A failure part-way removes what this run already wrote: results come all or none.
-  std::vector<fs::path> written;
-  try {
-    written.push_back(dir / "receivers.npy");
-    io::write_npy(written.back().string(), traces.data(), {nshots, nrec, nt});
-    const std::vector<T> wavelet(p.wavelet.begin(), p.wavelet.end());
-    written.push_back(dir / "wavelet.npy");
-    io::write_npy(written.back().string(), wavelet.data(), {wavelet.size()});
-    if (deck.output.segy) {
-      const std::vector<float> f32(traces.data(), traces.data() + traces.size());
-      written.push_back(dir / "receivers.segy");
-      io::write_shot_gathers_segy(written.back().string(), f32.data(), int(nshots), int(nrec),
-                                  int(nt), p.dt, p.shots);
-    }
-  } catch (...) {
-    for (const fs::path& f : written) {
-      std::error_code ec;
-      fs::remove(f, ec);
-    }
-    throw;
-  }
-  for (const fs::path& f : written) log::info("wrote " + f.string());
-
-  const Grid2D& g = p.model.grid;
-  const PaddedGrid pg = padded_grid(p);
-  log::info("summary: grid " + std::to_string(g.nz) + " x " + std::to_string(g.nx) +
-            format(" (nz x nx) at dz = %g m, dx = %g m", g.dz, g.dx) + ", padded " +
-            std::to_string(pg.nz) + " x " + std::to_string(pg.nx));
-  log::info("summary: " + std::to_string(nshots) + " shots x " + std::to_string(nrec) +
-            " receivers, " + std::to_string(nt) + format(" steps of %g s, order ", p.dt) +
-            std::to_string(p.order) + ", " + deck.precision);
-  const double updates = double(pg.cells()) * double(nt) * double(nshots);
-  log::info(format("summary: wall time %.2f s, %.3g cell updates/s", seconds,
-                   seconds > 0 ? updates / seconds : 0.0));
-}
 
 std::string header(const io::Deck& deck, const CommandLine& cl) {
   std::string h = std::string("# Resolved by pwave ") + version + " from " + deck.path;
@@ -96,11 +22,27 @@ std::string header(const io::Deck& deck, const CommandLine& cl) {
   return h + "\n";
 }
 
+template <class T>
+void run_task(const io::Deck& deck, const fs::path& dir, const CommandLine& cl) {
+  if (deck.task == "gradient") {
+    run_gradient_task<T>(deck, dir);
+  } else if (deck.task == "fwi") {
+    run_fwi_task<T>(deck, dir, cl.resume, cl.stop_after);
+  } else {
+    run_forward_task<T>(deck, dir);
+  }
+}
+
 }  // namespace
 
 int run_command(const CommandLine& cl) {
   const io::Deck deck = io::load_deck(cl.deck, cl.sets);
   validate(deck.problem);
+  if ((cl.resume || cl.stop_after > 0) && deck.task != "fwi") {
+    throw InputError("", deck.path,
+                     std::string(cl.resume ? "--resume" : "--stop-after") +
+                         " applies to task fwi only (this deck has task: " + deck.task + ")");
+  }
   log::set_quiet(cl.quiet);
 
   const fs::path dir(deck.output.directory);
@@ -110,21 +52,34 @@ int run_command(const CommandLine& cl) {
     throw InputError("output.directory", deck.path,
                      "cannot create directory '" + dir.string() + "': " + ec.message());
   }
+  // A resumed run keeps the log of the run it continues as pwave.previous.log.
+  if (cl.resume && fs::is_regular_file(dir / "pwave.log", ec)) {
+    fs::rename(dir / "pwave.log", dir / "pwave.previous.log", ec);
+  }
   log::open_file((dir / "pwave.log").string());
   try {
     log::info(std::string("pwave ") + version + ", Kokkos " + kokkos_version + " (" +
               ExecSpace::name() + ")");
-    std::string command = "deck " + deck.path;
+    std::string command = "deck " + deck.path + " (task " + deck.task + ")";
     for (const std::string& s : cl.sets) command += " --set '" + s + "'";
+    if (cl.resume) command += " --resume";
+    if (cl.stop_after > 0) command += " --stop-after " + std::to_string(cl.stop_after);
     log::info(command);
     for (const std::string& w : deck.warnings) log::warn(w);
-    remove_stale_results(dir);
+    if (!cl.resume) remove_stale_results(dir);
     io::write_text_file((dir / "deck.resolved.yaml").string(),
                         header(deck, cl) + io::resolved_yaml(deck));
+    write_run_json(deck, dir);
     if (deck.precision == "float64") {
-      run_forward<double>(deck, dir);
+      run_task<double>(deck, dir, cl);
     } else {
-      run_forward<float>(deck, dir);
+      run_task<float>(deck, dir, cl);
+    }
+    if (deck.output.plots && !cl.no_plots) {
+      make_plots(dir);
+    } else {
+      log::info("plots: disabled (" + std::string(cl.no_plots ? "--no-plots" : "output.plots") +
+                ")");
     }
   } catch (const std::exception& e) {
     // Into the log file only: main prints the one error line on the terminal.

@@ -2,15 +2,12 @@
 // key and line), runs (outputs, shapes, no temporary files left), --set and failed runs.
 
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <yaml-cpp/yaml.h>
 
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
+#include "cli_fixtures.hpp"
 #include "pwave/core/version.hpp"
 #include "pwave/io/npy.hpp"
 
@@ -18,50 +15,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Result {
-  int code = -1;
-  std::string out, err;
-};
-
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-fs::path scratch_dir(const std::string& name) {
-  const auto dir = fs::path(PWAVE_BINARY_DIR) / "test-scratch" / "driver" / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
-// Runs `pwave <args>` (args already shell-quoted) in the source folder, capturing both streams.
-Result pwave(const std::string& args, const fs::path& scratch) {
-  const fs::path out = scratch / "stdout.txt", err = scratch / "stderr.txt";
-  const std::string cmd = "cd '" + std::string(PWAVE_SOURCE_DIR) + "' && '" + PWAVE_EXE + "' " +
-                          args + " > '" + out.string() + "' 2> '" + err.string() + "'";
-  const int status = std::system(cmd.c_str());
-  Result r;
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.out = read_text(out);
-  r.err = read_text(err);
-  return r;
-}
-
-bool contains(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
-}
-
-// Exactly one line on stderr: "pwave: error: ...".
-void expect_one_error_line(const Result& r, int code, const std::string& part) {
-  EXPECT_EQ(r.code, code) << r.err;
-  EXPECT_EQ(r.err.rfind("pwave: error: ", 0), 0u) << r.err;
-  ASSERT_FALSE(r.err.empty());
-  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "more than one line: " << r.err;
-  EXPECT_TRUE(contains(r.err, part)) << r.err;
-}
+using namespace cli_test;
+using cli_test::pwave;  // the function, not the namespace
 
 // A deck small enough to run in well under a second.
 std::string tiny_deck(const fs::path& out_dir) {
@@ -77,17 +32,6 @@ std::string tiny_deck(const fs::path& out_dir) {
          "boundary: {type: cpml, width: 10}\n"
          "output: {directory: '" +
          out_dir.string() + "', segy: true}\n";
-}
-
-void write_file(const fs::path& p, const std::string& text) {
-  std::ofstream(p) << text;
-}
-
-bool has_partial_files(const fs::path& dir) {
-  for (const auto& e : fs::recursive_directory_iterator(dir)) {
-    if (contains(e.path().filename().string(), ".partial")) return true;
-  }
-  return false;
 }
 
 TEST(Cli, Help) {
@@ -189,7 +133,8 @@ TEST(Cli, BadDecksGiveOneLineWithKeyAndLine) {
     write_file(deck, text);
     expect_one_error_line(pwave("check '" + deck.string() + "'", dir), 2,
                           deck.string() + c.expected);
-    expect_one_error_line(pwave("run '" + deck.string() + "'", dir), 2, deck.string() + c.expected);
+    expect_one_error_line(pwave("run --no-plots '" + deck.string() + "'", dir), 2,
+                          deck.string() + c.expected);
   }
   EXPECT_FALSE(fs::exists(dir / "out")) << "a deck error must not touch the output folder";
 }
@@ -198,7 +143,7 @@ TEST(Cli, RunWritesOutputs) {
   const auto dir = scratch_dir("run");
   const fs::path out = dir / "out";
   write_file(dir / "deck.yaml", tiny_deck(out));
-  const Result r = pwave("run '" + (dir / "deck.yaml").string() + "'", dir);
+  const Result r = pwave("run --no-plots '" + (dir / "deck.yaml").string() + "'", dir);
   ASSERT_EQ(r.code, 0) << r.err;
   const pwave::io::NpyArray traces = pwave::io::read_npy((out / "receivers.npy").string());
   EXPECT_EQ(traces.shape, (std::vector<std::size_t>{2, 5, 150}));
@@ -224,7 +169,7 @@ TEST(Cli, RunWithOverridesAndQuiet) {
   const auto dir = scratch_dir("run_set");
   write_file(dir / "deck.yaml", tiny_deck(dir / "ignored"));
   const fs::path out = dir / "out64";
-  const Result r = pwave("run '" + (dir / "deck.yaml").string() +
+  const Result r = pwave("run --no-plots '" + (dir / "deck.yaml").string() +
                              "' --quiet --set precision=float64 --set time.nt=120 "
                              "--set output.segy=false --set 'output.directory=" +
                              out.string() + "'",
@@ -247,7 +192,7 @@ TEST(Cli, FailedRunLeavesNoResults) {
   write_file(out / "receivers.segy" / "keep", "x");
   write_file(out / "receivers.npy", "stale results of an earlier run");
   write_file(dir / "deck.yaml", tiny_deck(out));
-  const Result r = pwave("run '" + (dir / "deck.yaml").string() + "'", dir);
+  const Result r = pwave("run --no-plots '" + (dir / "deck.yaml").string() + "'", dir);
   EXPECT_EQ(r.code, 1) << r.err;
   EXPECT_TRUE(contains(r.err, "pwave: error: ")) << r.err;
   EXPECT_FALSE(fs::exists(out / "receivers.npy"));

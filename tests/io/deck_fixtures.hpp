@@ -31,6 +31,30 @@ inline const char* base_deck =
     "boundary: {type: cpml, width: 20}\n"                            // 13
     "output: {directory: out}\n";                                    // 14
 
+/// base_deck made an fwi deck: lines 1-14 as base_deck (task: fwi), then these.
+inline std::string fwi_deck() {
+  std::string text = base_deck;
+  text.replace(0, 13, "task: fwi");
+  return text +
+         "true_model:\n"                                                                    // 15
+         "  vp: {constant: 2000.0, anomalies: [{x: 300, z: 250, radius: 50, vp: 2200}]}\n"  // 16
+         "inversion:\n"                                                                     // 17
+         "  iterations: 5\n"                                                                // 18
+         "  batch_size: 1\n"                                                                // 19
+         "  optimizer: {type: adam, learning_rate: 10.0}\n"                                 // 20
+         "  bounds: [1500.0, 3000.0]\n"                                                     // 21
+         "  smoothing: 20.0\n"                                                              // 22
+         "gradient: {storage: full}\n";                                                     // 23
+}
+
+/// base_deck made a gradient deck reading observed data from obs.npy (next to the deck):
+/// lines 1-14 as base_deck (task: gradient), then line 15 `observed: {file: obs.npy}`.
+inline std::string gradient_deck() {
+  std::string text = base_deck;
+  text.replace(0, 13, "task: gradient");
+  return text + "observed: {file: obs.npy}\n";  // 15
+}
+
 /// `text` with the first `from` replaced by `to` (fails the test if `from` is absent).
 inline std::string edit(std::string text, const std::string& from, const std::string& to) {
   const auto at = text.find(from);

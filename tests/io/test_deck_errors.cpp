@@ -93,10 +93,10 @@ TEST(DeckErrors, NonPositiveAndNonFiniteNumbers) {
 TEST(DeckErrors, UnsupportedOrderAndTask) {
   EXPECT_DECK_ERROR(deck_error(edit(base_deck, "order: 8", "order: 3")), "physics.order",
                     "deck.yaml:12", "order must be 2, 4, 6 or 8, got 3");
-  EXPECT_DECK_ERROR(deck_error(edit(base_deck, "task: forward", "task: fwi")), "task",
-                    "deck.yaml:1", "not available yet");
-  EXPECT_DECK_ERROR(deck_error(edit(base_deck, "task: forward", "task: gradient")), "task",
-                    "deck.yaml:1", "not available yet");
+  EXPECT_DECK_ERROR(deck_error(edit(base_deck, "task: forward", "task: fwi")), "observed",
+                    "deck.yaml:1", "task fwi needs observed data");
+  EXPECT_DECK_ERROR(deck_error(edit(base_deck, "task: forward", "task: gradient")), "observed",
+                    "deck.yaml:1", "required for task gradient");
   EXPECT_DECK_ERROR(deck_error(edit(base_deck, "task: forward", "task: migrate")), "task",
                     "deck.yaml:1", "expected forward, gradient or fwi");
 }

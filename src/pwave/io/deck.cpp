@@ -14,6 +14,7 @@
 #include "pwave/io/deck_overrides.hpp"
 #include "pwave/io/deck_reader.hpp"
 #include "pwave/io/deck_sections.hpp"
+#include "pwave/io/deck_tasks.hpp"
 #include "pwave/physics/stability.hpp"
 
 namespace fs = std::filesystem;
@@ -157,10 +158,7 @@ Deck load_deck_text(const std::string& text, const std::string& path,
   const Node task = r.child(root, "", "task");
   deck.task =
       DeckReader::given(task) ? r.choice(task, "task", {"forward", "gradient", "fwi"}) : "forward";
-  if (deck.task != "forward") {
-    r.fail("task", task,
-           "task '" + deck.task + "' is not available yet; this version runs task: forward only");
-  }
+  check_task_sections(r, root, deck);
   const Node precision = r.child(root, "", "precision");
   deck.precision = DeckReader::given(precision)
                        ? r.choice(precision, "precision", {"float32", "float64"})
@@ -182,6 +180,12 @@ Deck load_deck_text(const std::string& text, const std::string& path,
   resolve_section(res, "boundary", [&](Node& n) { read_boundary(r, root, deck, n); });
   resolve_section(res, "output", [&](Node& n) { read_output(r, root, deck, n); });
   resolve_section(res, "execution", [&](Node& n) { read_execution(r, root, deck, n); });
+  read_task_sections(r, root, deck, res);
+  if (deck.task != "forward" && deck.problem.boundary.pml_velocity == 0.0) {
+    // The gradient treats the CPML as fixed: tie it to the initial model, not the current one.
+    deck.problem.boundary.pml_velocity = deck.problem.model.vmax();
+    res["boundary"]["pml_velocity"] = yaml_number(deck.problem.boundary.pml_velocity);
+  }
 
   check_stability(r, root, deck);
   check_free_surface(deck, deck.warnings);

@@ -8,23 +8,64 @@
 #include <string>
 #include <vector>
 
+#include "pwave/inversion/fwi_config.hpp"
 #include "pwave/propagation/forward_problem.hpp"
+#include "pwave/propagation/storage.hpp"
 
 namespace pwave::io {
 
+/// Observed data of a gradient or fwi task, read from a file and checked against the
+/// acquisition: [shot][receiver][time], values converted to double.
+struct DeckObserved {
+  std::string file;                ///< absolute path; empty when no file is given
+  std::string format;              ///< "npy" or "segy"
+  std::vector<std::size_t> shape;  ///< [shots, receivers, nt]
+  std::vector<double> data;        ///< C order, last index (time) fastest
+};
+
+/// The inversion section of a fwi deck (see FwiConfig for the meaning of each value).
+struct DeckInversion {
+  std::vector<StageConfig> stages;  ///< as given, or one stage {iterations, 0}
+  bool stages_given = false;        ///< `stages` was written (else `iterations` is used)
+  int batch_size = 0;               ///< shots per iteration, 0 = all
+  unsigned long seed = 1;
+  OptimizerConfig optimizer;      ///< learning_rate etc. in m/s
+  double vmin = 0.0, vmax = 0.0;  ///< bounds, m/s
+  double smoothing = 0.0;         ///< gradient Gaussian sigma, metres
+  double water_depth = 0.0;       ///< metres
+  double source_taper = 0.0;      ///< metres
+  int output_every = 0;           ///< iterations between snapshots, 0 = never
+  int checkpoint_every = 1;       ///< iterations between checkpoints
+  /// Total iterations over all stages.
+  int total_iterations() const {
+    int n = 0;
+    for (const StageConfig& s : stages) n += s.iterations;
+    return n;
+  }
+};
+
 /// A parsed, validated deck.
 struct Deck {
-  std::string path;        ///< as given (messages use it)
-  std::string task;        ///< "forward"
-  std::string precision;   ///< "float32" or "float64"
-  ForwardProblem problem;  ///< model (m/s), dt (s), nt, order, boundary, shots, wavelet
+  std::string path;       ///< as given (messages use it)
+  std::string task;       ///< "forward", "gradient" or "fwi"
+  std::string precision;  ///< "float32" or "float64"
+  /// Model (m/s; for gradient and fwi the initial model), dt (s), nt, order, boundary, shots,
+  /// wavelet. For gradient and fwi, boundary.pml_velocity is never 0: an automatic value is
+  /// replaced by the initial model's vmax, so the CPML stays fixed while the model changes.
+  ForwardProblem problem;
   /// Where results go.
   struct Output {
     std::string directory;  ///< relative to the working directory, as in the deck
     bool segy = false;      ///< also write receivers.segy
+    bool plots = true;      ///< run the plotting tool after a successful run
   } output;
-  YAML::Node resolved;                ///< the deck with every default filled in
-  std::vector<std::string> warnings;  ///< advice that does not stop a run (dispersion, ...)
+  DeckObserved observed;                ///< gradient, fwi: the observed data (file empty: none)
+  Storage storage = Storage::boundary;  ///< gradient, fwi: wavefield storage of the gradient
+  bool has_true_model = false;          ///< fwi: observed data are modelled from true_model
+  Model2D true_model;                   ///< fwi: vp in m/s, on the model grid
+  DeckInversion inversion;              ///< fwi only
+  YAML::Node resolved;                  ///< the deck with every default filled in
+  std::vector<std::string> warnings;    ///< advice that does not stop a run (dispersion, ...)
 };
 
 /// Reads the deck at `path`, applies `overrides` ("key.sub=value", value parsed as YAML) and

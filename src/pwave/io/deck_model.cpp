@@ -1,5 +1,6 @@
 #include "pwave/io/deck_model.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <filesystem>
@@ -55,10 +56,10 @@ std::string format_from_extension(const std::string& path) {
   return "raw";
 }
 
-// Reads the {file: ...} form of model.vp into a GridFileSpec (path resolved) and its resolved node.
-GridFileSpec read_file_spec(const DeckReader& r, const YAML::Node& vp, YAML::Node& resolved) {
-  const std::string key = "model.vp";
-  r.check_keys(vp, key);
+// Reads the {file: ...} form of a velocity (`key`, e.g. model.vp) into a GridFileSpec (path
+// resolved) and its resolved node. The caller has checked the keys.
+GridFileSpec read_file_spec(const DeckReader& r, const YAML::Node& vp, const std::string& key,
+                            YAML::Node& resolved) {
   GridFileSpec spec;
   const YAML::Node file = r.required(vp, key, "file", "path of the velocity file");
   const std::string name = r.text(file, key + ".file");
@@ -131,29 +132,219 @@ GridFileSpec read_file_spec(const DeckReader& r, const YAML::Node& vp, YAML::Nod
   return spec;
 }
 
-void check_values(const DeckReader& r, const Model2D& m, const YAML::Node& where_node,
+void check_values(const DeckReader& r, const std::string& key, const Grid2D& grid,
+                  const std::vector<double>& vp, const YAML::Node& where_node,
                   std::vector<std::string>& warnings) {
-  for (int iz = 0; iz < m.grid.nz; ++iz) {
-    for (int ix = 0; ix < m.grid.nx; ++ix) {
-      const double v = m.at(iz, ix);
+  double vmax = 0.0, vmin = vp.empty() ? 0.0 : vp.front();
+  for (int iz = 0; iz < grid.nz; ++iz) {
+    for (int ix = 0; ix < grid.nx; ++ix) {
+      const double v = vp[std::size_t(iz) * grid.nx + ix];
       if (!(v > 0.0) || !std::isfinite(v)) {
         std::ostringstream what;
         what << "velocity at cell (iz=" << iz << ", ix=" << ix << ") is " << v
              << " m/s; every velocity must be positive and finite (check format, dtype, order "
                 "and scale)";
-        r.fail("model.vp", where_node, what.str());
+        r.fail(key, where_node, what.str());
       }
+      vmax = std::max(vmax, v);
+      vmin = std::min(vmin, v);
     }
   }
-  if (m.vmax() < 20.0) {
+  if (vmax < 20.0) {
     std::ostringstream w;
-    w << "model.vp: velocities are between " << m.vmin() << " and " << m.vmax()
-      << " m/s; if the file is in km/s, set model.vp.scale: 1000";
+    w << key << ": velocities are between " << vmin << " and " << vmax
+      << " m/s; if the file is in km/s, set " << key << ".scale: 1000";
     warnings.push_back(w.str());
   }
 }
 
+// {file: ...}: loads and decimates the file.
+std::vector<double> read_file_velocity(const DeckReader& r, const YAML::Node& vp,
+                                       const std::string& key, const Grid2D& grid,
+                                       YAML::Node& resolved) {
+  for (const char* k : {"constant", "layers", "anomalies"}) {
+    const YAML::Node n = r.child(vp, key, k);
+    if (DeckReader::given(n)) {
+      r.fail(key + "." + k, n,
+             "applies to the {constant: ...} form only; with a file every value comes from the "
+             "file");
+    }
+  }
+  const GridFileSpec spec = read_file_spec(r, vp, key, resolved);
+  const YAML::Node file_node = r.child(vp, key, "file");
+  std::vector<double> values;
+  try {
+    values = load_grid_file(spec, grid.nz, grid.nx);
+  } catch (const InputError& e) {
+    r.fail(key, file_node, bare_message(e.what(), e.key(), ""));
+  }
+  if (values.size() != std::size_t(grid.cells())) {
+    r.fail(key, file_node,
+           "read " + std::to_string(values.size()) + " values but model.shape needs " +
+               std::to_string(grid.cells()));
+  }
+  return values;
+}
+
+// {constant, layers, anomalies}: a background, layers below given depths, circular bodies.
+std::vector<double> read_built_velocity(const DeckReader& r, const YAML::Node& vp,
+                                        const std::string& key, const Grid2D& grid,
+                                        YAML::Node& resolved) {
+  for (const char* k : {"format", "shape", "order", "dtype", "scale", "stride"}) {
+    const YAML::Node n = r.child(vp, key, k);
+    if (DeckReader::given(n)) {
+      r.fail(key + "." + k, n, "applies to the {file: ...} form only (no file is given)");
+    }
+  }
+  const double background =
+      r.positive(r.required(vp, key, "constant",
+                            "m/s: the background velocity; or give {file: path} to read a file"),
+                 key + ".constant");
+  std::vector<double> values(std::size_t(grid.cells()), background);
+  resolved["constant"] = yaml_number(background);
+  const auto list_of_maps = [&](const char* name) {
+    const YAML::Node list = r.child(vp, key, name);
+    if (DeckReader::given(list) && !list.IsSequence()) {
+      r.fail(key + "." + name, list, "expected a list of maps, got " + DeckReader::describe(list));
+    }
+    return list;
+  };
+
+  const YAML::Node layers = list_of_maps("layers");
+  YAML::Node layers_resolved(YAML::NodeType::Sequence);
+  double previous_z = -1.0;
+  for (std::size_t i = 0; DeckReader::given(layers) && i < layers.size(); ++i) {
+    const std::string item = key + ".layers[" + std::to_string(i) + "]";
+    r.check_keys(layers[i], item);
+    const YAML::Node z_node = r.required(layers[i], item, "z", "metres: the top of the layer");
+    const double z = r.non_negative(z_node, item + ".z");
+    const double v = r.positive(r.required(layers[i], item, "vp", "m/s below z"), item + ".vp");
+    if (z <= previous_z) {
+      r.fail(item + ".z", z_node,
+             "layers must be listed from the shallowest down (z = " + yaml_number(z).Scalar() +
+                 " m is not below the previous layer's " + yaml_number(previous_z).Scalar() +
+                 " m)");
+    }
+    previous_z = z;
+    const double tol = 1e-6 * grid.dz;
+    for (int iz = 0; iz < grid.nz; ++iz) {
+      if (iz * grid.dz + tol < z) continue;
+      std::fill(values.begin() + std::size_t(iz) * grid.nx,
+                values.begin() + std::size_t(iz + 1) * grid.nx, v);
+    }
+    YAML::Node out(YAML::NodeType::Map);
+    out["z"] = yaml_number(z);
+    out["vp"] = yaml_number(v);
+    out.SetStyle(YAML::EmitterStyle::Flow);
+    layers_resolved.push_back(out);
+  }
+
+  const YAML::Node anomalies = list_of_maps("anomalies");
+  YAML::Node anomalies_resolved(YAML::NodeType::Sequence);
+  for (std::size_t i = 0; DeckReader::given(anomalies) && i < anomalies.size(); ++i) {
+    const std::string item = key + ".anomalies[" + std::to_string(i) + "]";
+    const YAML::Node& a = anomalies[i];
+    r.check_keys(a, item);
+    const double x = r.number(r.required(a, item, "x", "metres: the centre"), item + ".x");
+    const double z = r.number(r.required(a, item, "z", "metres: the centre"), item + ".z");
+    const double radius = r.positive(r.required(a, item, "radius", "metres"), item + ".radius");
+    const double v = r.positive(r.required(a, item, "vp", "m/s inside the circle"), item + ".vp");
+    long inside = 0;
+    for (int iz = 0; iz < grid.nz; ++iz) {
+      for (int ix = 0; ix < grid.nx; ++ix) {
+        const double ddx = ix * grid.dx - x, ddz = iz * grid.dz - z;
+        if (ddx * ddx + ddz * ddz <= radius * radius) {
+          values[std::size_t(iz) * grid.nx + ix] = v;
+          ++inside;
+        }
+      }
+    }
+    if (inside == 0) {
+      r.fail(item, a,
+             "the circle of radius " + yaml_number(radius).Scalar() +
+                 " m around (x = " + yaml_number(x).Scalar() + ", z = " + yaml_number(z).Scalar() +
+                 ") m contains no cell of the model");
+    }
+    YAML::Node out(YAML::NodeType::Map);
+    out["x"] = yaml_number(x);
+    out["z"] = yaml_number(z);
+    out["radius"] = yaml_number(radius);
+    out["vp"] = yaml_number(v);
+    out.SetStyle(YAML::EmitterStyle::Flow);
+    anomalies_resolved.push_back(out);
+  }
+  if (layers_resolved.size() > 0) resolved["layers"] = layers_resolved;
+  if (anomalies_resolved.size() > 0) resolved["anomalies"] = anomalies_resolved;
+  return values;
+}
+
+// One pass of a normalised Gaussian along one axis: n samples `stride` apart, `count` lines
+// `line_stride` apart; edges extended.
+void smooth_axis(std::vector<double>& v, int n, std::size_t stride, int count,
+                 std::size_t line_stride, double sigma_cells) {
+  if (!(sigma_cells > 0.0) || n < 2) return;
+  const int radius = int(std::ceil(4.0 * sigma_cells));
+  std::vector<double> w(std::size_t(2 * radius + 1));
+  double sum = 0.0;
+  for (int k = -radius; k <= radius; ++k) {
+    w[std::size_t(k + radius)] = std::exp(-0.5 * (k / sigma_cells) * (k / sigma_cells));
+    sum += w[std::size_t(k + radius)];
+  }
+  for (double& x : w) x /= sum;
+  std::vector<double> line(static_cast<std::size_t>(n)), out(static_cast<std::size_t>(n));
+  for (int l = 0; l < count; ++l) {
+    const std::size_t base = std::size_t(l) * line_stride;
+    for (int i = 0; i < n; ++i) line[std::size_t(i)] = v[base + std::size_t(i) * stride];
+    for (int i = 0; i < n; ++i) {
+      double acc = 0.0;
+      for (int k = -radius; k <= radius; ++k) {
+        const int j = std::min(std::max(i + k, 0), n - 1);
+        acc += w[std::size_t(k + radius)] * line[std::size_t(j)];
+      }
+      out[std::size_t(i)] = acc;
+    }
+    for (int i = 0; i < n; ++i) v[base + std::size_t(i) * stride] = out[std::size_t(i)];
+  }
+}
+
 }  // namespace
+
+void smooth_gaussian(std::vector<double>& values, const Grid2D& grid, double sigma) {
+  if (!(sigma > 0.0)) return;
+  // Along x: nz lines of nx contiguous samples; along z: nx lines of nz samples nx apart.
+  smooth_axis(values, grid.nx, 1, grid.nz, std::size_t(grid.nx), sigma / grid.dx);
+  smooth_axis(values, grid.nz, std::size_t(grid.nx), grid.nx, 1, sigma / grid.dz);
+}
+
+std::vector<double> read_velocity(const DeckReader& r, const YAML::Node& vp, const std::string& key,
+                                  const Grid2D& grid, YAML::Node& resolved,
+                                  std::vector<std::string>& warnings) {
+  if (vp.IsMap()) {
+    r.check_keys(vp, key);
+    YAML::Node map_resolved(YAML::NodeType::Map);
+    const bool from_file = DeckReader::given(r.child(vp, key, "file"));
+    std::vector<double> values = from_file ? read_file_velocity(r, vp, key, grid, map_resolved)
+                                           : read_built_velocity(r, vp, key, grid, map_resolved);
+    const YAML::Node smooth_node = r.child(vp, key, "smooth");
+    const double smooth =
+        DeckReader::given(smooth_node) ? r.non_negative(smooth_node, key + ".smooth") : 0.0;
+    // Check before smoothing: a bad value would spread and hide its cell.
+    check_values(r, key, grid, values, from_file ? r.child(vp, key, "file") : vp, warnings);
+    smooth_gaussian(values, grid, smooth);
+    map_resolved["smooth"] = yaml_number(smooth);
+    resolved = map_resolved;
+    return values;
+  }
+  if (vp.IsSequence()) {
+    r.fail(key, vp,
+           "expected a number (m/s), {file: path, ...} or {constant: m/s, ...}, got a list");
+  }
+  const double v = r.positive(vp, key);
+  std::vector<double> values(std::size_t(grid.cells()), v);
+  check_values(r, key, grid, values, vp, warnings);
+  resolved = yaml_number(v);
+  return values;
+}
 
 DeckModel read_model(const DeckReader& r, const YAML::Node& model,
                      std::vector<std::string>& warnings) {
@@ -162,33 +353,11 @@ DeckModel read_model(const DeckReader& r, const YAML::Node& model,
   out.resolved = YAML::Node(YAML::NodeType::Map);
   const Grid2D grid = read_grid(r, model, out.resolved);
   out.model.grid = grid;
-
-  const YAML::Node vp = r.required(model, "model", "vp", "m/s: a number, or {file: path, ...}");
-  if (vp.IsMap()) {
-    YAML::Node file_resolved(YAML::NodeType::Map);
-    const GridFileSpec spec = read_file_spec(r, vp, file_resolved);
-    const YAML::Node file_node = r.child(vp, "model.vp", "file");
-    try {
-      out.model.vp = load_grid_file(spec, grid.nz, grid.nx);
-    } catch (const InputError& e) {
-      r.fail("model.vp", file_node, bare_message(e.what(), e.key(), ""));
-    }
-    if (out.model.vp.size() != std::size_t(grid.cells())) {
-      r.fail("model.vp", file_node,
-             "read " + std::to_string(out.model.vp.size()) + " values but model.shape needs " +
-                 std::to_string(grid.cells()));
-    }
-    check_values(r, out.model, file_node, warnings);
-    out.resolved["vp"] = file_resolved;
-  } else {
-    if (vp.IsSequence()) {
-      r.fail("model.vp", vp, "expected a number (m/s) or {file: path, ...}, got a list");
-    }
-    const double v = r.positive(vp, "model.vp");
-    out.model = constant_model(grid, v);
-    check_values(r, out.model, vp, warnings);
-    out.resolved["vp"] = yaml_number(v);
-  }
+  const YAML::Node vp =
+      r.required(model, "model", "vp", "m/s: a number, {file: path, ...} or {constant: m/s, ...}");
+  YAML::Node vp_resolved;
+  out.model.vp = read_velocity(r, vp, "model.vp", grid, vp_resolved, warnings);
+  out.resolved["vp"] = vp_resolved;
   return out;
 }
 

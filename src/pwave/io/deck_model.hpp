@@ -1,5 +1,6 @@
 #pragma once
-// The deck's model section: grid shape and spacing, and vp as a constant or from a file.
+// The deck's model section: grid shape and spacing, and vp as a constant, from a file, or built
+// from a constant background with layers and circular anomalies; optionally smoothed.
 
 #include <yaml-cpp/yaml.h>
 
@@ -16,6 +17,20 @@ struct DeckModel {
   Model2D model;  ///< vp in m/s
   YAML::Node resolved;
 };
+
+/// Reads a velocity value (m/s) for `grid`: a number; {file: ..., format, shape, order, dtype,
+/// scale, stride, smooth}; or {constant, layers: [{z, vp}], anomalies: [{x, z, radius, vp}],
+/// smooth}. `key` names it in messages ("model.vp", "true_model.vp"). Checks every value is
+/// positive and finite. Writes the value as resolved (absolute paths, defaults) into
+/// `resolved` and returns the values [nz][nx] (x fastest).
+std::vector<double> read_velocity(const DeckReader& reader, const YAML::Node& vp,
+                                  const std::string& key, const Grid2D& grid, YAML::Node& resolved,
+                                  std::vector<std::string>& warnings);
+
+/// Separable Gaussian smoothing of `values` ([nz][nx], x fastest) in place, standard deviation
+/// `sigma` metres in both directions (sigma / dz cells in z, sigma / dx in x); the model is
+/// extended by its edge values. sigma = 0 leaves the values unchanged.
+void smooth_gaussian(std::vector<double>& values, const Grid2D& grid, double sigma);
 
 /// Reads `model` (the section's node). File paths are relative to the deck's folder. Loads the
 /// vp file and checks every value is positive and finite. Throws InputError with key and line;

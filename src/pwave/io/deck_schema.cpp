@@ -14,12 +14,17 @@ DeckKey coordinate(const char* name) {
   return DeckKey{name, {leaf("start"), leaf("step"), leaf("count")}};
 }
 
+// A velocity value in map form: a file, or a constant with layers and circular anomalies.
+DeckKey velocity(const char* name) {
+  return DeckKey{
+      name,
+      {leaf("file"), leaf("format"), leaf("shape"), leaf("order"), leaf("dtype"), leaf("scale"),
+       leaf("stride"), leaf("smooth"), leaf("constant"), DeckKey{"layers", {leaf("z"), leaf("vp")}},
+       DeckKey{"anomalies", {leaf("x"), leaf("z"), leaf("radius"), leaf("vp")}}}};
+}
+
 DeckKey build_schema() {
-  DeckKey model{"model",
-                {leaf("shape"), leaf("spacing"),
-                 DeckKey{"vp",
-                         {leaf("file"), leaf("format"), leaf("shape"), leaf("order"), leaf("dtype"),
-                          leaf("scale"), leaf("stride")}}}};
+  DeckKey model{"model", {leaf("shape"), leaf("spacing"), velocity("vp")}};
   DeckKey time{"time", {leaf("dt"), leaf("nt")}};
   DeckKey wavelet{
       "wavelet",
@@ -31,12 +36,23 @@ DeckKey build_schema() {
   DeckKey boundary{
       "boundary",
       {leaf("type"), DeckKey{"width", {leaf("top"), leaf("bottom"), leaf("left"), leaf("right")}},
-       leaf("free_surface"), leaf("reflection"), leaf("pml_frequency")}};
-  DeckKey output{"output", {leaf("directory"), leaf("segy")}};
+       leaf("free_surface"), leaf("reflection"), leaf("pml_frequency"), leaf("pml_velocity")}};
+  DeckKey output{"output", {leaf("directory"), leaf("segy"), leaf("plots")}};
   DeckKey execution{"execution", {leaf("shot_batch"), leaf("check_interval")}};
+  DeckKey observed{"observed", {leaf("file"), leaf("format")}};
+  DeckKey gradient{"gradient", {leaf("storage")}};
+  DeckKey true_model{"true_model", {velocity("vp")}};
+  DeckKey inversion{"inversion",
+                    {leaf("iterations"), leaf("batch_size"), leaf("seed"),
+                     DeckKey{"optimizer",
+                             {leaf("type"), leaf("learning_rate"), leaf("beta1"), leaf("beta2"),
+                              leaf("epsilon"), leaf("momentum"), leaf("memory")}},
+                     leaf("bounds"), leaf("smoothing"), leaf("water_depth"), leaf("source_taper"),
+                     DeckKey{"stages", {leaf("iterations"), leaf("max_frequency")}},
+                     leaf("output_every"), leaf("checkpoint_every")}};
   return DeckKey{"",
                  {leaf("task"), leaf("precision"), model, time, wavelet, acquisition, physics,
-                  boundary, output, execution}};
+                  boundary, output, execution, observed, gradient, true_model, inversion}};
 }
 
 }  // namespace

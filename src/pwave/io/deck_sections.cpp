@@ -189,6 +189,8 @@ void read_boundary(const DeckReader& r, const Node& root, Deck& deck, Node& reso
   }
   const Node pml_f = r.child(b, key, "pml_frequency");
   if (DeckReader::given(pml_f)) cfg.pml_frequency = r.non_negative(pml_f, key + ".pml_frequency");
+  const Node pml_v = r.child(b, key, "pml_velocity");
+  if (DeckReader::given(pml_v)) cfg.pml_velocity = r.non_negative(pml_v, key + ".pml_velocity");
 
   resolved["type"] = type;
   Node widths(YAML::NodeType::Map);
@@ -198,6 +200,7 @@ void read_boundary(const DeckReader& r, const Node& root, Deck& deck, Node& reso
   resolved["free_surface"] = cfg.free_surface;
   resolved["reflection"] = yaml_number(cfg.reflection);
   resolved["pml_frequency"] = yaml_number(cfg.pml_frequency);
+  resolved["pml_velocity"] = yaml_number(cfg.pml_velocity);
 }
 
 void read_output(const DeckReader& r, const Node& root, Deck& deck, Node& resolved) {
@@ -207,8 +210,11 @@ void read_output(const DeckReader& r, const Node& root, Deck& deck, Node& resolv
   deck.output.directory = DeckReader::given(dir) ? r.text(dir, "output.directory") : "out";
   const Node segy = r.child(out, "output", "segy");
   deck.output.segy = DeckReader::given(segy) && r.boolean(segy, "output.segy");
+  const Node plots = r.child(out, "output", "plots");
+  deck.output.plots = !DeckReader::given(plots) || r.boolean(plots, "output.plots");
   resolved["directory"] = deck.output.directory;
   resolved["segy"] = deck.output.segy;
+  resolved["plots"] = deck.output.plots;
 }
 
 void read_execution(const DeckReader& r, const Node& root, Deck& deck, Node& resolved) {

@@ -20,10 +20,11 @@ void read_wavelet(const DeckReader& r, const YAML::Node& root, Deck& deck, YAML:
 void read_physics(const DeckReader& r, const YAML::Node& root, Deck& deck, YAML::Node& resolved);
 
 /// boundary: type (cpml | none), CPML width per side (cells), free_surface, reflection,
-/// pml_frequency (Hz). A free surface forces the top width to 0 (warning or error).
+/// pml_frequency (Hz), pml_velocity (m/s, 0 = automatic). A free surface forces the top width to 0
+/// (warning or error).
 void read_boundary(const DeckReader& r, const YAML::Node& root, Deck& deck, YAML::Node& resolved);
 
-/// output: directory (default "out") and segy (default false).
+/// output: directory (default "out"), segy (default false) and plots (default true).
 void read_output(const DeckReader& r, const YAML::Node& root, Deck& deck, YAML::Node& resolved);
 
 /// execution: shot_batch (shots per launch, 0 = all) and check_interval (steps, default 10).

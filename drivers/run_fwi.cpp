@@ -1,0 +1,169 @@
+#include <chrono>
+#include <cstdio>
+#include <optional>
+#include <sstream>
+
+#include "pwave/core/log.hpp"
+#include "pwave/inversion/fwi.hpp"
+#include "pwave/io/atomic_file.hpp"
+#include "pwave/io/npy.hpp"
+#include "pwave/propagation/forward.hpp"
+#include "run_outputs.hpp"
+#include "run_tasks.hpp"
+
+namespace fs = std::filesystem;
+
+namespace pwave::cli {
+namespace {
+
+FwiConfig fwi_config(const io::Deck& deck, const fs::path& dir, bool resume, int stop_after) {
+  const io::DeckInversion& inv = deck.inversion;
+  FwiConfig c;
+  c.problem = deck.problem;  // the initial model; boundary.pml_velocity is fixed by the deck
+  c.stages = inv.stages;
+  c.batch_size = inv.batch_size;
+  c.seed = inv.seed;
+  c.optimizer = inv.optimizer;
+  c.vmin = inv.vmin;
+  c.vmax = inv.vmax;
+  c.smoothing = inv.smoothing;
+  c.water_depth = inv.water_depth;
+  c.source_taper = inv.source_taper;
+  c.storage = deck.storage;
+  c.output_directory = dir.string();
+  c.output_every = inv.output_every;
+  c.checkpoint_every = inv.checkpoint_every;
+  c.resume = resume;
+  c.stop_after = stop_after;
+  return c;
+}
+
+std::string stages_text(const io::DeckInversion& inv) {
+  std::string s;
+  for (std::size_t i = 0; i < inv.stages.size(); ++i) {
+    char buf[96];
+    const StageConfig& st = inv.stages[i];
+    if (st.max_frequency > 0) {
+      std::snprintf(buf, sizeof buf, "%d at <= %g Hz", st.iterations, st.max_frequency);
+    } else {
+      std::snprintf(buf, sizeof buf, "%d unfiltered", st.iterations);
+    }
+    s += (i ? ", " : "") + std::string(buf);
+  }
+  return s;
+}
+
+}  // namespace
+
+template <class T>
+void run_fwi_task(const io::Deck& deck, const fs::path& dir, bool resume, int stop_after) {
+  const ForwardProblem& p = deck.problem;
+  const Grid2D& grid = p.model.grid;
+  const io::DeckInversion& inv = deck.inversion;
+  const int nshots = int(p.shots.size());
+  log::info("fwi: " + std::to_string(inv.total_iterations()) + " iterations (" + stages_text(inv) +
+            "), " + std::to_string(inv.batch_size > 0 ? inv.batch_size : nshots) + " of " +
+            std::to_string(nshots) + " shots per iteration, " + inv.optimizer.type + ", " +
+            to_string(deck.storage) + " storage" + (resume ? ", resuming" : ""));
+  {
+    ResultFiles files(dir);
+    write_grid_npy<T>(files.add("initial_model.npy"), grid, p.model.vp);
+    files.commit();
+  }
+
+  HostArray3<T> observed;
+  if (deck.has_true_model) {
+    ForwardProblem truth = p;  // same acquisition, wavelet and (fixed) CPML
+    truth.model = deck.true_model;
+    std::optional<log::Progress> progress;
+    const auto callback = [&](long done, long total) {
+      if (!progress) progress.emplace("observed data (true model)", total);
+      progress->update(done);
+    };
+    observed = forward_model<T>(truth, callback);
+    if (progress) progress->finish();
+    ResultFiles files(dir);
+    write_grid_npy<T>(files.add("true_model.npy"), grid, deck.true_model.vp);
+    io::write_npy(files.add("observed.npy"), observed.data(),
+                  {observed.extent(0), observed.extent(1), observed.extent(2)});
+    files.commit();
+  } else {
+    observed = observed_array<T>(deck.observed);
+  }
+  {
+    ResultFiles files(dir);
+    const std::vector<T> wavelet(p.wavelet.begin(), p.wavelet.end());
+    io::write_npy(files.add("wavelet.npy"), wavelet.data(), {wavelet.size()});
+    files.commit();
+  }
+
+  const auto start = std::chrono::steady_clock::now();
+  const FwiResult result = run_fwi<T>(fwi_config(deck, dir, resume, stop_after), observed);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  const std::vector<double>& m = result.misfits;
+  const bool completed = long(m.size()) >= long(inv.total_iterations());
+  // Misfits of different stages are of differently filtered data: compare within a stage.
+  struct StageMisfits {
+    double first = 0, last = 0;
+    int done = 0;
+  };
+  std::vector<StageMisfits> per_stage;
+  std::size_t next = 0;
+  for (const StageConfig& st : inv.stages) {
+    StageMisfits sm;
+    for (int i = 0; i < st.iterations && next < m.size(); ++i, ++next) {
+      if (sm.done++ == 0) sm.first = m[next];
+      sm.last = m[next];
+    }
+    per_stage.push_back(sm);
+  }
+  std::ostringstream summary;
+  summary << "{\"task\": \"fwi\", \"iterations\": " << inv.total_iterations()
+          << ", \"iterations_done\": " << m.size()
+          << ", \"completed\": " << (completed ? "true" : "false")
+          << ", \"misfit_first\": " << (m.empty() ? "null" : json_number(m.front()))
+          << ", \"misfit_last\": " << (m.empty() ? "null" : json_number(m.back()))
+          << ", \"stages\": [";
+  for (std::size_t i = 0; i < per_stage.size(); ++i) {
+    const StageMisfits& sm = per_stage[i];
+    summary << (i ? ", " : "") << "{\"max_frequency\": " << json_number(inv.stages[i].max_frequency)
+            << ", \"iterations_done\": " << sm.done
+            << ", \"misfit_first\": " << (sm.done ? json_number(sm.first) : "null")
+            << ", \"misfit_last\": " << (sm.done ? json_number(sm.last) : "null") << "}";
+  }
+  summary << "], \"storage\": " << json_string(to_string(deck.storage)) << ", \"shots\": " << nshots
+          << ", \"resumed\": " << (resume ? "true" : "false")
+          << ", \"seconds\": " << json_number(seconds) << "}\n";
+  ResultFiles files(dir);
+  io::write_text_file(files.add("summary.json"), summary.str());
+  files.commit();
+  char line[256];
+  if (!completed) {
+    log::info("stopped after iteration " + std::to_string(m.size()) + " of " +
+              std::to_string(inv.total_iterations()) +
+              "; run the same command with --resume to continue");
+  }
+  for (std::size_t i = 0; i < per_stage.size(); ++i) {
+    const StageMisfits& sm = per_stage[i];
+    if (sm.done == 0) continue;
+    std::snprintf(line, sizeof line,
+                  "summary: stage %zu/%zu: %d iteration(s), misfit %.6g -> %.6g (%.3g of the "
+                  "first)%s",
+                  i + 1, per_stage.size(), sm.done, sm.first, sm.last,
+                  sm.first > 0 ? sm.last / sm.first : 0.0,
+                  inv.batch_size > 0 && inv.batch_size < nshots
+                      ? "; each iteration's misfit is of its own shots"
+                      : "");
+    log::info(line);
+  }
+  std::snprintf(line, sizeof line, "summary: %zu of %d iterations done, wall time %.2f s", m.size(),
+                inv.total_iterations(), seconds);
+  log::info(line);
+}
+
+template void run_fwi_task<float>(const io::Deck&, const fs::path&, bool, int);
+template void run_fwi_task<double>(const io::Deck&, const fs::path&, bool, int);
+
+}  // namespace pwave::cli

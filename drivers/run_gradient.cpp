@@ -1,0 +1,73 @@
+#include <chrono>
+#include <cstdio>
+#include <optional>
+#include <sstream>
+
+#include "estimates.hpp"
+#include "pwave/core/log.hpp"
+#include "pwave/io/atomic_file.hpp"
+#include "pwave/io/npy.hpp"
+#include "pwave/propagation/gradient.hpp"
+#include "run_outputs.hpp"
+#include "run_tasks.hpp"
+
+namespace fs = std::filesystem;
+
+namespace pwave::cli {
+
+template <class T>
+void run_gradient_task(const io::Deck& deck, const fs::path& dir) {
+  const ForwardProblem& p = deck.problem;
+  const HostArray3<T> observed = observed_array<T>(deck.observed);
+  const HistoryEstimate h = estimate_history(p, sizeof(T), 0);
+  const double per_shot = deck.storage == Storage::full ? h.full_per_shot : h.boundary_per_shot;
+  char line[256];
+  std::snprintf(line, sizeof line, "gradient: %s storage, %.1f MB per shot x %d shots per batch",
+                to_string(deck.storage), per_shot / (1024.0 * 1024.0), h.batch);
+  log::info(line);
+
+  std::optional<log::Progress> progress;
+  const auto callback = [&](long done, long total) {
+    if (!progress) progress.emplace("gradient", total);
+    progress->update(done);
+  };
+  const auto start = std::chrono::steady_clock::now();
+  const GradientResult<T> g = misfit_gradient<T>(p, observed, deck.storage, callback);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (progress) progress->finish();
+
+  const Grid2D& grid = p.model.grid;
+  const std::size_t nshots = g.synthetic.extent(0), nrec = g.synthetic.extent(1),
+                    nt = g.synthetic.extent(2);
+  double gmax = 0.0;
+  for (std::size_t i = 0; i < g.gradient.size(); ++i) {
+    gmax = std::max(gmax, std::abs(double(g.gradient.data()[i])));
+  }
+  std::ostringstream summary;
+  summary << "{\"task\": \"gradient\", \"misfit\": " << json_number(g.misfit)
+          << ", \"storage\": " << json_string(to_string(deck.storage)) << ", \"shots\": " << nshots
+          << ", \"receivers\": " << nrec << ", \"nt\": " << nt
+          << ", \"gradient_max_abs\": " << json_number(gmax)
+          << ", \"seconds\": " << json_number(seconds) << "}\n";
+
+  ResultFiles files(dir);
+  io::write_npy(files.add("gradient.npy"), g.gradient.data(),
+                {std::size_t(grid.nz), std::size_t(grid.nx)});
+  io::write_npy(files.add("synthetic.npy"), g.synthetic.data(), {nshots, nrec, nt});
+  const std::vector<T> wavelet(p.wavelet.begin(), p.wavelet.end());
+  io::write_npy(files.add("wavelet.npy"), wavelet.data(), {wavelet.size()});
+  io::write_text_file(files.add("summary.json"), summary.str());
+  files.commit();
+
+  std::snprintf(line, sizeof line,
+                "summary: misfit %.6g, max |dJ/dvp| %.3g, %zu shots x %zu receivers x %zu steps, "
+                "wall time %.2f s",
+                g.misfit, gmax, nshots, nrec, nt, seconds);
+  log::info(line);
+}
+
+template void run_gradient_task<float>(const io::Deck&, const fs::path&);
+template void run_gradient_task<double>(const io::Deck&, const fs::path&);
+
+}  // namespace pwave::cli

@@ -1,0 +1,190 @@
+#include "run_outputs.hpp"
+
+#include <sys/wait.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <regex>
+#include <sstream>
+
+#include "pwave/core/log.hpp"
+#include "pwave/io/atomic_file.hpp"
+#include "pwave/io/npy.hpp"
+
+#ifndef PWAVE_TOOLS_DIR
+#define PWAVE_TOOLS_DIR ""
+#endif
+
+namespace fs = std::filesystem;
+
+namespace pwave::cli {
+namespace {
+
+// Results of any task; an earlier run's files must not sit beside this run's.
+const char* const result_files[] = {"receivers.npy",     "receivers.segy", "wavelet.npy",
+                                    "gradient.npy",      "synthetic.npy",  "summary.json",
+                                    "run.json",          "observed.npy",   "true_model.npy",
+                                    "initial_model.npy", "history.csv",    "checkpoint.bin"};
+// model_final.npy, model_0005.npy, gradient_0005.npy, figures.
+const std::regex result_pattern(R"((model|gradient)_[A-Za-z0-9]+\.npy|.*\.png)");
+
+std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+}  // namespace
+
+void remove_stale_results(const fs::path& dir) {
+  std::vector<fs::path> stale;
+  for (const char* name : result_files) stale.push_back(dir / name);
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.is_regular_file(ec) && std::regex_match(name, result_pattern)) {
+      stale.push_back(entry.path());
+    }
+  }
+  for (const fs::path& f : stale) {
+    if (fs::is_regular_file(f, ec) && fs::remove(f, ec)) {
+      log::info("removed " + f.filename().string() + " of an earlier run");
+    }
+  }
+}
+
+ResultFiles::~ResultFiles() {
+  if (committed_) return;
+  for (const fs::path& f : files_) {
+    std::error_code ec;
+    fs::remove(f, ec);
+  }
+}
+
+std::string ResultFiles::add(const std::string& name) {
+  files_.push_back(dir_ / name);
+  return files_.back().string();
+}
+
+void ResultFiles::commit() {
+  committed_ = true;
+  for (const fs::path& f : files_) log::info("wrote " + f.string());
+}
+
+std::string json_number(double value) {
+  if (!std::isfinite(value)) return "null";
+  char buf[64];
+  for (int digits = 6; digits <= 17; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*g", digits, value);
+    if (std::strtod(buf, nullptr) == value) break;
+  }
+  return buf;
+}
+
+std::string json_string(const std::string& text) {
+  std::string s = "\"";
+  for (unsigned char c : text) {
+    if (c == '"' || c == '\\') {
+      s += '\\';
+      s += char(c);
+    } else if (c < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      s += buf;
+    } else {
+      s += char(c);
+    }
+  }
+  return s + "\"";
+}
+
+void write_run_json(const io::Deck& deck, const fs::path& dir) {
+  const ForwardProblem& p = deck.problem;
+  const Grid2D& g = p.model.grid;
+  const auto points = [](const std::vector<Position>& list) {
+    std::string s = "[";
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      s += (i ? ", [" : "[") + json_number(list[i].x) + ", " + json_number(list[i].z) + "]";
+    }
+    return s + "]";
+  };
+  std::vector<Position> sources;
+  for (const ShotGeometry& shot : p.shots) sources.push_back(shot.source);
+  std::ostringstream j;
+  j << "{\n"
+    << "  \"task\": " << json_string(deck.task) << ",\n"
+    << "  \"precision\": " << json_string(deck.precision) << ",\n"
+    << "  \"dt\": " << json_number(p.dt) << ",\n"
+    << "  \"nt\": " << p.nt << ",\n"
+    << "  \"nz\": " << g.nz << ",\n"
+    << "  \"nx\": " << g.nx << ",\n"
+    << "  \"dz\": " << json_number(g.dz) << ",\n"
+    << "  \"dx\": " << json_number(g.dx) << ",\n"
+    << "  \"sources\": " << points(sources) << ",\n"
+    << "  \"receivers\": " << points(p.shots.front().receivers) << ",\n"
+    << "  \"output_every\": " << (deck.task == "fwi" ? deck.inversion.output_every : 0) << ",\n"
+    << "  \"observed_file\": " << json_string(deck.observed.file) << ",\n"
+    << "  \"true_model\": " << (deck.has_true_model ? "true" : "false") << "\n"
+    << "}\n";
+  io::write_text_file((dir / "run.json").string(), j.str());
+}
+
+template <class T>
+void write_grid_npy(const std::string& path, const Grid2D& grid,
+                    const std::vector<double>& values) {
+  const std::vector<T> v(values.begin(), values.end());
+  io::write_npy(path, v.data(), {std::size_t(grid.nz), std::size_t(grid.nx)});
+}
+
+template <class T>
+HostArray3<T> observed_array(const io::DeckObserved& observed) {
+  HostArray3<T> a("pwave::observed", observed.shape.at(0), observed.shape.at(1),
+                  observed.shape.at(2));
+  T* out = a.data();
+  for (std::size_t i = 0; i < observed.data.size(); ++i) out[i] = T(observed.data[i]);
+  return a;
+}
+
+void make_plots(const fs::path& dir) {
+  const char* env = std::getenv("PWAVE_TOOLS_DIR");
+  const fs::path tool = fs::path(env && *env ? env : PWAVE_TOOLS_DIR) / "pwave-plot";
+  std::error_code ec;
+  if (!fs::is_regular_file(tool, ec)) {
+    log::info("plots: skipped (no plotting tool at " + tool.string() + ")");
+    return;
+  }
+  if (std::system("python3 -c 'import matplotlib' > /dev/null 2>&1") != 0) {
+    log::info("plots: skipped (python3 with matplotlib not found)");
+    return;
+  }
+  const std::string cmd = "python3 " + shell_quote(tool.string()) + " " +
+                          shell_quote(fs::absolute(dir, ec).string()) + " 2>&1";
+  log::info("plots: " + cmd);
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (!pipe) {
+    log::warn("plots: cannot start python3; the results are complete, only figures are missing");
+    return;
+  }
+  char line[4096];
+  while (std::fgets(line, sizeof line, pipe)) {
+    std::string text = line;
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+    log::info("plots: " + text);
+  }
+  const int status = pclose(pipe);
+  if (status != 0) {
+    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    log::warn("plots: pwave-plot failed (exit status " + std::to_string(code) +
+              "); the results are complete, only figures are missing");
+  } else {
+    log::info("plots: done");
+  }
+}
+
+template void write_grid_npy<float>(const std::string&, const Grid2D&, const std::vector<double>&);
+template void write_grid_npy<double>(const std::string&, const Grid2D&, const std::vector<double>&);
+template HostArray3<float> observed_array<float>(const io::DeckObserved&);
+template HostArray3<double> observed_array<double>(const io::DeckObserved&);
+
+}  // namespace pwave::cli

@@ -1,0 +1,59 @@
+#pragma once
+// What `pwave run` writes besides the task's own results: the list of result files (removed
+// when a run starts, or when it fails part-way), run.json, small JSON helpers and the plots.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "pwave/core/types.hpp"
+#include "pwave/io/deck.hpp"
+
+namespace pwave::cli {
+
+/// Removes the results of an earlier run from `dir` (receivers, gradients, models, history,
+/// checkpoint, run.json, summary.json, figures); logs each removal.
+void remove_stale_results(const std::filesystem::path& dir);
+
+/// Files a run writes under their final names. If destroyed before commit(), removes them all:
+/// the folder then holds no result of a failed run. commit() logs "wrote ..." for each.
+class ResultFiles {
+ public:
+  explicit ResultFiles(std::filesystem::path dir) : dir_(std::move(dir)) {}
+  ~ResultFiles();
+  ResultFiles(const ResultFiles&) = delete;
+  ResultFiles& operator=(const ResultFiles&) = delete;
+  /// Records `name` as written (call just before writing it) and returns its path.
+  std::string add(const std::string& name);
+  void commit();
+
+ private:
+  std::filesystem::path dir_;
+  std::vector<std::filesystem::path> files_;
+  bool committed_ = false;
+};
+
+/// `value` as a JSON number (shortest form that reads back exactly; null if not finite).
+std::string json_number(double value);
+/// `text` as a JSON string, quoted and escaped.
+std::string json_string(const std::string& text);
+
+/// Writes run.json, the run's description for tools/pwave-plot: task, precision, dt, nt,
+/// nz, nx, dz, dx, sources [[x, z], ...], receivers (shot 0's) [[x, z], ...], output_every,
+/// observed_file (absolute path or "") and true_model (bool).
+void write_run_json(const io::Deck& deck, const std::filesystem::path& dir);
+
+/// Writes `values` ([nz][nx] doubles, e.g. a model) as a [nz, nx] .npy in precision T.
+template <class T>
+void write_grid_npy(const std::string& path, const Grid2D& grid, const std::vector<double>& values);
+
+/// The observed data of the deck as a host array [shot][receiver][time] in precision T.
+template <class T>
+HostArray3<T> observed_array(const io::DeckObserved& observed);
+
+/// Runs `python3 <tools>/pwave-plot <dir>` when the tool, python3 and matplotlib exist (the
+/// tools folder is PWAVE_TOOLS_DIR from the environment, else the one of the source tree).
+/// A missing tool or Python is a log line; a failing tool is a warning, never an error.
+void make_plots(const std::filesystem::path& dir);
+
+}  // namespace pwave::cli

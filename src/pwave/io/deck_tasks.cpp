@@ -1,0 +1,367 @@
+#include "pwave/io/deck_tasks.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <sstream>
+
+#include "pwave/core/error.hpp"
+#include "pwave/io/deck_model.hpp"
+#include "pwave/io/deck_observed.hpp"
+#include "pwave/physics/stability.hpp"
+
+namespace fs = std::filesystem;
+
+namespace pwave::io {
+namespace {
+
+using Node = YAML::Node;
+constexpr int default_iterations = 10;
+
+std::string num(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
+std::string shape_text(const std::vector<std::size_t>& shape) {
+  std::string s;
+  for (std::size_t v : shape) s += (s.empty() ? "" : ", ") + std::to_string(v);
+  return "[" + s + "]";
+}
+
+// The node of the key `name` in `map` (its line is where the user wrote the key), else `map`.
+Node key_node(const Node& map, const std::string& name) {
+  Node at;
+  at.reset(map);
+  if (map.IsMap()) {
+    for (const auto& kv : map) {
+      if (kv.first.IsScalar() && kv.first.Scalar() == name) at.reset(kv.first);
+    }
+  }
+  return at;
+}
+
+std::string stable_dt_text(double dt_max) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", round_down_3(dt_max));
+  return text;
+}
+
+void read_gradient_section(const DeckReader& r, const Node& root, Deck& deck, Node& resolved) {
+  const Node g = r.child(root, "", "gradient");
+  if (DeckReader::given(g)) r.check_keys(g, "gradient");
+  const Node storage = r.child(g, "gradient", "storage");
+  const std::string s = DeckReader::given(storage)
+                            ? r.choice(storage, "gradient.storage", {"boundary", "full"})
+                            : "boundary";
+  deck.storage = s == "full" ? Storage::full : Storage::boundary;
+  Node out(YAML::NodeType::Map);
+  out["storage"] = s;
+  resolved["gradient"] = out;
+}
+
+void read_observed_section(const DeckReader& r, const Node& obs, Deck& deck, Node& resolved) {
+  const std::string key = "observed";
+  r.check_keys(obs, key);
+  const Node file = r.required(obs, key, "file",
+                               "path of the observed data: .npy [shot, receiver, time] or SEG-Y");
+  const std::string name = r.text(file, key + ".file");
+  fs::path path(name);
+  if (path.is_relative()) path = fs::path(r.deck_dir()) / path;
+  path = path.lexically_normal();
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) {
+    r.fail(key + ".file", file,
+           "file '" + name + "' not found (looked for '" + path.string() + "')");
+  }
+  const Node format_node = r.child(obs, key, "format");
+  std::string format;
+  if (DeckReader::given(format_node)) {
+    format = r.choice(format_node, key + ".format", {"npy", "segy"});
+  } else {
+    std::string ext = path.extension().string();
+    for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
+    if (ext == ".npy") format = "npy";
+    if (ext == ".sgy" || ext == ".segy") format = "segy";
+    if (format.empty()) {
+      r.fail(key + ".file", file,
+             "cannot tell the format of '" + name +
+                 "' from its extension; set observed.format: npy or segy");
+    }
+  }
+  try {
+    deck.observed = read_observed_file(path.string(), format, deck.problem.dt);
+  } catch (const InputError& e) {
+    r.fail(key + ".file", file, bare_message(e.what(), e.key(), ""));
+  }
+  const ForwardProblem& p = deck.problem;
+  const std::vector<std::size_t> expected = {p.shots.size(), p.shots.front().receivers.size(),
+                                             std::size_t(p.nt)};
+  if (deck.observed.shape != expected) {
+    r.fail(key + ".file", file,
+           "'" + name + "' holds data of shape " + shape_text(deck.observed.shape) +
+               " but the acquisition and time.nt need " + shape_text(expected) +
+               " ([shot, receiver, time])");
+  }
+  deck.observed.file = fs::absolute(path, ec).string();
+  Node out(YAML::NodeType::Map);
+  out["file"] = deck.observed.file;
+  out["format"] = format;
+  resolved["observed"] = out;
+}
+
+void read_true_model_section(const DeckReader& r, const Node& tm, Deck& deck, Node& resolved) {
+  r.check_keys(tm, "true_model");
+  const Node vp = r.required(tm, "true_model", "vp",
+                             "m/s, as model.vp: a number, {file: ...} or {constant: ...}");
+  const Grid2D& grid = deck.problem.model.grid;
+  Node vp_resolved;
+  deck.true_model.grid = grid;
+  deck.true_model.vp = read_velocity(r, vp, "true_model.vp", grid, vp_resolved, deck.warnings);
+  deck.has_true_model = true;
+  const ForwardProblem& p = deck.problem;
+  const double vmax = deck.true_model.vmax();
+  const double dt_max = physics::max_stable_dt(p.order, vmax, grid.dx, grid.dz);
+  if (p.dt > dt_max) {
+    r.fail("true_model.vp", vp,
+           "vmax = " + num(vmax) + " m/s makes time.dt = " + num(p.dt) + " s unstable for order " +
+               std::to_string(p.order) + "; the largest stable dt is " + stable_dt_text(dt_max) +
+               " s");
+  }
+  Node out(YAML::NodeType::Map);
+  out["vp"] = vp_resolved;
+  resolved["true_model"] = out;
+}
+
+// A number in [0, 1).
+double fraction(const DeckReader& r, const Node& node, const std::string& key) {
+  const double v = r.number(node, key);
+  if (v < 0.0 || v >= 1.0) {
+    r.fail(key, node, "expected a number in [0, 1), got " + DeckReader::describe(node));
+  }
+  return v;
+}
+
+Node read_optimizer(const DeckReader& r, const Node& inv, OptimizerConfig& opt) {
+  const std::string key = "inversion.optimizer";
+  const Node o = r.child(inv, "inversion", "optimizer");
+  if (DeckReader::given(o)) r.check_keys(o, key);
+  const Node type = r.child(o, key, "type");
+  if (DeckReader::given(type)) opt.type = r.choice(type, key + ".type", {"adam", "lbfgs", "sgd"});
+  const Node lr = r.child(o, key, "learning_rate");
+  if (DeckReader::given(lr)) opt.learning_rate = r.positive(lr, key + ".learning_rate");
+  // Settings of one optimiser only: refuse them for the others rather than ignore them.
+  const auto setting = [&](const char* name, const char* owner) {
+    const Node n = r.child(o, key, name);
+    if (DeckReader::given(n) && opt.type != owner) {
+      r.fail(key + "." + name, n,
+             std::string("applies to optimizer.type ") + owner + " only (the type here is " +
+                 opt.type + ")");
+    }
+    return n;
+  };
+  const Node beta1 = setting("beta1", "adam"), beta2 = setting("beta2", "adam");
+  const Node epsilon = setting("epsilon", "adam"), momentum = setting("momentum", "sgd");
+  const Node memory = setting("memory", "lbfgs");
+  if (DeckReader::given(beta1)) opt.beta1 = fraction(r, beta1, key + ".beta1");
+  if (DeckReader::given(beta2)) opt.beta2 = fraction(r, beta2, key + ".beta2");
+  if (DeckReader::given(epsilon)) opt.epsilon = r.positive(epsilon, key + ".epsilon");
+  if (DeckReader::given(momentum)) opt.momentum = fraction(r, momentum, key + ".momentum");
+  if (DeckReader::given(memory)) opt.memory = r.integer(memory, key + ".memory", 1);
+
+  Node out(YAML::NodeType::Map);
+  out["type"] = opt.type;
+  out["learning_rate"] = yaml_number(opt.learning_rate);
+  if (opt.type == "adam") {
+    out["beta1"] = yaml_number(opt.beta1);
+    out["beta2"] = yaml_number(opt.beta2);
+    out["epsilon"] = yaml_number(opt.epsilon);
+  } else if (opt.type == "sgd") {
+    out["momentum"] = yaml_number(opt.momentum);
+  } else {
+    out["memory"] = opt.memory;
+  }
+  return out;
+}
+
+void read_stages(const DeckReader& r, const Node& inv, DeckInversion& d) {
+  const Node iterations = r.child(inv, "inversion", "iterations");
+  const Node stages = r.child(inv, "inversion", "stages");
+  if (DeckReader::given(iterations) && DeckReader::given(stages)) {
+    r.fail("inversion.iterations", iterations,
+           "give either iterations or stages, not both (stages replace iterations)");
+  }
+  d.stages.clear();
+  d.stages_given = DeckReader::given(stages);
+  if (!d.stages_given) {
+    const int n = DeckReader::given(iterations) ? r.integer(iterations, "inversion.iterations", 1)
+                                                : default_iterations;
+    d.stages.push_back(StageConfig{n, 0.0});
+    return;
+  }
+  if (!stages.IsSequence() || stages.size() == 0) {
+    r.fail("inversion.stages", stages,
+           "expected a non-empty list of {iterations, max_frequency}, got " +
+               DeckReader::describe(stages));
+  }
+  for (std::size_t i = 0; i < stages.size(); ++i) {
+    const std::string item = "inversion.stages[" + std::to_string(i) + "]";
+    r.check_keys(stages[i], item);
+    StageConfig s;
+    s.iterations = r.integer(r.required(stages[i], item, "iterations", "iterations of this stage"),
+                             item + ".iterations", 1);
+    const Node f = r.child(stages[i], item, "max_frequency");
+    if (DeckReader::given(f)) s.max_frequency = r.non_negative(f, item + ".max_frequency");
+    d.stages.push_back(s);
+  }
+}
+
+void read_bounds(const DeckReader& r, const Node& inv, Deck& deck) {
+  const Node bounds = r.required(inv, "inversion", "bounds", "[vmin, vmax] in m/s");
+  if (!bounds.IsSequence() || bounds.size() != 2) {
+    r.fail("inversion.bounds", bounds,
+           "expected [vmin, vmax] (m/s), got " + DeckReader::describe(bounds));
+  }
+  DeckInversion& d = deck.inversion;
+  d.vmin = r.number(bounds[0], "inversion.bounds[0]");
+  d.vmax = r.number(bounds[1], "inversion.bounds[1]");
+  if (!(d.vmin > 0.0) || !(d.vmin < d.vmax)) {
+    r.fail("inversion.bounds", bounds,
+           "expected 0 < vmin < vmax (m/s), got [" + num(d.vmin) + ", " + num(d.vmax) + "]");
+  }
+  // The inversion may raise any velocity up to vmax: the time step must be stable there.
+  const ForwardProblem& p = deck.problem;
+  const Grid2D& g = p.model.grid;
+  const double dt_max = physics::max_stable_dt(p.order, d.vmax, g.dx, g.dz);
+  if (p.dt > dt_max) {
+    r.fail("inversion.bounds", bounds,
+           "the inversion may raise velocities up to vmax = " + num(d.vmax) +
+               " m/s, where time.dt = " + num(p.dt) + " s is unstable for order " +
+               std::to_string(p.order) + " (the largest stable dt is " + stable_dt_text(dt_max) +
+               " s); lower the upper bound or time.dt");
+  }
+  if (p.model.vmin() < d.vmin || p.model.vmax() > d.vmax) {
+    deck.warnings.push_back("inversion.bounds: the initial model (" + num(p.model.vmin()) + " to " +
+                            num(p.model.vmax()) + " m/s) lies partly outside [" + num(d.vmin) +
+                            ", " + num(d.vmax) + "] m/s; the first update clips it");
+  }
+}
+
+void read_inversion_section(const DeckReader& r, const Node& root, Deck& deck, Node& resolved) {
+  const std::string key = "inversion";
+  const Node inv = r.child(root, "", key);
+  if (!DeckReader::given(inv)) {
+    r.fail(key, key_node(root, "task"),
+           "required for task fwi (at least inversion.bounds: [vmin, vmax] in m/s)");
+  }
+  r.check_keys(inv, key);
+  DeckInversion& d = deck.inversion;
+  read_stages(r, inv, d);
+  const int nshots = int(deck.problem.shots.size());
+  const Node batch = r.child(inv, key, "batch_size");
+  if (DeckReader::given(batch)) {
+    d.batch_size = r.integer(batch, key + ".batch_size", 0);
+    if (d.batch_size > nshots) {
+      r.fail(key + ".batch_size", batch,
+             "batch_size = " + std::to_string(d.batch_size) + " is more than the " +
+                 std::to_string(nshots) + " shot(s) of the acquisition (0 = all shots)");
+    }
+  }
+  const Node seed = r.child(inv, key, "seed");
+  if (DeckReader::given(seed)) d.seed = (unsigned long)r.integer(seed, key + ".seed", 0);
+  const Node optimizer = read_optimizer(r, inv, d.optimizer);
+  read_bounds(r, inv, deck);
+  const auto metres = [&](const char* name, double& value) {
+    const Node n = r.child(inv, key, name);
+    if (DeckReader::given(n)) value = r.non_negative(n, key + "." + name);
+    return n;
+  };
+  metres("smoothing", d.smoothing);
+  metres("source_taper", d.source_taper);
+  const Node water = metres("water_depth", d.water_depth);
+  const double depth = deck.problem.model.grid.depth();
+  if (d.water_depth >= depth && d.water_depth > 0.0) {
+    r.fail(key + ".water_depth", water,
+           "water_depth = " + num(d.water_depth) + " m is not above the model's bottom (z = " +
+               num(depth) + " m): the gradient would be zero everywhere");
+  }
+  const Node every = r.child(inv, key, "output_every");
+  if (DeckReader::given(every)) d.output_every = r.integer(every, key + ".output_every", 0);
+  const Node checkpoint = r.child(inv, key, "checkpoint_every");
+  if (DeckReader::given(checkpoint)) {
+    d.checkpoint_every = r.integer(checkpoint, key + ".checkpoint_every", 1);
+  }
+
+  Node out(YAML::NodeType::Map);
+  Node stages(YAML::NodeType::Sequence);
+  for (const StageConfig& s : d.stages) {
+    Node n(YAML::NodeType::Map);
+    n["iterations"] = s.iterations;
+    n["max_frequency"] = yaml_number(s.max_frequency);
+    n.SetStyle(YAML::EmitterStyle::Flow);
+    stages.push_back(n);
+  }
+  out["stages"] = stages;
+  out["batch_size"] = d.batch_size;
+  out["seed"] = d.seed;
+  out["optimizer"] = optimizer;
+  out["bounds"] = yaml_list({d.vmin, d.vmax});
+  out["smoothing"] = yaml_number(d.smoothing);
+  out["water_depth"] = yaml_number(d.water_depth);
+  out["source_taper"] = yaml_number(d.source_taper);
+  out["output_every"] = d.output_every;
+  out["checkpoint_every"] = d.checkpoint_every;
+  resolved[key] = out;
+}
+
+}  // namespace
+
+void check_task_sections(const DeckReader& r, const Node& root, const Deck& deck) {
+  struct Rule {
+    const char* section;
+    bool used;
+    const char* tasks;
+  };
+  const bool inverse = deck.task == "gradient" || deck.task == "fwi";
+  const Rule rules[] = {{"observed", inverse, "tasks gradient and fwi"},
+                        {"gradient", inverse, "tasks gradient and fwi"},
+                        {"true_model", deck.task == "fwi", "task fwi"},
+                        {"inversion", deck.task == "fwi", "task fwi"}};
+  for (const Rule& rule : rules) {
+    if (rule.used || !DeckReader::given(r.child(root, "", rule.section))) continue;
+    r.fail(
+        rule.section, key_node(root, rule.section),
+        std::string("applies to ") + rule.tasks + " only (this deck has task: " + deck.task + ")");
+  }
+}
+
+void read_task_sections(const DeckReader& r, const Node& root, Deck& deck, Node& resolved) {
+  if (deck.task != "gradient" && deck.task != "fwi") return;
+  const Node task = key_node(root, "task");
+  const Node observed = r.child(root, "", "observed");
+  const Node true_model = r.child(root, "", "true_model");
+  const bool has_observed = DeckReader::given(observed);
+  const bool has_true = DeckReader::given(true_model);
+  if (deck.task == "gradient" && !has_observed) {
+    r.fail("observed", task,
+           "required for task gradient: give observed: {file: data.npy} with the data "
+           "[shot, receiver, time]");
+  }
+  if (deck.task == "fwi" && !has_observed && !has_true) {
+    r.fail("observed", task,
+           "task fwi needs observed data: give observed: {file: data.npy}, or true_model: "
+           "{vp: ...} to model them");
+  }
+  if (has_observed && has_true) {
+    r.fail("true_model", key_node(root, "true_model"),
+           "give either observed (data from a file) or true_model (data modelled from it), "
+           "not both");
+  }
+  if (has_observed) read_observed_section(r, observed, deck, resolved);
+  read_gradient_section(r, root, deck, resolved);
+  if (has_true) read_true_model_section(r, true_model, deck, resolved);
+  if (deck.task == "fwi") read_inversion_section(r, root, deck, resolved);
+}
+
+}  // namespace pwave::io

@@ -1,0 +1,71 @@
+#pragma once
+// Shared helpers of the command-line tests: running pwave, reading outputs, scratch folders.
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace cli_test {
+
+struct Result {
+  int code = -1;
+  std::string out, err;
+};
+
+inline std::string read_text(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+inline std::filesystem::path scratch_dir(const std::string& name) {
+  const auto dir = std::filesystem::path(PWAVE_BINARY_DIR) / "test-scratch" / "driver" / name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+/// Runs `pwave <args>` (args already shell-quoted) in the source folder, capturing both streams.
+inline Result pwave(const std::string& args, const std::filesystem::path& scratch) {
+  const auto out = scratch / "stdout.txt", err = scratch / "stderr.txt";
+  const std::string cmd = "cd '" + std::string(PWAVE_SOURCE_DIR) + "' && '" + PWAVE_EXE + "' " +
+                          args + " > '" + out.string() + "' 2> '" + err.string() + "'";
+  const int status = std::system(cmd.c_str());
+  Result r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = read_text(out);
+  r.err = read_text(err);
+  return r;
+}
+
+inline bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
+
+/// Exactly one line on stderr: "pwave: error: ...".
+inline void expect_one_error_line(const Result& r, int code, const std::string& part) {
+  EXPECT_EQ(r.code, code) << r.err;
+  EXPECT_EQ(r.err.rfind("pwave: error: ", 0), 0u) << r.err;
+  ASSERT_FALSE(r.err.empty());
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "more than one line: " << r.err;
+  EXPECT_TRUE(contains(r.err, part)) << r.err;
+}
+
+inline void write_file(const std::filesystem::path& p, const std::string& text) {
+  std::ofstream(p) << text;
+}
+
+inline bool has_partial_files(const std::filesystem::path& dir) {
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
+    if (contains(e.path().filename().string(), ".partial")) return true;
+  }
+  return false;
+}
+
+}  // namespace cli_test
