@@ -463,6 +463,24 @@ struct CpmlStep {
         z.up[j] = up[j] ? up[j] + c0 : zeros;
         z.dn[j] = dn[j] ? dn[j] + c0 : zeros;
       }
+#ifdef PWAVE_HOST_VECTOR_EXT
+      if constexpr (InZ) {  // the next chunk of the row's fresh streams (band rows are long)
+        const int c1 = c0 + CH;
+        if (c1 < x1) {
+          const long bytes = long(std::min(CH, x1 - c1)) * long(sizeof(T));
+          const char* fresh[] = {reinterpret_cast<const char*>(p.uc + R * p.zs + c1),
+                                 reinterpret_cast<const char*>(p.vv + c1),
+                                 reinterpret_cast<const char*>(p.pzc + c1)};
+          const char* written[] = {reinterpret_cast<const char*>(p.un + c1),
+                                   reinterpret_cast<const char*>(p.pzn + c1),
+                                   reinterpret_cast<const char*>(p.zz + c1)};
+          for (long b = 0; b < bytes; b += host::cache_line) {
+            for (const char* q : fresh) __builtin_prefetch(q + b, 0, 3);
+            for (const char* q : written) __builtin_prefetch(q + b, 1, 3);
+          }
+        }
+      }
+#endif
       cells(p, z, pbuf + R, c0, n);
     }
   }
