@@ -1,5 +1,7 @@
-// pwave: the command-line driver. Parses arguments, starts Kokkos, runs a command and maps
-// errors to exit codes: 0 success, 2 bad input or usage (InputError), 1 anything else.
+// pwave: the command-line driver. Starts MPI (when launched by mpirun/srun), picks this rank's
+// GPU, starts Kokkos, runs a command and maps errors to exit codes: 0 success, 2 bad input or
+// usage (InputError), 1 anything else. With several ranks, errors every rank sees are agreed
+// on and printed once by rank 0; a failure on some ranks only aborts the job (MPI_Abort).
 
 #include <Kokkos_Core.hpp>
 #include <iostream>
@@ -7,7 +9,11 @@
 
 #include "command_line.hpp"
 #include "commands.hpp"
+#include "mpi_context.hpp"
 #include "pwave/core/error.hpp"
+#include "pwave/core/log.hpp"
+#include "pwave/parallel/communicator.hpp"
+#include "pwave/parallel/device.hpp"
 
 namespace {
 
@@ -24,24 +30,45 @@ int report(const char* what, int code) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // MPI first (finalised last, after Kokkos), so that the error paths below can still use it.
+  pwave::parallel::Environment mpi(argc, argv);
+  const pwave::parallel::Communicator world;
+  pwave::cli::set_world(&world);
+  const bool root = world.is_root();
+  // A failure not every rank saw: the others may wait in a collective, so end the job.
+  const auto fail = [&](const char* what, int code) {
+    if (world.size() == 1) return report(what, code);
+    report((std::string("rank ") + std::to_string(world.rank()) + ": " + what).c_str(), code);
+    world.abort(code);
+  };
   try {
     const pwave::cli::CommandLine cl = pwave::cli::parse_command_line(argc, argv);
     // --help and --version come before Kokkos, whose initialisation also reacts to --help.
     if (cl.command == "help") {
-      std::cout << pwave::cli::help_text();
+      if (root) std::cout << pwave::cli::help_text();
       return 0;
     }
     if (cl.command == "version") {
-      std::cout << pwave::cli::version_text();
+      if (root) std::cout << pwave::cli::version_text();
       return 0;
     }
+    // One GPU per rank: the device is chosen from the local rank before Kokkos starts.
+    const auto device = pwave::parallel::set_kokkos_device_from_local_rank(world.local_rank());
     Kokkos::ScopeGuard kokkos(argc, argv);
+    if (!root) pwave::log::set_quiet(true);
+    if (root && world.size() > 1) {
+      pwave::log::info(std::to_string(world.size()) + " MPI ranks" +
+                       (device.note.empty() ? std::string() : "; " + device.note));
+    }
     return cl.command == "run" ? pwave::cli::run_command(cl) : pwave::cli::check_command(cl);
+  } catch (const pwave::cli::AgreedFailure& e) {
+    if (root) report(e.what(), e.code);
+    return e.code;
   } catch (const pwave::InputError& e) {
-    return report(e.what(), 2);
+    return fail(e.what(), 2);
   } catch (const pwave::RuntimeError& e) {
-    return report(e.what(), 1);
+    return fail(e.what(), 1);
   } catch (const std::exception& e) {
-    return report(e.what(), 1);
+    return fail(e.what(), 1);
   }
 }

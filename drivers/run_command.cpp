@@ -1,7 +1,10 @@
+#include <unistd.h>
+
 #include <filesystem>
 #include <string>
 
 #include "commands.hpp"
+#include "mpi_context.hpp"
 #include "pwave/core/error.hpp"
 #include "pwave/core/log.hpp"
 #include "pwave/core/version.hpp"
@@ -36,16 +39,36 @@ void run_task(const io::Deck& deck, const fs::path& dir, const CommandLine& cl) 
 }  // namespace
 
 int run_command(const CommandLine& cl) {
-  const io::Deck deck = io::load_deck(cl.deck, cl.sets);
-  validate(deck.problem);
-  if ((cl.resume || cl.stop_after > 0) && deck.task != "fwi") {
-    throw InputError("", deck.path,
-                     std::string(cl.resume ? "--resume" : "--stop-after") +
-                         " applies to task fwi only (this deck has task: " + deck.task + ")");
-  }
-  log::set_quiet(cl.quiet);
+  // Every rank reads and checks the deck; they agree on the outcome, so a bad deck (or a file
+  // that one rank cannot read) ends every rank with the same code and one message.
+  io::Deck deck;
+  const parallel::Status loaded = parallel::run_collectively(world(), [&] {
+    deck = io::load_deck(cl.deck, cl.sets);
+    validate(deck.problem);
+    if ((cl.resume || cl.stop_after > 0) && deck.task != "fwi") {
+      throw InputError("", deck.path,
+                       std::string(cl.resume ? "--resume" : "--stop-after") +
+                           " applies to task fwi only (this deck has task: " + deck.task + ")");
+    }
+  });
+  if (!loaded.ok()) throw AgreedFailure(loaded.code, loaded.message);
+  if (world().is_root()) log::set_quiet(cl.quiet);
 
-  const fs::path dir(deck.output.directory);
+  // Rank 0 alone writes the run's files; the other ranks write into a private scratch folder
+  // (removed at the end) so that the code paths stay the same.
+  const bool root = world().is_root();
+  const fs::path dir = root ? fs::path(deck.output.directory)
+                            : fs::temp_directory_path() /
+                                  ("pwave-rank" + std::to_string(world().rank()) + "-" +
+                                   std::to_string(::getpid()));
+  struct RemoveScratch {
+    fs::path path;
+    bool active;
+    ~RemoveScratch() {
+      std::error_code ec;
+      if (active) fs::remove_all(path, ec);
+    }
+  } scratch{dir, !root};
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec || !fs::is_directory(dir)) {
@@ -75,7 +98,9 @@ int run_command(const CommandLine& cl) {
     } else {
       run_task<float>(deck, dir, cl);
     }
-    if (deck.output.plots && !cl.no_plots) {
+    if (!root) {
+      // plots are rank 0's
+    } else if (deck.output.plots && !cl.no_plots) {
       make_plots(dir);
     } else {
       log::info("plots: disabled (" + std::string(cl.no_plots ? "--no-plots" : "output.plots") +

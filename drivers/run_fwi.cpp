@@ -3,12 +3,15 @@
 #include <optional>
 #include <sstream>
 
+#include "pwave/core/error.hpp"
 #include "pwave/core/log.hpp"
 #include "pwave/inversion/fwi.hpp"
 #include "pwave/io/atomic_file.hpp"
 #include "pwave/io/npy.hpp"
 #include "pwave/propagation/forward.hpp"
 #include "run_outputs.hpp"
+#include "mpi_context.hpp"
+#include "pwave/parallel/shot_plan.hpp"
 #include "run_tasks.hpp"
 
 namespace fs = std::filesystem;
@@ -55,6 +58,32 @@ std::string stages_text(const io::DeckInversion& inv) {
 
 }  // namespace
 
+/// Observed data from the true model, modelled once: each rank models its share of the shots
+/// and the shares are gathered on every rank (shot order = rank order).
+template <class T>
+HostArray3<T> model_observed(const ForwardProblem& truth, const ProgressCallback& progress) {
+  const parallel::Communicator& comm = world();
+  if (comm.size() == 1) return forward_model<T>(truth, progress);
+  const int nshots = int(truth.shots.size());
+  std::vector<int> all(static_cast<std::size_t>(nshots));
+  for (int s = 0; s < nshots; ++s) all[s] = s;
+  const parallel::ShotPlan mine = parallel::plan_shots(all, comm.rank(), comm.size());
+  std::vector<double> local;
+  if (!mine.empty()) {
+    ForwardProblem part = truth;
+    part.shots.clear();
+    for (int s : mine.shots) part.shots.push_back(truth.shots[s]);
+    const HostArray3<T> traces = forward_model<T>(part, comm.is_root() ? progress : ProgressCallback());
+    local.assign(traces.data(), traces.data() + traces.size());
+  }
+  const std::vector<double> gathered = comm.allgatherv(local);
+  const std::size_t nrec = truth.shots.front().receivers.size();
+  HostArray3<T> out("pwave::observed", nshots, nrec, truth.nt);
+  if (gathered.size() != out.size()) throw RuntimeError("observed data: gathered the wrong size");
+  for (std::size_t i = 0; i < gathered.size(); ++i) out.data()[i] = T(gathered[i]);
+  return out;
+}
+
 template <class T>
 void run_fwi_task(const io::Deck& deck, const fs::path& dir, bool resume, int stop_after) {
   const ForwardProblem& p = deck.problem;
@@ -80,7 +109,7 @@ void run_fwi_task(const io::Deck& deck, const fs::path& dir, bool resume, int st
       if (!progress) progress.emplace("observed data (true model)", total);
       progress->update(done);
     };
-    observed = forward_model<T>(truth, callback);
+    observed = model_observed<T>(truth, callback);
     if (progress) progress->finish();
     ResultFiles files(dir);
     write_grid_npy<T>(files.add("true_model.npy"), grid, deck.true_model.vp);
@@ -98,7 +127,10 @@ void run_fwi_task(const io::Deck& deck, const fs::path& dir, bool resume, int st
   }
 
   const auto start = std::chrono::steady_clock::now();
-  const FwiResult result = run_fwi<T>(fwi_config(deck, dir, resume, stop_after), observed);
+  // Models, history and checkpoints go to the deck's folder, which every rank reads on --resume
+  // (only rank 0 writes there).
+  const FwiResult result = run_fwi<T>(
+      fwi_config(deck, fs::path(deck.output.directory), resume, stop_after), observed, world());
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 

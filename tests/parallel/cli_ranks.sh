@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# `mpirun -np N pwave run` end to end: the FWI deck gives the same final model, bit for bit, on
+# 1, 2 and 3 ranks; a deck that only one rank cannot use ends every rank with exit code 2.
+#   cli_ranks.sh MPIEXEC PWAVE SOURCE_DIR [mpiexec flags...]
+set -u
+mpiexec=$1 pwave=$2 src=$3
+shift 3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+deck="$src/inputs/fwi_small.yaml"
+common=(--no-plots --quiet --set inversion.iterations=3 --set inversion.batch_size=4)
+for n in 1 2 3; do
+  "$mpiexec" -n "$n" "$@" "$pwave" run "$deck" "${common[@]}" --set output.directory=out$n \
+    || { echo "FAIL: $n ranks exited $?"; exit 1; }
+done
+for n in 2 3; do
+  cmp -s out1/model_final.npy out$n/model_final.npy \
+    || { echo "FAIL: $n ranks give another final model than 1 rank"; exit 1; }
+  cmp -s <(cut -d, -f1-3 out1/history.csv) <(cut -d, -f1-3 out$n/history.csv) \
+    || { echo "FAIL: $n ranks give another misfit history than 1 rank"; exit 1; }
+done
+sed 's/order: 4/order: 5/' "$deck" > bad.yaml
+cp "$deck" good.yaml
+start=$(date +%s)
+"$mpiexec" -n 2 "$@" sh -c 'r=${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-0}};
+  if [ "$r" = 1 ]; then exec "$0" run bad.yaml --no-plots; else exec "$0" run good.yaml --no-plots --set output.directory=outx; fi' \
+  "$pwave" 2> err.txt
+code=$?
+elapsed=$(( $(date +%s) - start ))
+[ "$code" -ne 0 ] || { echo "FAIL: a bad deck on rank 1 did not fail the job"; exit 1; }
+[ "$elapsed" -lt 30 ] || { echo "FAIL: the failing job took ${elapsed}s"; exit 1; }
+grep -q "physics.order" err.txt || { echo "FAIL: no error naming physics.order:"; cat err.txt; exit 1; }
+[ "$(grep -c "pwave: error:" err.txt)" = 1 ] || { echo "FAIL: the error was not printed once:"; cat err.txt; exit 1; }
+echo "1 passed, 0 failed"
