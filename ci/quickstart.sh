@@ -4,4 +4,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash ci/install_deps.sh
 bash ci/build.sh
-./build/bin/pwave run inputs/forward_small.yaml
+./build/bin/pwave run inputs/fwi_small.yaml

@@ -154,11 +154,22 @@ void make_plots(const fs::path& dir) {
     log::info("plots: skipped (no plotting tool at " + tool.string() + ")");
     return;
   }
-  if (std::system("python3 -c 'import matplotlib' > /dev/null 2>&1") != 0) {
-    log::info("plots: skipped (python3 with matplotlib not found)");
+  // The first python3 on PATH may lack matplotlib (a virtual environment, pyenv) while the
+  // system one has it (Debian's python3-matplotlib): try both.
+  std::string python;
+  for (const char* candidate : {"python3", "/usr/bin/python3"}) {
+    const std::string probe =
+        std::string(candidate) + " -c 'import numpy, matplotlib' > /dev/null 2>&1";
+    if (std::system(probe.c_str()) == 0) {
+      python = candidate;
+      break;
+    }
+  }
+  if (python.empty()) {
+    log::info("plots: skipped (no python3 with numpy and matplotlib found)");
     return;
   }
-  const std::string cmd = "python3 " + shell_quote(tool.string()) + " " +
+  const std::string cmd = python + " " + shell_quote(tool.string()) + " " +
                           shell_quote(fs::absolute(dir, ec).string()) + " 2>&1";
   log::info("plots: " + cmd);
   FILE* pipe = popen(cmd.c_str(), "r");
