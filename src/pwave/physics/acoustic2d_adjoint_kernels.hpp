@@ -114,6 +114,13 @@ struct AdjointFrameStep {
     }
     st.g_prev(s, z, x) = T(2) * gc - st.g_prev(s, z, x) + st.v2dt2(iz, ix) * acc;
   }
+
+  /// Host row path: the cell update is branch-free, so with the loop declared free of
+  /// dependencies (cells of a row only read the previous step's arrays) GCC vectorises it.
+  KOKKOS_INLINE_FUNCTION void row(int s, int iz, int x0, int x1) const {
+    PWAVE_SIMD
+    for (int ix = x0; ix < x1; ++ix) (*this)(s, iz, ix);
+  }
 };
 
 /// Adds w r^n at every receiver: the adjoint of recording u^n (in the scaled variable G).
