@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `mpirun -np N pwave run` end to end: the FWI deck gives the same final model, bit for bit, on
-# 1, 2 and 3 ranks; a deck that only one rank cannot use ends every rank with exit code 2.
+# 1, 2 and 3 ranks, and after a stop on 2 ranks resumed on 3; a deck that only one rank cannot
+# use ends every rank with exit code 2.
 #   cli_ranks.sh MPIEXEC PWAVE SOURCE_DIR [mpiexec flags...]
 set -u
 mpiexec=$1 pwave=$2 src=$3
@@ -20,6 +21,14 @@ for n in 2 3; do
   cmp -s <(cut -d, -f1-3 out1/history.csv) <(cut -d, -f1-3 out$n/history.csv) \
     || { echo "FAIL: $n ranks give another misfit history than 1 rank"; exit 1; }
 done
+# Interrupted on 2 ranks, resumed on 3: the same final model as the uninterrupted run.
+"$mpiexec" -n 2 "$@" "$pwave" run "$deck" "${common[@]}" --set output.directory=outr --stop-after 1 \
+  || { echo "FAIL: the interrupted run exited $?"; exit 1; }
+[ ! -e outr/model_final.npy ] || { echo "FAIL: an interrupted run wrote model_final.npy"; exit 1; }
+"$mpiexec" -n 3 "$@" "$pwave" run "$deck" "${common[@]}" --set output.directory=outr --resume \
+  || { echo "FAIL: the resumed run exited $?"; exit 1; }
+cmp -s out1/model_final.npy outr/model_final.npy \
+  || { echo "FAIL: resuming on another rank count changed the final model"; exit 1; }
 sed 's/order: 4/order: 5/' "$deck" > bad.yaml
 cp "$deck" good.yaml
 start=$(date +%s)
