@@ -9,6 +9,7 @@
 #include "pwave/io/npy.hpp"
 #include "pwave/propagation/gradient.hpp"
 #include "run_outputs.hpp"
+#include "mpi_context.hpp"
 #include "run_tasks.hpp"
 
 namespace fs = std::filesystem;
@@ -32,7 +33,7 @@ void run_gradient_task(const io::Deck& deck, const fs::path& dir) {
     progress->update(done);
   };
   const auto start = std::chrono::steady_clock::now();
-  const GradientResult<T> g = misfit_gradient<T>(p, observed, deck.storage, callback);
+  const GradientResult<T> g = misfit_gradient<T>(p, observed, deck.storage, callback, world());
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (progress) progress->finish();

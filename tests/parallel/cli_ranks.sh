@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `mpirun -np N pwave run` end to end: the FWI deck gives the same final model, bit for bit, on
 # 1, 2 and 3 ranks, and after a stop on 2 ranks resumed on 3; a deck that only one rank cannot
-# use ends every rank with exit code 2.
+# use ends every rank with exit code 2; task gradient gives the same gradient on 1 and 3 ranks.
 #   cli_ranks.sh MPIEXEC PWAVE SOURCE_DIR [mpiexec flags...]
 set -u
 mpiexec=$1 pwave=$2 src=$3
@@ -29,6 +29,18 @@ done
   || { echo "FAIL: the resumed run exited $?"; exit 1; }
 cmp -s out1/model_final.npy outr/model_final.npy \
   || { echo "FAIL: resuming on another rank count changed the final model"; exit 1; }
+# task: gradient split over ranks: the same gradient, bit for bit, as one rank.
+"$pwave" run "$src/inputs/forward_small.yaml" --no-plots --quiet --set output.directory=outf \
+  || { echo "FAIL: forward_small exited $?"; exit 1; }
+for n in 1 3; do
+  "$mpiexec" -n "$n" "$@" "$pwave" run "$src/inputs/gradient_small.yaml" --no-plots --quiet \
+    --set observed.file="$work/outf/receivers.npy" --set output.directory=outg$n \
+    || { echo "FAIL: gradient on $n ranks exited $?"; exit 1; }
+done
+cmp -s outg1/gradient.npy outg3/gradient.npy \
+  || { echo "FAIL: 3 ranks give another gradient than 1 rank"; exit 1; }
+cmp -s outg1/synthetic.npy outg3/synthetic.npy \
+  || { echo "FAIL: 3 ranks give other synthetic traces than 1 rank"; exit 1; }
 sed 's/order: 4/order: 5/' "$deck" > bad.yaml
 cp "$deck" good.yaml
 start=$(date +%s)

@@ -1,6 +1,9 @@
 #include "pwave/propagation/gradient.hpp"
 
 #include "pwave/core/error.hpp"
+#include "pwave/parallel/allreduce.hpp"
+#include "pwave/parallel/reproducible_sum.hpp"
+#include "pwave/parallel/shot_plan.hpp"
 #include "pwave/propagation/acoustic2d.hpp"
 
 namespace pwave {
@@ -92,10 +95,81 @@ Grid2DView<T> fold_to_model(const ForwardProblem& p, const Grid2DView<T>& grad_w
   return out;
 }
 
+namespace {
+
+void check_observed_shape(const ForwardProblem& problem, std::size_t s, std::size_t r,
+                          std::size_t n, int nrec) {
+  const int nshots = int(problem.shots.size());
+  if (s != std::size_t(nshots) || r != std::size_t(nrec) || n != std::size_t(problem.nt)) {
+    throw InputError("observed", "",
+                     "has shape [" + std::to_string(s) + ", " + std::to_string(r) + ", " +
+                         std::to_string(n) + "] but the acquisition needs [" +
+                         std::to_string(nshots) + ", " + std::to_string(nrec) + ", " +
+                         std::to_string(problem.nt) + "]");
+  }
+}
+
+/// Several ranks: each propagates its contiguous share of the shots in one launch; misfits and
+/// per-shot imaging are summed in shot order (bitwise the single-rank result with shot_batch 0),
+/// and the synthetic traces are gathered on every rank.
+template <class T>
+GradientResult<T> misfit_gradient_ranks(const ForwardProblem& problem,
+                                        const HostArray3<T>& observed,
+                                        const StorageOptions& storage,
+                                        const ProgressCallback& progress,
+                                        const parallel::Communicator& comm) {
+  const int nshots = int(problem.shots.size());
+  std::vector<int> all(static_cast<std::size_t>(nshots));
+  for (int s = 0; s < nshots; ++s) all[s] = s;
+  const parallel::ShotPlan plan = parallel::plan_shots(all, comm.rank(), comm.size());
+  const int share = (nshots + comm.size() - 1) / comm.size();
+  Acoustic2D<T> prop(problem, share);
+  const int nrec = prop.receivers_per_shot();
+  check_observed_shape(problem, observed.extent(0), observed.extent(1), observed.extent(2), nrec);
+  Traces<T> syn("pwave::syn", share, nrec, problem.nt), obs("pwave::obs", share, nrec, problem.nt),
+      res("pwave::res", share, nrec, problem.nt);
+  Grid2DView<T> grad_w("pwave::grad_w", prop.padded_nz(), prop.padded_nx());
+  Grid2DView<T> imaging("pwave::imaging", prop.padded_nz(), prop.padded_nx());
+  std::vector<double> misfits;
+  std::vector<double> local_traces;
+  if (!plan.empty()) {
+    auto history = prop.make_history(share, storage);
+    prop.forward(plan.shots, syn, progress, 0, 2L * problem.nt, history);
+    for (int k = 0; k < plan.count; ++k) {
+      Kokkos::deep_copy(Kokkos::subview(obs, k, Kokkos::ALL, Kokkos::ALL),
+                        Kokkos::subview(observed, plan.shots[k], Kokkos::ALL, Kokkos::ALL));
+    }
+    misfits = residual_and_misfits(syn, obs, res, plan.count);
+    prop.adjoint_per_shot(plan.shots, res, history);
+    if (progress) progress(2L * problem.nt, 2L * problem.nt);
+    auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), syn);
+    local_traces.assign(h.data(), h.data() + std::size_t(plan.count) * nrec * problem.nt);
+  }
+  std::vector<long> keys;
+  for (int s : plan.shots) keys.push_back(s);
+  GradientResult<T> out;
+  out.misfit = parallel::ordered_sum(comm, keys, misfits);
+  parallel::OrderedSum<T> sum(imaging.size(), parallel::choose_allreduce_path().path);
+  sum.sum(comm, keys, prop.shot_imaging(), imaging);
+  prop.add_imaging(imaging, grad_w);
+  const auto grad = fold_to_model(problem, grad_w);
+  out.gradient = HostArray2<T>("pwave::gradient_host", problem.model.grid.nz, problem.model.grid.nx);
+  Kokkos::deep_copy(out.gradient, grad);
+  const std::vector<double> traces = comm.allgatherv(local_traces);
+  out.synthetic = HostArray3<T>("pwave::synthetic", nshots, nrec, problem.nt);
+  for (std::size_t i = 0; i < traces.size() && i < out.synthetic.size(); ++i) {
+    out.synthetic.data()[i] = T(traces[i]);
+  }
+  return out;
+}
+
+}  // namespace
+
 template <class T>
 GradientResult<T> misfit_gradient(const ForwardProblem& problem, const HostArray3<T>& observed,
-                                  const StorageOptions& storage,
-                                  const ProgressCallback& progress) {
+                                  const StorageOptions& storage, const ProgressCallback& progress,
+                                  const parallel::Communicator& comm) {
+  if (comm.size() > 1) return misfit_gradient_ranks(problem, observed, storage, progress, comm);
   Acoustic2D<T> prop(problem, problem.shot_batch);
   const int nshots = int(problem.shots.size());
   const int nrec = prop.receivers_per_shot();
@@ -125,7 +199,8 @@ GradientResult<T> misfit_gradient(const ForwardProblem& problem, const HostArray
     steps += problem.nt;
     Kokkos::deep_copy(Kokkos::subview(obs, batch, Kokkos::ALL, Kokkos::ALL),
                       Kokkos::subview(observed, shots, Kokkos::ALL, Kokkos::ALL));
-    out.misfit += residual_and_misfit(syn, obs, res, count);
+    // Per-shot misfits added in shot order: the same sum as across MPI ranks.
+    for (double j : residual_and_misfits(syn, obs, res, count)) out.misfit += j;
     Kokkos::deep_copy(Kokkos::subview(out.synthetic, shots, Kokkos::ALL, Kokkos::ALL),
                       Kokkos::subview(syn, batch, Kokkos::ALL, Kokkos::ALL));
     prop.adjoint(first, count, res, history, grad_w);
@@ -141,11 +216,13 @@ GradientResult<T> misfit_gradient(const ForwardProblem& problem, const HostArray
 template GradientResult<float> misfit_gradient<float>(const ForwardProblem&,
                                                       const HostArray3<float>&,
                                                       const StorageOptions&,
-                                                      const ProgressCallback&);
+                                                      const ProgressCallback&,
+                                                      const parallel::Communicator&);
 template GradientResult<double> misfit_gradient<double>(const ForwardProblem&,
                                                         const HostArray3<double>&,
                                                         const StorageOptions&,
-                                                        const ProgressCallback&);
+                                                        const ProgressCallback&,
+                                                        const parallel::Communicator&);
 template Grid2DView<float> fold_to_model(const ForwardProblem&, const Grid2DView<float>&);
 template void fold_to_model(const ForwardProblem&, const Grid2DView<float>&,
                             const Grid2DView<float>&, const Grid2DView<float>&);
