@@ -32,7 +32,7 @@ FwiConfig fwi_config(const io::Deck& deck, const fs::path& dir, bool resume, int
   c.smoothing = inv.smoothing;
   c.water_depth = inv.water_depth;
   c.source_taper = inv.source_taper;
-  c.storage = deck.storage;
+  c.storage = deck.storage_options;
   c.output_directory = dir.string();
   c.output_every = inv.output_every;
   c.checkpoint_every = inv.checkpoint_every;

@@ -23,8 +23,14 @@ void run_gradient_task(const io::Deck& deck, const fs::path& dir) {
   const HistoryEstimate h = estimate_history(p, sizeof(T), 0);
   const double per_shot = deck.storage == Storage::full ? h.full_per_shot : h.boundary_per_shot;
   char line[256];
-  std::snprintf(line, sizeof line, "gradient: %s storage, %.1f MB per shot x %d shots per batch",
-                to_string(deck.storage), per_shot / (1024.0 * 1024.0), h.batch);
+  if (deck.storage == Storage::boundary || deck.storage_options.exact_full()) {
+    std::snprintf(line, sizeof line, "gradient: %s storage, %.1f MB per shot x %d shots per batch",
+                  to_string(deck.storage), per_shot / (1024.0 * 1024.0), h.batch);
+  } else {
+    std::snprintf(line, sizeof line, "gradient: %s storage (interval %d, stride %d, %s)",
+                  to_string(deck.storage), deck.storage_options.interval,
+                  deck.storage_options.stride, to_string(deck.storage_options.compression));
+  }
   log::info(line);
 
   std::optional<log::Progress> progress;
@@ -33,7 +39,7 @@ void run_gradient_task(const io::Deck& deck, const fs::path& dir) {
     progress->update(done);
   };
   const auto start = std::chrono::steady_clock::now();
-  const GradientResult<T> g = misfit_gradient<T>(p, observed, deck.storage, callback, world());
+  const GradientResult<T> g = misfit_gradient<T>(p, observed, deck.storage_options, callback, world());
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (progress) progress->finish();

@@ -86,9 +86,36 @@ TEST(DeckTaskErrors, ObservedFiles) {
 TEST(DeckTaskErrors, GradientStorage) {
   EXPECT_DECK_ERROR(deck_error(edit(fwi_deck(), "{storage: full}", "{storage: ful}")),
                     "gradient.storage", "deck.yaml:23",
-                    "expected boundary or full, got 'ful' (did you mean 'full'?)");
+                    "expected boundary, checkpoint or full, got 'ful' (did you mean 'full'?)");
   EXPECT_DECK_ERROR(deck_error(edit(fwi_deck(), "{storage: full}", "{storage: checkpoints}")),
-                    "gradient.storage", "deck.yaml:23", "expected boundary or full");
+                    "gradient.storage", "deck.yaml:23",
+                    "got 'checkpoints' (did you mean 'checkpoint'?)");
+  // Settings of one strategy with another, and bad values.
+  EXPECT_DECK_ERROR(deck_error(edit(fwi_deck(), "{storage: full}", "{storage: boundary, stride: 2}")),
+                    "gradient.stride", "deck.yaml:23", "applies to storage: full only");
+  EXPECT_DECK_ERROR(
+      deck_error(edit(fwi_deck(), "{storage: full}", "{storage: full, checkpoint_interval: 9}")),
+      "gradient.checkpoint_interval", "deck.yaml:23", "applies to storage: checkpoint only");
+  EXPECT_DECK_ERROR(
+      deck_error(edit(fwi_deck(), "{storage: full}", "{storage: full, compression: fp8}")),
+      "gradient.compression", "deck.yaml:23", "expected none, bf16 or int8");
+  EXPECT_DECK_ERROR(deck_error(edit(fwi_deck(), "{storage: full}", "{storage: full, stride: 0}")),
+                    "gradient.stride", "deck.yaml:23", "");
+}
+
+TEST(DeckTaskErrors, GradientStorageSettingsAreRead) {
+  const io::Deck c = io::load_deck_text(
+      edit(fwi_deck(), "{storage: full}", "{storage: checkpoint, checkpoint_interval: 12}"),
+      "deck.yaml");
+  EXPECT_EQ(c.storage_options.strategy, Storage::checkpoint);
+  EXPECT_EQ(c.storage_options.interval, 12);
+  const io::Deck f = io::load_deck_text(
+      edit(fwi_deck(), "{storage: full}", "{storage: full, stride: 4, compression: bf16}"),
+      "deck.yaml");
+  EXPECT_EQ(f.storage_options.strategy, Storage::full);
+  EXPECT_EQ(f.storage_options.stride, 4);
+  EXPECT_EQ(f.storage_options.compression, Compression::bf16);
+  EXPECT_EQ(f.resolved["gradient"]["compression"].as<std::string>(), "bf16");
 }
 
 TEST(DeckTaskErrors, Bounds) {

@@ -61,6 +61,7 @@ struct Deck {
   } output;
   DeckObserved observed;                ///< gradient, fwi: the observed data (file empty: none)
   Storage storage = Storage::boundary;  ///< gradient, fwi: wavefield storage of the gradient
+  StorageOptions storage_options;       ///< the strategy with its settings (what runs use)
   bool has_true_model = false;          ///< fwi: observed data are modelled from true_model
   Model2D true_model;                   ///< fwi: vp in m/s, on the model grid
   DeckInversion inversion;              ///< fwi only

@@ -52,12 +52,45 @@ void read_gradient_section(const DeckReader& r, const Node& root, Deck& deck, No
   const Node g = r.child(root, "", "gradient");
   if (DeckReader::given(g)) r.check_keys(g, "gradient");
   const Node storage = r.child(g, "gradient", "storage");
-  const std::string s = DeckReader::given(storage)
-                            ? r.choice(storage, "gradient.storage", {"boundary", "full"})
-                            : "boundary";
-  deck.storage = s == "full" ? Storage::full : Storage::boundary;
+  const std::string s =
+      DeckReader::given(storage)
+          ? r.choice(storage, "gradient.storage", {"boundary", "checkpoint", "full"})
+          : "boundary";
+  deck.storage = s == "full"         ? Storage::full
+                 : s == "checkpoint" ? Storage::checkpoint
+                                     : Storage::boundary;
+  StorageOptions& o = deck.storage_options;
+  o = StorageOptions(deck.storage);
   Node out(YAML::NodeType::Map);
   out["storage"] = s;
+  // Settings of one strategy given with another are mistakes, not silently ignored.
+  const Node interval = r.child(g, "gradient", "checkpoint_interval");
+  if (DeckReader::given(interval)) {
+    if (deck.storage != Storage::checkpoint) {
+      r.fail("gradient.checkpoint_interval", interval, "applies to storage: checkpoint only");
+    }
+    o.interval = r.integer(interval, "gradient.checkpoint_interval", 1);
+  }
+  if (deck.storage == Storage::checkpoint) out["checkpoint_interval"] = o.interval;
+  const Node stride = r.child(g, "gradient", "stride");
+  if (DeckReader::given(stride)) {
+    if (deck.storage != Storage::full) {
+      r.fail("gradient.stride", stride, "applies to storage: full only");
+    }
+    o.stride = r.integer(stride, "gradient.stride", 1);
+  }
+  const Node compression = r.child(g, "gradient", "compression");
+  if (DeckReader::given(compression)) {
+    if (deck.storage != Storage::full) {
+      r.fail("gradient.compression", compression, "applies to storage: full only");
+    }
+    const std::string c = r.choice(compression, "gradient.compression", {"none", "bf16", "int8"});
+    o.compression = c == "bf16" ? Compression::bf16 : c == "int8" ? Compression::int8 : Compression::none;
+  }
+  if (deck.storage == Storage::full) {
+    out["stride"] = o.stride;
+    out["compression"] = to_string(o.compression);
+  }
   resolved["gradient"] = out;
 }
 
