@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "pwave/core/types.hpp"
 #include "pwave/physics/stencil.hpp"
@@ -108,6 +109,15 @@ struct Vec {
   }
   static void store(T* p, const type& v) { __builtin_memcpy(p, &v, sizeof v); }
   static type splat(T x) { return type{} + x; }
+  /// Lanes [lo, width) of a, lanes [0, lo) of b (a bitwise select: values are not rounded).
+  static type lanes_from(int lo, const type& a, const type& b) {
+    typedef std::conditional_t<sizeof(T) == 4, std::int32_t, std::int64_t> I;
+    typedef I mask __attribute__((vector_size(vector_bytes)));
+    mask lane;
+    for (int k = 0; k < width; ++k) lane[k] = I(k);
+    const mask m = lane >= I(lo);  // all ones where taken from a
+    return (type)(((mask)a & m) | ((mask)b & ~m));
+  }
 };
 
 // Forced inline: GCC deems a function that only prefetches free of side effects and deletes
@@ -295,9 +305,10 @@ struct InteriorStep {
                k.cx[j] * (H::load(ur + j) + H::load(ur - j));
       }
       T* o = un + r * zs + ix;
-      const V next = k.two * col[r + R] - H::load(o) + H::load(vv + r * vs + ix) * lap;
-      if (Partial) {
-        for (int q = lo; q < hi; ++q) o[q] = next[q];
+      const V old = H::load(o);
+      const V next = k.two * col[r + R] - old + H::load(vv + r * vs + ix) * lap;
+      if (Partial) {  // lanes [lo, hi) only: the others keep what memory holds
+        H::store(o, H::lanes_from(hi, old, H::lanes_from(lo, next, old)));
       } else {
         H::store(o, next);
       }
@@ -463,24 +474,6 @@ struct CpmlStep {
         z.up[j] = up[j] ? up[j] + c0 : zeros;
         z.dn[j] = dn[j] ? dn[j] + c0 : zeros;
       }
-#ifdef PWAVE_HOST_VECTOR_EXT
-      if constexpr (InZ) {  // the next chunk of the row's fresh streams (band rows are long)
-        const int c1 = c0 + CH;
-        if (c1 < x1) {
-          const long bytes = long(std::min(CH, x1 - c1)) * long(sizeof(T));
-          const char* fresh[] = {reinterpret_cast<const char*>(p.uc + R * p.zs + c1),
-                                 reinterpret_cast<const char*>(p.vv + c1),
-                                 reinterpret_cast<const char*>(p.pzc + c1)};
-          const char* written[] = {reinterpret_cast<const char*>(p.un + c1),
-                                   reinterpret_cast<const char*>(p.pzn + c1),
-                                   reinterpret_cast<const char*>(p.zz + c1)};
-          for (long b = 0; b < bytes; b += host::cache_line) {
-            for (const char* q : fresh) __builtin_prefetch(q + b, 0, 3);
-            for (const char* q : written) __builtin_prefetch(q + b, 1, 3);
-          }
-        }
-      }
-#endif
       cells(p, z, pbuf + R, c0, n);
     }
   }
@@ -578,7 +571,6 @@ struct CpmlStep {
   PWAVE_HOST_INLINE void strip_vec(const Strip& p, int i, int lo) const {
     using H = host::Vec<T>;
     using V = typename H::type;
-    constexpr int W = H::width;
     const long zs = p.zs;
     V col[NR + 2 * R];
     PWAVE_UNROLL
@@ -607,17 +599,16 @@ struct CpmlStep {
       const V lap_x = one_b * t + a * zeta;
       const V zeta_next = a * zeta + b * t;
       const V psi_next = a * H::load(p.psx + r * p.ps + i) + b * d1x;
-      const V u_next = H::splat(T(2)) * u - H::load(un) + H::load(p.vv + r * p.vs + i) * (lap_x + d2z);
+      const V u_old = H::load(un);
+      const V u_next = H::splat(T(2)) * u - u_old + H::load(p.vv + r * p.vs + i) * (lap_x + d2z);
       if (lo == 0) {
         H::store(zx, zeta_next);
         H::store(psxn, psi_next);
         H::store(un, u_next);
-      } else {
-        for (int q = lo; q < W; ++q) {
-          zx[q] = zeta_next[q];
-          psxn[q] = psi_next[q];
-          un[q] = u_next[q];
-        }
+      } else {  // lanes [lo, W) only: the others keep what memory holds (already updated)
+        H::store(zx, H::lanes_from(lo, zeta_next, zeta));
+        H::store(psxn, H::lanes_from(lo, psi_next, H::load(psxn)));
+        H::store(un, H::lanes_from(lo, u_next, u_old));
       }
     }
   }
