@@ -31,25 +31,6 @@ struct FoldGradient {
 }  // namespace
 
 template <class T>
-double residual_and_misfit(const Traces<T>& syn, const Traces<T>& obs, const Traces<T>& res,
-                           int count) {
-  double j = 0;
-  const int nrec = int(syn.extent(1)), nt = int(syn.extent(2));
-  Kokkos::parallel_reduce(
-      "pwave::propagation::residual",
-      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {count, nrec}),
-      KOKKOS_LAMBDA(const int s, const int r, double& acc) {
-        for (int n = 0; n < nt; ++n) {
-          const T d = syn(s, r, n) - obs(s, r, n);
-          res(s, r, n) = d;
-          acc += double(d) * double(d);
-        }
-      },
-      j);
-  return 0.5 * j;
-}
-
-template <class T>
 std::vector<double> residual_and_misfits(const Traces<T>& syn, const Traces<T>& obs,
                                          const Traces<T>& res, int count) {
   std::vector<double> out(std::size_t(count > 0 ? count : 0), 0.0);
@@ -232,10 +213,6 @@ template std::vector<double> residual_and_misfits(const Traces<float>&, const Tr
                                                   const Traces<float>&, int);
 template std::vector<double> residual_and_misfits(const Traces<double>&, const Traces<double>&,
                                                   const Traces<double>&, int);
-template double residual_and_misfit(const Traces<float>&, const Traces<float>&,
-                                    const Traces<float>&, int);
-template double residual_and_misfit(const Traces<double>&, const Traces<double>&,
-                                    const Traces<double>&, int);
 template Grid2DView<double> fold_to_model(const ForwardProblem&, const Grid2DView<double>&);
 
 }  // namespace pwave

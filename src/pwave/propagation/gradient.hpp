@@ -39,14 +39,9 @@ template <class T>
 void fold_to_model(const ForwardProblem& problem, const Grid2DView<T>& grad_w,
                    const Grid2DView<T>& vp, const Grid2DView<T>& out);
 
-/// residual = synthetic - observed for the first `count` shots of the batch buffers; returns
-/// J = 0.5 * sum of residual^2 (accumulated in double).
-template <class T>
-double residual_and_misfit(const Traces<T>& synthetic, const Traces<T>& observed,
-                           const Traces<T>& residual, int count);
-
-/// The same, one misfit per shot (each reduced on its own, so a shot's value does not depend
-/// on the other shots of the batch): misfits[k] for batch slot k.
+/// residual = synthetic - observed for the first `count` shots of the batch buffers, and one
+/// misfit 0.5 * sum residual^2 per shot (accumulated in double, each shot reduced on its own so
+/// that its value does not depend on the other shots of the batch): misfits[k] for slot k.
 template <class T>
 std::vector<double> residual_and_misfits(const Traces<T>& synthetic, const Traces<T>& observed,
                                          const Traces<T>& residual, int count);
