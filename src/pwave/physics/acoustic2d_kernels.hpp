@@ -29,15 +29,15 @@ namespace pwave::physics {
 /// Device data of one shot batch, shared by all 2D acoustic kernels.
 template <class T>
 struct Acoustic2DState {
-  int nz = 0, nx = 0;                     ///< padded grid (model + CPML), without halo
+  int nz = 0, nx = 0;  ///< padded grid (model + CPML), without halo
   int pad_top = 0, pad_bottom = 0, pad_left = 0, pad_right = 0;
-  int halo = 0;                           ///< stencil radius
-  Field2D<T> u_prev, u_cur;               ///< [shot][nz + 2 halo][nx + 2 halo]
-  Grid2DView<T> v2dt2;                    ///< [nz][nx], v^2 dt^2 in m^2
-  Kokkos::View<T*, MemSpace> ax, bx;      ///< [nx] CPML coefficients along x
-  Kokkos::View<T*, MemSpace> az, bz;      ///< [nz] CPML coefficients along z
-  Field2D<T> psi_x, psi_x_next, zeta_x;   ///< [shot][nz][pad_left + pad_right]
-  Field2D<T> psi_z, psi_z_next, zeta_z;   ///< [shot][pad_top + pad_bottom][nx]
+  int halo = 0;                          ///< stencil radius
+  Field2D<T> u_prev, u_cur;              ///< [shot][nz + 2 halo][nx + 2 halo]
+  Grid2DView<T> v2dt2;                   ///< [nz][nx], v^2 dt^2 in m^2
+  Kokkos::View<T*, MemSpace> ax, bx;     ///< [nx] CPML coefficients along x
+  Kokkos::View<T*, MemSpace> az, bz;     ///< [nz] CPML coefficients along z
+  Field2D<T> psi_x, psi_x_next, zeta_x;  ///< [shot][nz][pad_left + pad_right]
+  Field2D<T> psi_z, psi_z_next, zeta_z;  ///< [shot][pad_top + pad_bottom][nx]
 };
 
 /// Column of x-strip storage for padded column ix, or -1 outside the x strips.
@@ -69,6 +69,19 @@ struct ScaledStencil {
       d1z[j] = T(Stencil<Order>::c1(j) / dz);
       d1x[j] = T(Stencil<Order>::c1(j) / dx);
     }
+  }
+
+  /// D2x u + D2z u at halo-layout cell (z, x) of shot s: the one Laplacian every cell-wise
+  /// kernel (forward interior, reversed step) evaluates, in one summation order.
+  template <class Field>
+  KOKKOS_INLINE_FUNCTION T laplacian(const Field& u, int s, int z, int x) const {
+    T lap = (d2z[0] + d2x[0]) * u(s, z, x);
+    PWAVE_UNROLL
+    for (int j = 1; j <= radius; ++j) {
+      lap +=
+          d2z[j] * (u(s, z + j, x) + u(s, z - j, x)) + d2x[j] * (u(s, z, x + j) + u(s, z, x - j));
+    }
+    return lap;
   }
 };
 
@@ -168,14 +181,8 @@ struct InteriorStep {
 
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const {
     const int z = iz + halo, x = ix + halo;
-    const T u = u_cur(s, z, x);
-    T lap = (c.d2z[0] + c.d2x[0]) * u;
-    PWAVE_UNROLL
-    for (int j = 1; j <= R; ++j) {
-      lap += c.d2z[j] * (u_cur(s, z + j, x) + u_cur(s, z - j, x)) +
-             c.d2x[j] * (u_cur(s, z, x + j) + u_cur(s, z, x - j));
-    }
-    u_next(s, z, x) = T(2) * u - u_next(s, z, x) + v2dt2(iz, ix) * lap;
+    u_next(s, z, x) =
+        T(2) * u_cur(s, z, x) - u_next(s, z, x) + v2dt2(iz, ix) * c.laplacian(u_cur, s, z, x);
   }
 
   /// Host path: cells [x0, x1) of rows [iz, iz + n) of shot s (n <= block_rows), prefetching
@@ -203,7 +210,9 @@ struct InteriorStep {
   }
 
   /// Host path for one row (launch.hpp's generic row interface).
-  void row(int s, int iz, int x0, int x1) const { rows(s, iz, 1, x0, x1); }
+  void row(int s, int iz, int x0, int x1) const {
+    rows(s, iz, 1, x0, x1);
+  }
 
  private:
   /// The update of one row on raw pointers (row-relative, x index 0 = first grid column).
@@ -215,7 +224,8 @@ struct InteriorStep {
       T lap = c0 * uc[ix];
       PWAVE_UNROLL
       for (int j = 1; j <= R; ++j) {
-        lap += c.d2z[j] * (uc[ix + j * zs] + uc[ix - j * zs]) + c.d2x[j] * (uc[ix + j] + uc[ix - j]);
+        lap +=
+            c.d2z[j] * (uc[ix + j * zs] + uc[ix - j * zs]) + c.d2x[j] * (uc[ix + j] + uc[ix - j]);
       }
       un[ix] = T(2) * uc[ix] - un[ix] + vv[ix] * lap;
     }
@@ -359,7 +369,8 @@ struct CpmlStep {
     if constexpr (InX) {
       const int col = x_strip_column(st, ix);
       T dpsi = 0;
-      for (int j = 1; j <= R; ++j) dpsi += c.d1x[j] * (psi_x_at(s, iz, ix + j) - psi_x_at(s, iz, ix - j));
+      for (int j = 1; j <= R; ++j)
+        dpsi += c.d1x[j] * (psi_x_at(s, iz, ix + j) - psi_x_at(s, iz, ix - j));
       const T a = st.ax(ix), b = st.bx(ix);
       const T t = d2x + dpsi;
       const T zeta = st.zeta_x(s, iz, col);
@@ -370,7 +381,8 @@ struct CpmlStep {
     if constexpr (InZ) {
       const int row = z_strip_row(st, iz);
       T dpsi = 0;
-      for (int j = 1; j <= R; ++j) dpsi += c.d1z[j] * (psi_z_at(s, iz + j, ix) - psi_z_at(s, iz - j, ix));
+      for (int j = 1; j <= R; ++j)
+        dpsi += c.d1z[j] * (psi_z_at(s, iz + j, ix) - psi_z_at(s, iz - j, ix));
       const T a = st.az(iz), b = st.bz(iz);
       const T t = d2z + dpsi;
       const T zeta = st.zeta_z(s, row, ix);
@@ -495,10 +507,12 @@ struct CpmlStep {
     const int w = x1 - x0;
     // The next block's strip rows: few bytes per row, which the hardware prefetchers miss.
     for (int r = iz + n; r < std::min(iz + 2 * n, st.nz); ++r) {
-      for (long b = 0; b < long(w) * long(sizeof(T)) + host::cache_line - 1; b += host::cache_line) {
+      for (long b = 0; b < long(w) * long(sizeof(T)) + host::cache_line - 1;
+           b += host::cache_line) {
         __builtin_prefetch(reinterpret_cast<const char*>(&st.psi_x(s, r, x0 - xoff)) + b, 0, 3);
         __builtin_prefetch(reinterpret_cast<const char*>(&st.zeta_x(s, r, x0 - xoff)) + b, 1, 3);
-        __builtin_prefetch(reinterpret_cast<const char*>(&st.psi_x_next(s, r, x0 - xoff)) + b, 1, 3);
+        __builtin_prefetch(reinterpret_cast<const char*>(&st.psi_x_next(s, r, x0 - xoff)) + b, 1,
+                           3);
       }
     }
     T pbuf[block_rows][strip_max + 2 * R];  // pbuf[r][R + i] = psi_x at column x0 + i
@@ -637,7 +651,8 @@ struct CpmlStep {
     const T* dn[R + 1];
   };
 
-  /// Cells [c0, c0 + n) of the row; pb[i] = psi_x at column c0 + i (zero-guarded, i in [-R, n + R)).
+  /// Cells [c0, c0 + n) of the row; pb[i] = psi_x at column c0 + i (zero-guarded, i in [-R, n +
+  /// R)).
   void cells(const Row& p, const ZRows& z, const T* PWAVE_RESTRICT pb, int c0, int n) const {
     const long zs = p.zs;
     const T* PWAVE_RESTRICT uc = p.uc + c0;

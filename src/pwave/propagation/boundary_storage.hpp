@@ -99,15 +99,8 @@ struct ReconstructImage {
   int halo;
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const {
     const int z = iz + halo, x = ix + halo;
-    const T u = u_cur(s, z, x);
-    T lap = (c.d2z[0] + c.d2x[0]) * u;
-    PWAVE_UNROLL
-    for (int j = 1; j <= R; ++j) {
-      lap += c.d2z[j] * (u_cur(s, z + j, x) + u_cur(s, z - j, x)) +
-             c.d2x[j] * (u_cur(s, z, x + j) + u_cur(s, z, x - j));
-    }
-    const T wlap = w(iz, ix) * lap;
-    u_next(s, z, x) = T(2) * u - u_next(s, z, x) + wlap;
+    const T wlap = w(iz, ix) * c.laplacian(u_cur, s, z, x);
+    u_next(s, z, x) = T(2) * u_cur(s, z, x) - u_next(s, z, x) + wlap;
     acc(s, iz, ix) += g(s, z, x) * wlap;
   }
 
