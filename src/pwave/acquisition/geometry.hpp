@@ -1,5 +1,6 @@
 #pragma once
-// Source and receiver positions (metres from the top-left corner, x right, z down).
+// Source and receiver positions (metres from the top-left corner, x right, y into the page,
+// z down; y is 0 in 2D).
 
 #include <string>
 #include <vector>
@@ -12,12 +13,14 @@ namespace pwave {
 struct Position {
   double x = 0.0;
   double z = 0.0;
+  double y = 0.0;  ///< 3D only
 };
 
 /// A grid cell index.
 struct GridIndex {
   int iz = 0;
   int ix = 0;
+  int iy = 0;  ///< 3D only
 };
 
 /// One shot: one source and the receivers that record it.
@@ -28,6 +31,6 @@ struct ShotGeometry {
 
 /// Maps a position to its grid cell. Positions must lie on a grid point (to 1e-6 of a cell)
 /// and inside the model; otherwise throws InputError naming `key` (e.g. "acquisition.sources[3]").
-GridIndex to_grid_index(const Grid2D& grid, const Position& p, const std::string& key);
+GridIndex to_grid_index(const Grid& grid, const Position& p, const std::string& key);
 
 }  // namespace pwave

@@ -1,23 +1,30 @@
 #pragma once
 // Host-side velocity model. The propagator derives its device data (v^2 dt^2) from it.
 
+#include <cstddef>
 #include <vector>
 
 #include "pwave/grid/grid.hpp"
 
 namespace pwave {
 
-/// P-wave velocity in m/s on a Grid2D, row-major [nz][nx] (x fastest).
-struct Model2D {
-  Grid2D grid;
+/// P-wave velocity in m/s on a Grid, row-major [nz][nx] or [nz][ny][nx] (x fastest).
+struct Model {
+  Grid grid;
   std::vector<double> vp;
 
   double at(int iz, int ix) const { return vp[std::size_t(iz) * grid.nx + ix]; }
+  double at(int iz, int iy, int ix) const {
+    return vp[(std::size_t(iz) * grid.ny + iy) * grid.nx + ix];
+  }
   double vmin() const;
   double vmax() const;
 };
 
+/// The name most of the 2D-era code uses; the same type.
+using Model2D = Model;
+
 /// A model with one velocity everywhere.
-Model2D constant_model(const Grid2D& grid, double vp);
+Model constant_model(const Grid& grid, double vp);
 
 }  // namespace pwave

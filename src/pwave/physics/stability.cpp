@@ -11,29 +11,37 @@ namespace {
 template <int Order>
 double symbol_max() {
   double mu = -Stencil<Order>::c2(0);
-  for (int j = 1; j <= Stencil<Order>::radius; ++j) mu -= 2.0 * Stencil<Order>::c2(j) * (j % 2 ? -1.0 : 1.0);
+  for (int j = 1; j <= Stencil<Order>::radius; ++j)
+    mu -= 2.0 * Stencil<Order>::c2(j) * (j % 2 ? -1.0 : 1.0);
   return mu;
 }
 double symbol_max(int order) {
   switch (order) {
-    case 2: return symbol_max<2>();
-    case 4: return symbol_max<4>();
-    case 6: return symbol_max<6>();
-    case 8: return symbol_max<8>();
+    case 2:
+      return symbol_max<2>();
+    case 4:
+      return symbol_max<4>();
+    case 6:
+      return symbol_max<6>();
+    case 8:
+      return symbol_max<8>();
   }
   throw InputError("physics.order", "", "order must be 2, 4, 6 or 8");
 }
 }  // namespace
 
-double max_stable_dt(int order, double vmax, double dx, double dz) {
+double max_stable_dt(int order, double vmax, double dx, double dz, double dy) {
   const double mu = symbol_max(order);
-  return 2.0 / (vmax * std::sqrt(mu / (dx * dx) + mu / (dz * dz)));
+  const double y = dy > 0 ? mu / (dy * dy) : 0.0;
+  return 2.0 / (vmax * std::sqrt(mu / (dx * dx) + mu / (dz * dz) + y));
 }
 
-double points_per_wavelength(double vmin, double fmax, double dx, double dz) {
-  return vmin / (fmax * std::max(dx, dz));
+double points_per_wavelength(double vmin, double fmax, double dx, double dz, double dy) {
+  return vmin / (fmax * std::max({dx, dz, dy}));
 }
 
-double ricker_max_frequency(double fpeak) { return 3.0 * fpeak; }
+double ricker_max_frequency(double fpeak) {
+  return 3.0 * fpeak;
+}
 
 }  // namespace pwave::physics

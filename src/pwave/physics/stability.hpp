@@ -3,13 +3,14 @@
 
 namespace pwave::physics {
 
-/// Largest stable dt (seconds) for spatial order `order` in 2D:
-/// dt_max = 2 / (vmax * sqrt(mu / dx^2 + mu / dz^2)), mu = max over k of the 1D second-derivative
-/// symbol, -c2[0] - 2 sum_j c2[j] (-1)^j (4 for order 2). vmax in m/s, spacings in metres.
-double max_stable_dt(int order, double vmax, double dx, double dz);
+/// Largest stable dt (seconds) for spatial order `order`:
+/// dt_max = 2 / (vmax * sqrt(mu / dx^2 + mu / dz^2 [+ mu / dy^2])), mu = max over k of the 1D
+/// second-derivative symbol, -c2[0] - 2 sum_j c2[j] (-1)^j (4 for order 2). vmax in m/s,
+/// spacings in metres; dy = 0 means 2D.
+double max_stable_dt(int order, double vmax, double dx, double dz, double dy = 0.0);
 
-/// Grid points per shortest wavelength: vmin / (fmax * max(dx, dz)).
-double points_per_wavelength(double vmin, double fmax, double dx, double dz);
+/// Grid points per shortest wavelength: vmin / (fmax * max(dx, dz, dy)) (dy = 0 in 2D).
+double points_per_wavelength(double vmin, double fmax, double dx, double dz, double dy = 0.0);
 
 /// Highest frequency (Hz) a Ricker wavelet of peak frequency `fpeak` carries significantly
 /// (amplitude spectrum above 0.3% of its peak): 3 fpeak.

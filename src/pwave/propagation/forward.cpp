@@ -12,19 +12,28 @@ namespace pwave {
 
 void validate(const ForwardProblem& p) {
   const Grid2D& g = p.model.grid;
-  if (g.nz < 1 || g.nx < 1) throw InputError("model.shape", "", "must be positive");
-  if (!(g.dz > 0) || !(g.dx > 0) || !std::isfinite(g.dz) || !std::isfinite(g.dx)) {
+  if (g.nz < 1 || g.nx < 1 || g.ny < 1) throw InputError("model.shape", "", "must be positive");
+  if (g.dimension != 2 && g.dimension != 3) {
+    throw InputError("model.shape", "", "must have 2 ([nz, nx]) or 3 ([nz, ny, nx]) entries");
+  }
+  if (!g.is_3d() && g.ny != 1) throw InputError("model.shape", "", "a 2D grid has ny = 1");
+  const double dy = g.is_3d() ? g.dy : 1.0;
+  if (!(g.dz > 0) || !(g.dx > 0) || !(dy > 0) || !std::isfinite(g.dz) || !std::isfinite(g.dx) ||
+      !std::isfinite(dy)) {
     throw InputError("model.spacing", "", "must be positive and finite");
   }
   if (p.model.vp.size() != std::size_t(g.cells())) {
-    throw InputError("model.vp", "", "holds " + std::to_string(p.model.vp.size()) +
-                                         " values but the grid has " + std::to_string(g.cells()));
+    throw InputError("model.vp", "",
+                     "holds " + std::to_string(p.model.vp.size()) + " values but the grid has " +
+                         std::to_string(g.cells()));
   }
   for (std::size_t i = 0; i < p.model.vp.size(); ++i) {
     if (!(p.model.vp[i] > 0) || !std::isfinite(p.model.vp[i])) {
       std::ostringstream m;
-      m << "velocity at [iz=" << i / g.nx << ", ix=" << i % g.nx << "] is " << p.model.vp[i]
-        << "; velocities must be positive and finite";
+      const std::size_t plane = std::size_t(g.ny) * g.nx;
+      m << "velocity at [iz=" << i / plane
+        << (g.is_3d() ? ", iy=" + std::to_string(i % plane / g.nx) : "") << ", ix=" << i % g.nx
+        << "] is " << p.model.vp[i] << "; velocities must be positive and finite";
       throw InputError("model.vp", "", m.str());
     }
   }
@@ -34,10 +43,11 @@ void validate(const ForwardProblem& p) {
   if (!(p.dt > 0) || !std::isfinite(p.dt)) throw InputError("time.dt", "", "must be positive");
   if (p.nt < 1) throw InputError("time.nt", "", "must be at least 1");
   if (p.wavelet.size() != std::size_t(p.nt)) {
-    throw InputError("wavelet", "", "has " + std::to_string(p.wavelet.size()) +
-                                        " samples but time.nt is " + std::to_string(p.nt));
+    throw InputError("wavelet", "",
+                     "has " + std::to_string(p.wavelet.size()) + " samples but time.nt is " +
+                         std::to_string(p.nt));
   }
-  for (int s = 0; s < 4; ++s) {
+  for (int s = 0; s < num_sides; ++s) {
     if (p.boundary.width[s] < 0) throw InputError("boundary.width", "", "must not be negative");
   }
   if (p.boundary.free_surface && p.boundary.width[top] != 0) {
@@ -58,16 +68,17 @@ void validate(const ForwardProblem& p) {
                            std::to_string(p.shots[s].receivers.size()) + ")");
     }
     for (std::size_t r = 0; r < nrec; ++r) {
-      to_grid_index(g, p.shots[s].receivers[r],
-                    "acquisition.receivers[" + std::to_string(r) + "]");
+      to_grid_index(g, p.shots[s].receivers[r], "acquisition.receivers[" + std::to_string(r) + "]");
     }
   }
-  const double dt_max = physics::max_stable_dt(p.order, p.model.vmax(), g.dx, g.dz);
+  const double dt_max =
+      physics::max_stable_dt(p.order, p.model.vmax(), g.dx, g.dz, g.is_3d() ? g.dy : 0.0);
   if (p.dt > dt_max) {
     std::ostringstream m;
     m << "dt = " << p.dt << " s is unstable for order " << p.order
-      << " with vmax = " << p.model.vmax() << " m/s and spacing dz = " << g.dz
-      << " m, dx = " << g.dx << " m; the largest stable dt is " << dt_max << " s";
+      << " with vmax = " << p.model.vmax() << " m/s and spacing dz = " << g.dz << " m, "
+      << (g.is_3d() ? "dy = " + std::to_string(g.dy) + " m, " : "") << "dx = " << g.dx
+      << " m; the largest stable dt is " << dt_max << " s";
     throw InputError("time.dt", "", m.str());
   }
 }
@@ -79,14 +90,16 @@ HostArray3<T> forward_model(const ForwardProblem& problem, const ProgressCallbac
   const int nrec = prop.receivers_per_shot();
   HostArray3<T> out("pwave::receivers", nshots, nrec, problem.nt);
   Traces<T> traces("pwave::traces", prop.batch_capacity(), nrec, problem.nt);
-  const long steps_total = long(problem.nt) * ((nshots + prop.batch_capacity() - 1) / prop.batch_capacity());
+  const long steps_total =
+      long(problem.nt) * ((nshots + prop.batch_capacity() - 1) / prop.batch_capacity());
   long steps_before = 0;
   for (int first = 0; first < nshots; first += prop.batch_capacity()) {
     const int count = std::min(prop.batch_capacity(), nshots - first);
     prop.forward(first, count, traces, progress, steps_before, steps_total);
     steps_before += problem.nt;
     const auto src = Kokkos::subview(traces, std::make_pair(0, count), Kokkos::ALL, Kokkos::ALL);
-    const auto dst = Kokkos::subview(out, std::make_pair(first, first + count), Kokkos::ALL, Kokkos::ALL);
+    const auto dst =
+        Kokkos::subview(out, std::make_pair(first, first + count), Kokkos::ALL, Kokkos::ALL);
     Kokkos::deep_copy(dst, src);
   }
   return out;
