@@ -20,6 +20,15 @@ struct StencilTile {
   static constexpr int x = 64;
 };
 
+/// Tile shape (z, y, x) of the MDRange launches of 3D grids on GPUs: long in x (coalesced),
+/// a few y lines and depths per block so the neighbours' lines are shared in cache.
+template <class Exec>
+struct StencilTile3 {
+  static constexpr int z = 2;
+  static constexpr int y = 4;
+  static constexpr int x = 32;
+};
+
 /// True where the execution space runs on the host (row loops), false on GPUs.
 template <class Exec>
 constexpr bool runs_on_host() {
@@ -55,8 +64,16 @@ struct has_row<F, std::void_t<decltype(std::declval<const F&>().row(0, 0, 0, 0))
 template <class F, class = void>
 struct has_rows : std::false_type {};
 template <class F>
-struct has_rows<F, std::void_t<decltype(std::declval<const F&>().rows(0, 0, 0, 0, 0)),
-                               decltype(F::block_rows)>> : std::true_type {};
+struct has_rows<
+    F, std::void_t<decltype(std::declval<const F&>().rows(0, 0, 0, 0, 0)), decltype(F::block_rows)>>
+    : std::true_type {};
+
+/// Detects `f.line(shot, iz, iy, x0, x1)`: a host path over one x line of a 3D grid.
+template <class F, class = void>
+struct has_line : std::false_type {};
+template <class F>
+struct has_line<F, std::void_t<decltype(std::declval<const F&>().line(0, 0, 0, 0, 0))>>
+    : std::true_type {};
 
 /// Host: cells [x0, x1) of rows [iz, iz + n) through the best interface f has.
 template <class F>
@@ -90,10 +107,44 @@ void for_each_cell(const char* name, const Exec& exec, int ns, int z0, int z1, i
                          });
   } else {
     using Policy = Kokkos::MDRangePolicy<Exec, Kokkos::Rank<3>>;
-    Kokkos::parallel_for(name,
-                         Policy(exec, {0, z0, x0}, {ns, z1, x1},
-                                {1, StencilTile<Exec>::z, StencilTile<Exec>::x}),
-                         KOKKOS_LAMBDA(const int s, const int iz, const int ix) { f(s, iz, ix); });
+    Kokkos::parallel_for(
+        name,
+        Policy(exec, {0, z0, x0}, {ns, z1, x1}, {1, StencilTile<Exec>::z, StencilTile<Exec>::x}),
+        KOKKOS_LAMBDA(const int s, const int iz, const int ix) { f(s, iz, ix); });
+  }
+}
+
+/// A box of a 3D padded grid: [z0, z1) x [y0, y1) x [x0, x1).
+struct Box {
+  int z0 = 0, z1 = 0, y0 = 0, y1 = 0, x0 = 0, x1 = 0;
+  bool empty() const { return z1 <= z0 || y1 <= y0 || x1 <= x0; }
+};
+
+/// Calls f(shot, iz, iy, ix) for shot in [0, ns) and every cell of box b. Host backends run one
+/// work item per x line (f.line() when f has it, else a cell loop); GPUs a 4D MDRange.
+template <class Exec, class F>
+void for_each_cell_3d(const char* name, const Exec& exec, int ns, const Box& b, const F& f) {
+  if (ns <= 0 || b.empty()) return;
+  if constexpr (runs_on_host<Exec>()) {
+    const long ny = b.y1 - b.y0, lines = long(b.z1 - b.z0) * ny;
+    Kokkos::parallel_for(name, Kokkos::RangePolicy<Exec>(exec, 0, long(ns) * lines),
+                         [=](const long k) {
+                           const int s = int(k / lines);
+                           const long l = k % lines;
+                           const int iz = b.z0 + int(l / ny), iy = b.y0 + int(l % ny);
+                           if constexpr (has_line<F>::value) {
+                             f.line(s, iz, iy, b.x0, b.x1);
+                           } else {
+                             for (int ix = b.x0; ix < b.x1; ++ix) f(s, iz, iy, ix);
+                           }
+                         });
+  } else {
+    using Policy = Kokkos::MDRangePolicy<Exec, Kokkos::Rank<4>>;
+    using Tile = StencilTile3<Exec>;
+    Kokkos::parallel_for(
+        name,
+        Policy(exec, {0, b.z0, b.y0, b.x0}, {ns, b.z1, b.y1, b.x1}, {1, Tile::z, Tile::y, Tile::x}),
+        KOKKOS_LAMBDA(const int s, const int iz, const int iy, const int ix) { f(s, iz, iy, ix); });
   }
 }
 
@@ -121,30 +172,30 @@ void for_each_frame_cell(const char* name, const Exec& exec, int ns, const Frame
     const int top = g.z0, bottom = g.nz - g.z1;
     const int blocks = (g.z1 - g.z0 + block - 1) / block;
     const int units = top + blocks + bottom;  // per shot
-    Kokkos::parallel_for(
-        name, Kokkos::RangePolicy<Exec>(exec, 0, long(ns) * units), [=](const long k) {
-          const int s = int(k / units), u = int(k % units);
-          if (u < top || u >= top + blocks) {  // a band row with its corners
-            const int iz = u < top ? u : g.z1 + (u - top - blocks);
-            host_rows(corner, s, iz, 1, 0, g.x0);
-            host_rows(band, s, iz, 1, g.x0, g.x1);
-            host_rows(corner, s, iz, 1, g.x1, g.nx);
-            return;
-          }
-          const int iz = g.z0 + (u - top) * block, n = std::min(block, g.z1 - iz);
-          host_rows(inner, s, iz, n, g.x0, g.x1);
-          if constexpr (has_rows<FS>::value) {
-            if (n <= FS::block_rows) {
-              host_rows(side, s, iz, n, 0, g.x0);
-              host_rows(side, s, iz, n, g.x1, g.nx);
-              return;
-            }
-          }
-          for (int r = iz; r < iz + n; ++r) {
-            host_rows(side, s, r, 1, 0, g.x0);
-            host_rows(side, s, r, 1, g.x1, g.nx);
-          }
-        });
+    Kokkos::parallel_for(name, Kokkos::RangePolicy<Exec>(exec, 0, long(ns) * units),
+                         [=](const long k) {
+                           const int s = int(k / units), u = int(k % units);
+                           if (u < top || u >= top + blocks) {  // a band row with its corners
+                             const int iz = u < top ? u : g.z1 + (u - top - blocks);
+                             host_rows(corner, s, iz, 1, 0, g.x0);
+                             host_rows(band, s, iz, 1, g.x0, g.x1);
+                             host_rows(corner, s, iz, 1, g.x1, g.nx);
+                             return;
+                           }
+                           const int iz = g.z0 + (u - top) * block, n = std::min(block, g.z1 - iz);
+                           host_rows(inner, s, iz, n, g.x0, g.x1);
+                           if constexpr (has_rows<FS>::value) {
+                             if (n <= FS::block_rows) {
+                               host_rows(side, s, iz, n, 0, g.x0);
+                               host_rows(side, s, iz, n, g.x1, g.nx);
+                               return;
+                             }
+                           }
+                           for (int r = iz; r < iz + n; ++r) {
+                             host_rows(side, s, r, 1, 0, g.x0);
+                             host_rows(side, s, r, 1, g.x1, g.nx);
+                           }
+                         });
   } else {
     for_each_cell(name, exec, ns, g.z0, g.z1, g.x0, g.x1, inner);
     for_each_cell(name, exec, ns, g.z0, g.z1, 0, g.x0, side);

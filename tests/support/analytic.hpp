@@ -12,8 +12,8 @@ namespace pwave::test {
 ///   u(r, t) = 1/(2 pi) int_{r/v}^{t} s(t - tau) / sqrt(tau^2 - r^2/v^2) dtau
 ///           = 1/(2 pi) int_0^{acosh(v t / r)} s(t - (r/v) cosh(theta)) dtheta,
 /// the second form having no singularity. `s` is the continuous source time function.
-inline double green2d_response(const std::function<double(double)>& s, double v, double r,
-                               double t, int samples = 4000) {
+inline double green2d_response(const std::function<double(double)>& s, double v, double r, double t,
+                               int samples = 4000) {
   const double t0 = r / v;
   if (t <= t0) return 0.0;
   const double theta_max = std::acosh(t / t0);
@@ -21,6 +21,13 @@ inline double green2d_response(const std::function<double(double)>& s, double v,
   double sum = 0.5 * (s(t - t0) + s(t - t0 * std::cosh(theta_max)));
   for (int k = 1; k < samples; ++k) sum += s(t - t0 * std::cosh(k * h));
   return sum * h / (2.0 * M_PI);
+}
+
+/// 3D homogeneous-medium solution of the same equation: the retarded point-source response
+///   u(r, t) = s(t - r / v) / (4 pi r).
+inline double green3d_response(const std::function<double(double)>& s, double v, double r,
+                               double t) {
+  return s(t - r / v) / (4.0 * M_PI * r);
 }
 
 /// Continuous Ricker wavelet with peak frequency f (Hz) and delay t0 (s).

@@ -22,6 +22,28 @@ inline ForwardProblem homogeneous_problem(int nz, int nx, double h, double v, do
   return p;
 }
 
+/// Homogeneous nz x ny x nx model at spacing h (3D), otherwise as homogeneous_problem.
+inline ForwardProblem homogeneous_problem_3d(int nz, int ny, int nx, double h, double v, double dt,
+                                             int nt, double f, int order, int width) {
+  ForwardProblem p = homogeneous_problem(nz, nx, h, v, dt, nt, f, order, width);
+  Grid g = p.model.grid;
+  g.ny = ny;
+  g.dy = h;
+  g.dimension = 3;
+  p.model = constant_model(g, v);
+  for (int s = 0; s < num_sides; ++s) p.boundary.width[s] = width;
+  return p;
+}
+
+/// A position in 3D.
+inline Position at(double x, double y, double z) {
+  Position p;
+  p.x = x;
+  p.y = y;
+  p.z = z;
+  return p;
+}
+
 /// Trace of receiver r of shot s as doubles.
 template <class A>
 std::vector<double> trace(const A& traces, int s, int r) {

@@ -26,18 +26,33 @@
 
 namespace pwave::physics {
 
-/// Device data of one shot batch, shared by all 2D acoustic kernels.
+/// Device data of one shot batch, shared by all acoustic kernels, 2D and 3D.
+///
+/// 3D fields keep the 2D layout [shot][z][column]: the (y, x) plane of a depth is flattened
+/// into one "column" axis, y lines one after another `ys` values apart. In 2D ny = 1 and the y
+/// halo `hy` is 0, so column = x + halo exactly as before; the kernels take the dimension as a
+/// template parameter and add the y taps (column +- j ys) only in 3D.
 template <class T>
 struct Acoustic2DState {
   int nz = 0, nx = 0;  ///< padded grid (model + CPML), without halo
   int pad_top = 0, pad_bottom = 0, pad_left = 0, pad_right = 0;
-  int halo = 0;                          ///< stencil radius
-  Field2D<T> u_prev, u_cur;              ///< [shot][nz + 2 halo][nx + 2 halo]
-  Grid2DView<T> v2dt2;                   ///< [nz][nx], v^2 dt^2 in m^2
-  Kokkos::View<T*, MemSpace> ax, bx;     ///< [nx] CPML coefficients along x
-  Kokkos::View<T*, MemSpace> az, bz;     ///< [nz] CPML coefficients along z
-  Field2D<T> psi_x, psi_x_next, zeta_x;  ///< [shot][nz][pad_left + pad_right]
-  Field2D<T> psi_z, psi_z_next, zeta_z;  ///< [shot][pad_top + pad_bottom][nx]
+  int halo = 0;                             ///< stencil radius
+  int ny = 1, pad_front = 0, pad_back = 0;  ///< y axis (3D; ny = 1 and no pads in 2D)
+  int hy = 0;                               ///< halo along y: `halo` in 3D, 0 in 2D
+  int ys = 0;                               ///< column stride between y lines (3D)
+  Field2D<T> u_prev, u_cur;                 ///< [shot][nz + 2 halo][(ny + 2 hy) ys]
+  Grid2DView<T> v2dt2;                      ///< [nz][ny nx], v^2 dt^2 in m^2
+  Kokkos::View<T*, MemSpace> ax, bx;        ///< [nx] CPML coefficients along x
+  Kokkos::View<T*, MemSpace> az, bz;        ///< [nz] CPML coefficients along z
+  Kokkos::View<T*, MemSpace> ay, by;        ///< [ny] CPML coefficients along y (3D)
+  Field2D<T> psi_x, psi_x_next, zeta_x;     ///< [shot][nz][ny (pad_left + pad_right)]
+  Field2D<T> psi_z, psi_z_next, zeta_z;     ///< [shot][pad_top + pad_bottom][ny nx]
+  Field2D<T> psi_y, psi_y_next, zeta_y;     ///< [shot][nz][(pad_front + pad_back) nx] (3D)
+
+  /// Halo-layout column of padded cell (iy, ix).
+  KOKKOS_INLINE_FUNCTION int column(int iy, int ix) const { return (iy + hy) * ys + ix + halo; }
+  /// Column of the halo-free [z][ny nx] arrays (v^2 dt^2, z strips) of padded cell (iy, ix).
+  KOKKOS_INLINE_FUNCTION int plane(int iy, int ix) const { return iy * nx + ix; }
 };
 
 /// Column of x-strip storage for padded column ix, or -1 outside the x strips.
@@ -56,30 +71,46 @@ KOKKOS_INLINE_FUNCTION int z_strip_row(const Acoustic2DState<T>& st, int iz) {
   return -1;
 }
 
-/// Stencil coefficients pre-divided by the spacing: c2/h^2 and c1/h.
+/// Line of y-strip storage for padded line iy, or -1 outside the y strips (3D).
+template <class T>
+KOKKOS_INLINE_FUNCTION int y_strip_line(const Acoustic2DState<T>& st, int iy) {
+  if (iy >= 0 && iy < st.pad_front) return iy;
+  if (iy >= st.ny - st.pad_back && iy < st.ny) return iy - st.ny + st.pad_front + st.pad_back;
+  return -1;
+}
+
+/// Stencil coefficients pre-divided by the spacing: c2/h^2 and c1/h. The y coefficients are
+/// zero in 2D (dy = 0).
 template <class T, int Order>
 struct ScaledStencil {
   static constexpr int radius = Stencil<Order>::radius;
   T d2z[radius + 1], d2x[radius + 1], d1z[radius + 1], d1x[radius + 1];
+  T d2y[radius + 1], d1y[radius + 1];
 
-  ScaledStencil(double dz, double dx) {
+  ScaledStencil(double dz, double dx, double dy = 0.0) {
     for (int j = 0; j <= radius; ++j) {
       d2z[j] = T(Stencil<Order>::c2(j) / (dz * dz));
       d2x[j] = T(Stencil<Order>::c2(j) / (dx * dx));
       d1z[j] = T(Stencil<Order>::c1(j) / dz);
       d1x[j] = T(Stencil<Order>::c1(j) / dx);
+      d2y[j] = dy > 0 ? T(Stencil<Order>::c2(j) / (dy * dy)) : T(0);
+      d1y[j] = dy > 0 ? T(Stencil<Order>::c1(j) / dy) : T(0);
     }
   }
 
-  /// D2x u + D2z u at halo-layout cell (z, x) of shot s: the one Laplacian every cell-wise
-  /// kernel (forward interior, reversed step) evaluates, in one summation order.
-  template <class Field>
-  KOKKOS_INLINE_FUNCTION T laplacian(const Field& u, int s, int z, int x) const {
-    T lap = (d2z[0] + d2x[0]) * u(s, z, x);
+  /// D2x u + D2z u (+ D2y u in 3D) at halo-layout cell (z, column) of shot s: the one
+  /// Laplacian every cell-wise kernel (forward interior, reversed step) evaluates, in one
+  /// summation order. `ys` is the column stride of a y step (3D only).
+  template <int Dim = 2, class Field>
+  KOKKOS_INLINE_FUNCTION T laplacian(const Field& u, int s, int z, int x, int ys = 0) const {
+    T c0 = d2z[0] + d2x[0];
+    if constexpr (Dim == 3) c0 += d2y[0];
+    T lap = c0 * u(s, z, x);
     PWAVE_UNROLL
     for (int j = 1; j <= radius; ++j) {
       lap +=
           d2z[j] * (u(s, z + j, x) + u(s, z - j, x)) + d2x[j] * (u(s, z, x + j) + u(s, z, x - j));
+      if constexpr (Dim == 3) lap += d2y[j] * (u(s, z, x + j * ys) + u(s, z, x - j * ys));
     }
     return lap;
   }
@@ -163,8 +194,9 @@ struct RegionPrefetch {
 }  // namespace host
 
 /// Interior update: no CPML term, so only u^n, u^{n-1} and v^2 dt^2 are touched (16 bytes per
-/// cell in float32 when u^n rows stay in cache). Writes u^{n+1} over u^{n-1}.
-template <class T, int Order>
+/// cell in float32 when u^n rows stay in cache). Writes u^{n+1} over u^{n-1}. `Dim` 2 or 3; the
+/// host row paths (rows/row) are 2D, the 3D host path is line().
+template <class T, int Order, int Dim = 2>
 struct InteriorStep {
   static constexpr int R = Stencil<Order>::radius;
   /// Rows the host path updates together: each u^n vector loaded serves up to 2R + 1 of them,
@@ -175,14 +207,46 @@ struct InteriorStep {
   Grid2DView<T> v2dt2;
   ScaledStencil<T, Order> c;
   int halo;
+  int hy, ys, nx;  ///< y halo, column stride of y, padded nx (3D; hy = 0 in 2D)
 
   InteriorStep(const Acoustic2DState<T>& st, const ScaledStencil<T, Order>& coef)
-      : u_next(st.u_prev), u_cur(st.u_cur), v2dt2(st.v2dt2), c(coef), halo(st.halo) {}
+      : u_next(st.u_prev),
+        u_cur(st.u_cur),
+        v2dt2(st.v2dt2),
+        c(coef),
+        halo(st.halo),
+        hy(st.hy),
+        ys(st.ys),
+        nx(st.nx) {}
 
-  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const {
-    const int z = iz + halo, x = ix + halo;
-    u_next(s, z, x) =
-        T(2) * u_cur(s, z, x) - u_next(s, z, x) + v2dt2(iz, ix) * c.laplacian(u_cur, s, z, x);
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
+    const int z = iz + halo, x = (iy + hy) * ys + ix + halo;
+    u_next(s, z, x) = T(2) * u_cur(s, z, x) - u_next(s, z, x) +
+                      v2dt2(iz, iy * nx + ix) * c.template laplacian<Dim>(u_cur, s, z, x, ys);
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
+
+  /// 3D host path: cells [x0, x1) of the x line (iz, iy) of shot s, the operator() formula on
+  /// raw pointers in a loop the compiler vectorises.
+  void line(int s, int iz, int iy, int x0, int x1) const {
+    const long zs = long(u_cur.stride(1));
+    const long y = ys;
+    const T* PWAVE_RESTRICT uc = &u_cur(s, iz + halo, (iy + hy) * ys + halo);
+    T* PWAVE_RESTRICT un = &u_next(s, iz + halo, (iy + hy) * ys + halo);
+    const T* PWAVE_RESTRICT vv = &v2dt2(iz, iy * nx);
+    T c0 = c.d2z[0] + c.d2x[0];
+    if constexpr (Dim == 3) c0 += c.d2y[0];
+    PWAVE_SIMD
+    for (int ix = x0; ix < x1; ++ix) {
+      T lap = c0 * uc[ix];
+      PWAVE_UNROLL
+      for (int j = 1; j <= R; ++j) {
+        lap +=
+            c.d2z[j] * (uc[ix + j * zs] + uc[ix - j * zs]) + c.d2x[j] * (uc[ix + j] + uc[ix - j]);
+        if constexpr (Dim == 3) lap += c.d2y[j] * (uc[ix + j * y] + uc[ix - j * y]);
+      }
+      un[ix] = T(2) * uc[ix] - un[ix] + vv[ix] * lap;
+    }
   }
 
   /// Host path: cells [x0, x1) of rows [iz, iz + n) of shot s (n <= block_rows), prefetching
@@ -329,10 +393,12 @@ struct InteriorStep {
 
 /// Update in the CPML frame: as InteriorStep plus the memory-variable terms of the axes whose
 /// strips contain the launched region: `InX` for the left/right strips, `InZ` for the top/bottom
-/// ones (both in the corners). The caller launches each region with the matching pair, so no
-/// cell tests which strip it is in. psi^{n-1} is read from psi_*, psi^n written to psi_*_next.
-template <class T, int Order, bool InX, bool InZ>
+/// ones, `InY` for the front/back ones (3D; all that apply in edges and corners). The caller
+/// launches each region with the matching flags, so no cell tests which strip it is in.
+/// psi^{n-1} is read from psi_*, psi^n written to psi_*_next. The host row paths are 2D.
+template <class T, int Order, bool InX, bool InZ, int Dim = 2, bool InY = false>
 struct CpmlStep {
+  static_assert(Dim == 3 || !InY, "a y strip needs a 3D grid");
   static constexpr int R = Stencil<Order>::radius;
   Acoustic2DState<T> st;
   ScaledStencil<T, Order> c;
@@ -343,19 +409,28 @@ struct CpmlStep {
   CpmlStep(const Acoustic2DState<T>& state, const ScaledStencil<T, Order>& coef)
       : st(state), c(coef) {}
 
-  KOKKOS_INLINE_FUNCTION T psi_x_at(int s, int iz, int ix) const {
+  // Memory variables at padded cell (iz, iy, ix), zero outside their strip.
+  KOKKOS_INLINE_FUNCTION T psi_x_at(int s, int iz, int iy, int ix) const {
     const int col = x_strip_column(st, ix);
-    return col < 0 ? T(0) : st.psi_x(s, iz, col);
+    return col < 0 ? T(0) : st.psi_x(s, iz, iy * (st.pad_left + st.pad_right) + col);
   }
-  KOKKOS_INLINE_FUNCTION T psi_z_at(int s, int iz, int ix) const {
+  KOKKOS_INLINE_FUNCTION T psi_z_at(int s, int iz, int iy, int ix) const {
     const int row = z_strip_row(st, iz);
-    return row < 0 ? T(0) : st.psi_z(s, row, ix);
+    return row < 0 ? T(0) : st.psi_z(s, row, st.plane(iy, ix));
+  }
+  KOKKOS_INLINE_FUNCTION T psi_y_at(int s, int iz, int iy, int ix) const {
+    const int line = y_strip_line(st, iy);
+    return line < 0 ? T(0) : st.psi_y(s, iz, line * st.nx + ix);
   }
 
-  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const {
-    const int z = iz + st.halo, x = ix + st.halo;
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
+
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
+    const int z = iz + st.halo, x = st.column(iy, ix), ys = st.ys;
     const T u = st.u_cur(s, z, x);
     T d2x = c.d2x[0] * u, d2z = c.d2z[0] * u, d1x = 0, d1z = 0;
+    T d2y = 0, d1y = 0;
+    if constexpr (Dim == 3) d2y = c.d2y[0] * u;
     PWAVE_UNROLL
     for (int j = 1; j <= R; ++j) {
       const T xp = st.u_cur(s, z, x + j), xm = st.u_cur(s, z, x - j);
@@ -364,13 +439,18 @@ struct CpmlStep {
       d2z += c.d2z[j] * (zp + zm);
       d1x += c.d1x[j] * (xp - xm);
       d1z += c.d1z[j] * (zp - zm);
+      if constexpr (Dim == 3) {
+        const T yp = st.u_cur(s, z, x + j * ys), ym = st.u_cur(s, z, x - j * ys);
+        d2y += c.d2y[j] * (yp + ym);
+        d1y += c.d1y[j] * (yp - ym);
+      }
     }
-    T lap_x = d2x, lap_z = d2z;
+    T lap_x = d2x, lap_z = d2z, lap_y = d2y;
     if constexpr (InX) {
-      const int col = x_strip_column(st, ix);
+      const int col = iy * (st.pad_left + st.pad_right) + x_strip_column(st, ix);
       T dpsi = 0;
       for (int j = 1; j <= R; ++j)
-        dpsi += c.d1x[j] * (psi_x_at(s, iz, ix + j) - psi_x_at(s, iz, ix - j));
+        dpsi += c.d1x[j] * (psi_x_at(s, iz, iy, ix + j) - psi_x_at(s, iz, iy, ix - j));
       const T a = st.ax(ix), b = st.bx(ix);
       const T t = d2x + dpsi;
       const T zeta = st.zeta_x(s, iz, col);
@@ -379,18 +459,32 @@ struct CpmlStep {
       st.psi_x_next(s, iz, col) = a * st.psi_x(s, iz, col) + b * d1x;
     }
     if constexpr (InZ) {
-      const int row = z_strip_row(st, iz);
+      const int row = z_strip_row(st, iz), col = st.plane(iy, ix);
       T dpsi = 0;
       for (int j = 1; j <= R; ++j)
-        dpsi += c.d1z[j] * (psi_z_at(s, iz + j, ix) - psi_z_at(s, iz - j, ix));
+        dpsi += c.d1z[j] * (psi_z_at(s, iz + j, iy, ix) - psi_z_at(s, iz - j, iy, ix));
       const T a = st.az(iz), b = st.bz(iz);
       const T t = d2z + dpsi;
-      const T zeta = st.zeta_z(s, row, ix);
+      const T zeta = st.zeta_z(s, row, col);
       lap_z = (T(1) + b) * t + a * zeta;
-      st.zeta_z(s, row, ix) = a * zeta + b * t;
-      st.psi_z_next(s, row, ix) = a * st.psi_z(s, row, ix) + b * d1z;
+      st.zeta_z(s, row, col) = a * zeta + b * t;
+      st.psi_z_next(s, row, col) = a * st.psi_z(s, row, col) + b * d1z;
     }
-    st.u_prev(s, z, x) = T(2) * u - st.u_prev(s, z, x) + st.v2dt2(iz, ix) * (lap_x + lap_z);
+    if constexpr (InY) {
+      const int col = y_strip_line(st, iy) * st.nx + ix;
+      T dpsi = 0;
+      for (int j = 1; j <= R; ++j)
+        dpsi += c.d1y[j] * (psi_y_at(s, iz, iy + j, ix) - psi_y_at(s, iz, iy - j, ix));
+      const T a = st.ay(iy), b = st.by(iy);
+      const T t = d2y + dpsi;
+      const T zeta = st.zeta_y(s, iz, col);
+      lap_y = (T(1) + b) * t + a * zeta;
+      st.zeta_y(s, iz, col) = a * zeta + b * t;
+      st.psi_y_next(s, iz, col) = a * st.psi_y(s, iz, col) + b * d1y;
+    }
+    T lap = lap_x + lap_z;
+    if constexpr (Dim == 3) lap += lap_y;
+    st.u_prev(s, z, x) = T(2) * u - st.u_prev(s, z, x) + st.v2dt2(iz, st.plane(iy, ix)) * lap;
   }
 
   /// Rows one rows() call may take (host path).

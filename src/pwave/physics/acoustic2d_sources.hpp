@@ -1,23 +1,32 @@
 #pragma once
-// Point sources, receivers and the free surface of the 2D acoustic scheme.
+// Point sources, receivers and the free surface of the acoustic scheme (2D and 3D).
 
 #include "pwave/core/types.hpp"
 
 namespace pwave::physics {
 
-/// Adds v^2 dt^2 s(t_n) / (dx dz) at each shot's source cell: the discrete form of the source
-/// term v^2 s(t) delta(x - x_s). One source per shot, so no two threads touch one cell.
+/// Maps a cell's plane index q = iy nx + ix (padded grid, no halo; q = ix in 2D) to its
+/// wavefield column (see Acoustic2DState): one integer per point lets the same source and
+/// receiver kernels serve 2D and 3D.
+struct ColumnMap {
+  int nx = 0, hy = 0, ys = 0, halo = 0;
+  KOKKOS_INLINE_FUNCTION int operator()(int q) const { return (q / nx + hy) * ys + q % nx + halo; }
+};
+
+/// Adds v^2 dt^2 s(t_n) / (dx dz [dy]) at each shot's source cell: the discrete form of the
+/// source term v^2 s(t) delta(x - x_s). One source per shot, so no two threads touch one cell.
 template <class T>
 struct InjectSource {
   Field2D<T> u_next;
   Grid2DView<T> v2dt2;
-  Kokkos::View<const int* [2], MemSpace> cell;  ///< [shot][z, x] on the padded grid
-  Kokkos::View<const T*, MemSpace> wavelet;     ///< s(t_n) / (dx dz)
-  int halo, first_shot;
+  Kokkos::View<const int* [2], MemSpace> cell;  ///< [shot][z, plane index q] on the padded grid
+  Kokkos::View<const T*, MemSpace> wavelet;     ///< s(t_n) / cell volume
+  ColumnMap column;
+  int first_shot;
 
   KOKKOS_INLINE_FUNCTION void operator()(int s, int n) const {
-    const int iz = cell(first_shot + s, 0), ix = cell(first_shot + s, 1);
-    u_next(s, iz + halo, ix + halo) += v2dt2(iz, ix) * wavelet(n);
+    const int iz = cell(first_shot + s, 0), q = cell(first_shot + s, 1);
+    u_next(s, iz + column.halo, column(q)) += v2dt2(iz, q) * wavelet(n);
   }
 };
 
@@ -26,17 +35,19 @@ template <class T>
 struct RecordReceivers {
   Traces<T> traces;
   Field2D<T> u_cur;
-  Kokkos::View<const int** [2], MemSpace> cell;  ///< [shot][receiver][z, x] on the padded grid
-  int halo, first_shot;
+  Kokkos::View<const int** [2], MemSpace> cell;  ///< [shot][receiver][z, q] on the padded grid
+  ColumnMap column;
+  int first_shot;
 
   KOKKOS_INLINE_FUNCTION void operator()(int s, int r, int n) const {
     traces(s, r, n) =
-        u_cur(s, cell(first_shot + s, r, 0) + halo, cell(first_shot + s, r, 1) + halo);
+        u_cur(s, cell(first_shot + s, r, 0) + column.halo, column(cell(first_shot + s, r, 1)));
   }
 };
 
 /// Pressure-release surface at padded row 0: u = 0 there, and the halo above mirrors the field
-/// antisymmetrically (u_{-k} = -u_k), which keeps the discrete Laplacian symmetric.
+/// antisymmetrically (u_{-k} = -u_k), which keeps the discrete Laplacian symmetric. Launched
+/// over every column (the whole (y, x) plane in 3D; halo columns are zero and stay zero).
 template <class T>
 struct FreeSurface {
   Field2D<T> u;

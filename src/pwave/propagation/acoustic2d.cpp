@@ -14,6 +14,7 @@ GridIndex padded_cell(const ForwardProblem& problem, const Position& p, const st
   GridIndex c = to_grid_index(problem.model.grid, p, key);
   c.iz += problem.boundary.width[top];
   c.ix += problem.boundary.width[left];
+  if (problem.model.grid.is_3d()) c.iy += problem.boundary.width[front];
   return c;
 }
 
@@ -39,50 +40,70 @@ Acoustic2D<T>::Acoustic2D(const ForwardProblem& problem, int batch_capacity) : p
   const Grid2D& g = problem_.model.grid;
   const BoundaryConfig& bc = problem_.boundary;
 
+  const bool is3d = g.is_3d();
   st_.pad_top = bc.width[top];
   st_.pad_bottom = bc.width[bottom];
   st_.pad_left = bc.width[left];
   st_.pad_right = bc.width[right];
+  st_.pad_front = is3d ? bc.width[front] : 0;
+  st_.pad_back = is3d ? bc.width[back] : 0;
   st_.nz = g.nz + st_.pad_top + st_.pad_bottom;
   st_.nx = g.nx + st_.pad_left + st_.pad_right;
+  st_.ny = is3d ? g.ny + st_.pad_front + st_.pad_back : 1;
   st_.halo = problem_.order / 2;
-  // Rows padded beyond nx + 2 halo (zeros never written; see backend::padded_row_length).
+  st_.hy = is3d ? st_.halo : 0;
+  // Rows (x lines) padded beyond nx + 2 halo (zeros never written; see
+  // backend::padded_row_length); a 3D depth is ny + 2 halo such lines one after another.
   const int fz = st_.nz + 2 * st_.halo;
-  const int fx = backend::padded_row_length<ExecSpace>(st_.nx + 2 * st_.halo, int(sizeof(T)));
-  st_.u_prev = Field2D<T>("pwave::u_prev", capacity_, fz, fx);
-  st_.u_cur = Field2D<T>("pwave::u_cur", capacity_, fz, fx);
+  st_.ys = backend::padded_row_length<ExecSpace>(st_.nx + 2 * st_.halo, int(sizeof(T)));
+  const int fcols = (st_.ny + 2 * st_.hy) * st_.ys;
+  st_.u_prev = Field2D<T>("pwave::u_prev", capacity_, fz, fcols);
+  st_.u_cur = Field2D<T>("pwave::u_cur", capacity_, fz, fcols);
   const int xcols = st_.pad_left + st_.pad_right, zrows = st_.pad_top + st_.pad_bottom;
-  st_.psi_x = Field2D<T>("pwave::psi_x", capacity_, st_.nz, xcols);
-  st_.psi_x_next = Field2D<T>("pwave::psi_x_next", capacity_, st_.nz, xcols);
-  st_.zeta_x = Field2D<T>("pwave::zeta_x", capacity_, st_.nz, xcols);
-  st_.psi_z = Field2D<T>("pwave::psi_z", capacity_, zrows, st_.nx);
-  st_.psi_z_next = Field2D<T>("pwave::psi_z_next", capacity_, zrows, st_.nx);
-  st_.zeta_z = Field2D<T>("pwave::zeta_z", capacity_, zrows, st_.nx);
+  const int ylines = st_.pad_front + st_.pad_back, plane = st_.ny * st_.nx;
+  st_.psi_x = Field2D<T>("pwave::psi_x", capacity_, st_.nz, st_.ny * xcols);
+  st_.psi_x_next = Field2D<T>("pwave::psi_x_next", capacity_, st_.nz, st_.ny * xcols);
+  st_.zeta_x = Field2D<T>("pwave::zeta_x", capacity_, st_.nz, st_.ny * xcols);
+  st_.psi_z = Field2D<T>("pwave::psi_z", capacity_, zrows, plane);
+  st_.psi_z_next = Field2D<T>("pwave::psi_z_next", capacity_, zrows, plane);
+  st_.zeta_z = Field2D<T>("pwave::zeta_z", capacity_, zrows, plane);
+  st_.psi_y = Field2D<T>("pwave::psi_y", capacity_, st_.nz, ylines * st_.nx);
+  st_.psi_y_next = Field2D<T>("pwave::psi_y_next", capacity_, st_.nz, ylines * st_.nx);
+  st_.zeta_y = Field2D<T>("pwave::zeta_y", capacity_, st_.nz, ylines * st_.nx);
 
   // v^2 dt^2 on the padded grid: the model extended into the CPML by its edge values.
-  st_.v2dt2 = Grid2DView<T>("pwave::v2dt2", st_.nz, st_.nx);
+  st_.v2dt2 = Grid2DView<T>("pwave::v2dt2", st_.nz, plane);
   auto hv = host_mirror_uninit(st_.v2dt2);
   const double dt2 = problem_.dt * problem_.dt;
+  const auto clamp = [](int i, int n) { return std::min(std::max(i, 0), n - 1); };
   for (int iz = 0; iz < st_.nz; ++iz) {
-    const int mz = std::min(std::max(iz - st_.pad_top, 0), g.nz - 1);
-    for (int ix = 0; ix < st_.nx; ++ix) {
-      const int mx = std::min(std::max(ix - st_.pad_left, 0), g.nx - 1);
-      const double v = problem_.model.at(mz, mx);
-      hv(iz, ix) = T(v * v * dt2);
+    const int mz = clamp(iz - st_.pad_top, g.nz);
+    for (int iy = 0; iy < st_.ny; ++iy) {
+      const int my = clamp(iy - st_.pad_front, g.ny);
+      for (int ix = 0; ix < st_.nx; ++ix) {
+        const double v = problem_.model.at(mz, my, clamp(ix - st_.pad_left, g.nx));
+        hv(iz, st_.plane(iy, ix)) = T(v * v * dt2);
+      }
     }
   }
   Kokkos::deep_copy(st_.v2dt2, hv);
 
   const double vmax = bc.pml_velocity > 0 ? bc.pml_velocity : problem_.model.vmax();
   const double f = bc.pml_frequency > 0 ? bc.pml_frequency : problem_.peak_frequency;
-  const auto px = physics::cpml_profile(st_.pad_left, g.nx, st_.pad_right, g.dx, problem_.dt,
-                                        vmax, f, bc.reflection);
-  const auto pz = physics::cpml_profile(st_.pad_top, g.nz, st_.pad_bottom, g.dz, problem_.dt,
-                                        vmax, f, bc.reflection);
+  const auto px = physics::cpml_profile(st_.pad_left, g.nx, st_.pad_right, g.dx, problem_.dt, vmax,
+                                        f, bc.reflection);
+  const auto pz = physics::cpml_profile(st_.pad_top, g.nz, st_.pad_bottom, g.dz, problem_.dt, vmax,
+                                        f, bc.reflection);
   st_.ax = to_device<T>(px.a, "pwave::cpml_ax");
   st_.bx = to_device<T>(px.b, "pwave::cpml_bx");
   st_.az = to_device<T>(pz.a, "pwave::cpml_az");
   st_.bz = to_device<T>(pz.b, "pwave::cpml_bz");
+  if (is3d) {
+    const auto py = physics::cpml_profile(st_.pad_front, g.ny, st_.pad_back, g.dy, problem_.dt,
+                                          vmax, f, bc.reflection);
+    st_.ay = to_device<T>(py.a, "pwave::cpml_ay");
+    st_.by = to_device<T>(py.b, "pwave::cpml_by");
+  }
 
   all_source_cells_ = Kokkos::View<int* [2], HostSpace>("pwave::all_source_cells", nshots);
   all_receiver_cells_ =
@@ -90,19 +111,19 @@ Acoustic2D<T>::Acoustic2D(const ForwardProblem& problem, int batch_capacity) : p
   for (int s = 0; s < nshots; ++s) {
     const GridIndex c = padded_cell(problem_, problem_.shots[s].source, "acquisition.sources");
     all_source_cells_(s, 0) = c.iz;
-    all_source_cells_(s, 1) = c.ix;
+    all_source_cells_(s, 1) = st_.plane(c.iy, c.ix);
     for (int r = 0; r < nrec_; ++r) {
       const GridIndex rc =
           padded_cell(problem_, problem_.shots[s].receivers[r], "acquisition.receivers");
       all_receiver_cells_(s, r, 0) = rc.iz;
-      all_receiver_cells_(s, r, 1) = rc.ix;
+      all_receiver_cells_(s, r, 1) = st_.plane(rc.iy, rc.ix);
     }
   }
   source_cell_ = Kokkos::View<int* [2], MemSpace>("pwave::source_cell", capacity_);
   receiver_cell_ = Kokkos::View<int** [2], MemSpace>("pwave::receiver_cell", capacity_, nrec_);
 
   std::vector<double> w(problem_.wavelet);
-  for (double& x : w) x /= g.dx * g.dz;
+  for (double& x : w) x /= g.cell_volume();
   scaled_wavelet_ = to_device<T>(w, "pwave::scaled_wavelet");
 }
 
@@ -116,20 +137,22 @@ void Acoustic2D<T>::reset() {
   Kokkos::deep_copy(st_.psi_z, T(0));
   Kokkos::deep_copy(st_.psi_z_next, T(0));
   Kokkos::deep_copy(st_.zeta_z, T(0));
+  Kokkos::deep_copy(st_.psi_y, T(0));
+  Kokkos::deep_copy(st_.psi_y_next, T(0));
+  Kokkos::deep_copy(st_.zeta_y, T(0));
 }
 
 template <class T>
 void Acoustic2D<T>::check_finite(const Field2D<T>& u, int count, int step) const {
   int bad = 0;
   const long rows = long(count) * u.extent(1);
-  Kokkos::parallel_reduce(
-      "pwave::propagation::check_finite", Kokkos::RangePolicy<ExecSpace>(0, rows),
-      physics::CountNonFinite<T>{u, int(u.extent(1)), int(u.extent(2))},
-      bad);
+  Kokkos::parallel_reduce("pwave::propagation::check_finite",
+                          Kokkos::RangePolicy<ExecSpace>(0, rows),
+                          physics::CountNonFinite<T>{u, int(u.extent(1)), int(u.extent(2))}, bad);
   if (bad > 0) {
     std::ostringstream msg;
-    msg << "the wavefield blew up (" << bad << " NaN/Inf values) by time step " << step
-        << " of " << problem_.nt << " (t = " << step * problem_.dt
+    msg << "the wavefield blew up (" << bad << " NaN/Inf values) by time step " << step << " of "
+        << problem_.nt << " (t = " << step * problem_.dt
         << " s); check the model velocities, time.dt and the source amplitude";
     throw RuntimeError(msg.str());
   }
@@ -143,7 +166,8 @@ void Acoustic2D<T>::load_batch(const std::vector<int>& shots) {
                        " shots does not fit the capacity of " + std::to_string(capacity_));
   }
   for (int id : shots) {
-    if (id < 0 || id >= int(problem_.shots.size())) throw RuntimeError("Acoustic2D: no shot " + std::to_string(id));
+    if (id < 0 || id >= int(problem_.shots.size()))
+      throw RuntimeError("Acoustic2D: no shot " + std::to_string(id));
   }
   if (shots == batch_) return;
   auto hs = Kokkos::create_mirror_view(source_cell_);
@@ -171,22 +195,50 @@ std::vector<int> shot_range(int first, int count) {
 
 template <class T>
 void Acoustic2D<T>::forward(int first, int count, const Traces<T>& traces,
-                            const ProgressCallback& progress, long steps_before,
-                            long steps_total, const History& history) {
+                            const ProgressCallback& progress, long steps_before, long steps_total,
+                            const History& history) {
   forward(shot_range(first, count), traces, progress, steps_before, steps_total, history);
 }
 
 template <class T>
 void Acoustic2D<T>::forward(const std::vector<int>& shots, const Traces<T>& traces,
-                            const ProgressCallback& progress, long steps_before,
-                            long steps_total, const History& history) {
+                            const ProgressCallback& progress, long steps_before, long steps_total,
+                            const History& history) {
   load_batch(shots);
   const int count = int(shots.size()), first = 0;
+  if (problem_.model.grid.is_3d()) {
+    if (history.storage != Storage::full || history.full.extent(0) > 0 ||
+        history.diff.allocated()) {
+      throw RuntimeError("Acoustic2D: gradients (wavefield histories) are 2D only so far");
+    }
+    switch (problem_.order) {
+      case 2:
+        return forward_impl<2, 3>(first, count, traces, progress, steps_before, steps_total,
+                                  history, 0, problem_.nt, false);
+      case 4:
+        return forward_impl<4, 3>(first, count, traces, progress, steps_before, steps_total,
+                                  history, 0, problem_.nt, false);
+      case 6:
+        return forward_impl<6, 3>(first, count, traces, progress, steps_before, steps_total,
+                                  history, 0, problem_.nt, false);
+      case 8:
+        return forward_impl<8, 3>(first, count, traces, progress, steps_before, steps_total,
+                                  history, 0, problem_.nt, false);
+    }
+  }
   switch (problem_.order) {
-    case 2: return forward_impl<2>(first, count, traces, progress, steps_before, steps_total, history, 0, problem_.nt, false);
-    case 4: return forward_impl<4>(first, count, traces, progress, steps_before, steps_total, history, 0, problem_.nt, false);
-    case 6: return forward_impl<6>(first, count, traces, progress, steps_before, steps_total, history, 0, problem_.nt, false);
-    case 8: return forward_impl<8>(first, count, traces, progress, steps_before, steps_total, history, 0, problem_.nt, false);
+    case 2:
+      return forward_impl<2>(first, count, traces, progress, steps_before, steps_total, history, 0,
+                             problem_.nt, false);
+    case 4:
+      return forward_impl<4>(first, count, traces, progress, steps_before, steps_total, history, 0,
+                             problem_.nt, false);
+    case 6:
+      return forward_impl<6>(first, count, traces, progress, steps_before, steps_total, history, 0,
+                             problem_.nt, false);
+    case 8:
+      return forward_impl<8>(first, count, traces, progress, steps_before, steps_total, history, 0,
+                             problem_.nt, false);
   }
   throw InputError("physics.order", "", "order must be 2, 4, 6 or 8");
 }
@@ -200,13 +252,14 @@ void Acoustic2D<T>::set_wavelet(const std::vector<double>& wavelet) {
   problem_.wavelet = wavelet;
   const Grid2D& g = problem_.model.grid;
   auto h = Kokkos::create_mirror_view(scaled_wavelet_);
-  for (std::size_t n = 0; n < wavelet.size(); ++n) h(n) = T(wavelet[n] / (g.dx * g.dz));
+  for (std::size_t n = 0; n < wavelet.size(); ++n) h(n) = T(wavelet[n] / g.cell_volume());
   Kokkos::deep_copy(scaled_wavelet_, h);
 }
 
 template <class T>
 void Acoustic2D<T>::set_velocity(const Grid2DView<T>& vp) {
   const Grid2D& g = problem_.model.grid;
+  if (g.is_3d()) throw RuntimeError("Acoustic2D::set_velocity: 2D models only so far");
   if (int(vp.extent(0)) != g.nz || int(vp.extent(1)) != g.nx) {
     throw RuntimeError("Acoustic2D::set_velocity: the model has the wrong shape");
   }
@@ -225,11 +278,11 @@ void Acoustic2D<T>::set_velocity(const Grid2DView<T>& vp) {
 }
 
 template <class T>
-template <int Order>
+template <int Order, int Dim>
 void Acoustic2D<T>::forward_impl(int first, int count, const Traces<T>& traces,
                                  const ProgressCallback& progress, long steps_before,
-                                 long steps_total, const History& history, int n_begin,
-                                 int n_end, bool recompute) {
+                                 long steps_total, const History& history, int n_begin, int n_end,
+                                 bool recompute) {
   using namespace physics;
   const bool store_full = !recompute && history.full.extent(0) > 0;
   const bool store_frame = !recompute && history.frame.extent(0) > 0;
@@ -243,7 +296,7 @@ void Acoustic2D<T>::forward_impl(int first, int count, const Traces<T>& traces,
   }
   if (!recompute) reset();
   const Grid2D& g = problem_.model.grid;
-  const ScaledStencil<T, Order> coef(g.dz, g.dx);
+  const ScaledStencil<T, Order> coef(g.dz, g.dx, Dim == 3 ? g.dy : 0.0);
   ExecSpace exec;
 
   // Two copies of every functor, one per parity of the step, so the time loop only swaps which
@@ -252,25 +305,26 @@ void Acoustic2D<T>::forward_impl(int first, int count, const Traces<T>& traces,
   std::swap(odd.u_prev, odd.u_cur);
   std::swap(odd.psi_x, odd.psi_x_next);
   std::swap(odd.psi_z, odd.psi_z_next);
+  std::swap(odd.psi_y, odd.psi_y_next);
   const physics::Acoustic2DState<T>* parity[2] = {&even, &odd};
 
   const InteriorStep<T, Order> interior[2] = {{even, coef}, {odd, coef}};
   const CpmlStep<T, Order, true, false> side[2] = {{even, coef}, {odd, coef}};
   const CpmlStep<T, Order, false, true> band[2] = {{even, coef}, {odd, coef}};
   const CpmlStep<T, Order, true, true> corner[2] = {{even, coef}, {odd, coef}};
-  const RecordReceivers<T> record[2] = {
-      {traces, even.u_cur, receiver_cell_, st_.halo, first},
-      {traces, odd.u_cur, receiver_cell_, st_.halo, first}};
+  const ColumnMap column{st_.nx, st_.hy, st_.ys, st_.halo};
+  const RecordReceivers<T> record[2] = {{traces, even.u_cur, receiver_cell_, column, first},
+                                        {traces, odd.u_cur, receiver_cell_, column, first}};
   const InjectSource<T> inject[2] = {
-      {even.u_prev, st_.v2dt2, source_cell_, scaled_wavelet_, st_.halo, first},
-      {odd.u_prev, st_.v2dt2, source_cell_, scaled_wavelet_, st_.halo, first}};
+      {even.u_prev, st_.v2dt2, source_cell_, scaled_wavelet_, column, first},
+      {odd.u_prev, st_.v2dt2, source_cell_, scaled_wavelet_, column, first}};
   const FreeSurface<T> surface[2] = {{even.u_prev, st_.halo}, {odd.u_prev, st_.halo}};
 
   const int nz = st_.nz, nx = st_.nx;
   const int z0 = st_.pad_top, z1 = nz - st_.pad_bottom;
   const int x0 = st_.pad_left, x1 = nx - st_.pad_right;
   const backend::Frame frame{nz, nx, z0, z1, x0, x1};
-  const int nrec = nrec_, fx = nx + 2 * st_.halo;
+  const int nrec = nrec_, fx = int(st_.u_cur.extent(2));
   const bool free_surface = problem_.boundary.free_surface;
   using Range2 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
   using Range3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;
@@ -291,8 +345,9 @@ void Acoustic2D<T>::forward_impl(int first, int count, const Traces<T>& traces,
                          StoreSnapshot<T>{history.segment, even.u_cur, 1, st_.halo});
   }
   if (store_frame) {
-    Kokkos::parallel_for("pwave::propagation::store_frame", frame_cells,
-                         propagation::StoreFrame<T>{history.frame, even.u_cur, region, 0, st_.halo});
+    Kokkos::parallel_for(
+        "pwave::propagation::store_frame", frame_cells,
+        propagation::StoreFrame<T>{history.frame, even.u_cur, region, 0, st_.halo});
   }
   for (int n = n_begin; n < n_end; ++n) {
     const int p = (n - n_begin) & 1;
@@ -300,21 +355,37 @@ void Acoustic2D<T>::forward_impl(int first, int count, const Traces<T>& traces,
       // The whole state step n starts from: u^{n-1}, u^n, psi^{n-1}, zeta^{n-1}.
       const int c = n / history.interval;
       const auto& now = *parity[p];
-      Kokkos::deep_copy(exec, Kokkos::subview(history.ck_u, c, 0, Kokkos::ALL, Kokkos::ALL, Kokkos::ALL), now.u_prev);
-      Kokkos::deep_copy(exec, Kokkos::subview(history.ck_u, c, 1, Kokkos::ALL, Kokkos::ALL, Kokkos::ALL), now.u_cur);
-      Kokkos::deep_copy(exec, Kokkos::subview(history.ck_psi_x, c, Kokkos::ALL, Kokkos::ALL, Kokkos::ALL), now.psi_x);
-      Kokkos::deep_copy(exec, Kokkos::subview(history.ck_zeta_x, c, Kokkos::ALL, Kokkos::ALL, Kokkos::ALL), now.zeta_x);
-      Kokkos::deep_copy(exec, Kokkos::subview(history.ck_psi_z, c, Kokkos::ALL, Kokkos::ALL, Kokkos::ALL), now.psi_z);
-      Kokkos::deep_copy(exec, Kokkos::subview(history.ck_zeta_z, c, Kokkos::ALL, Kokkos::ALL, Kokkos::ALL), now.zeta_z);
+      Kokkos::deep_copy(exec,
+                        Kokkos::subview(history.ck_u, c, 0, Kokkos::ALL, Kokkos::ALL, Kokkos::ALL),
+                        now.u_prev);
+      Kokkos::deep_copy(exec,
+                        Kokkos::subview(history.ck_u, c, 1, Kokkos::ALL, Kokkos::ALL, Kokkos::ALL),
+                        now.u_cur);
+      Kokkos::deep_copy(exec,
+                        Kokkos::subview(history.ck_psi_x, c, Kokkos::ALL, Kokkos::ALL, Kokkos::ALL),
+                        now.psi_x);
+      Kokkos::deep_copy(
+          exec, Kokkos::subview(history.ck_zeta_x, c, Kokkos::ALL, Kokkos::ALL, Kokkos::ALL),
+          now.zeta_x);
+      Kokkos::deep_copy(exec,
+                        Kokkos::subview(history.ck_psi_z, c, Kokkos::ALL, Kokkos::ALL, Kokkos::ALL),
+                        now.psi_z);
+      Kokkos::deep_copy(
+          exec, Kokkos::subview(history.ck_zeta_z, c, Kokkos::ALL, Kokkos::ALL, Kokkos::ALL),
+          now.zeta_z);
     }
     if (!recompute) {
       Kokkos::parallel_for("pwave::physics::acoustic2d::record",
                            Range3(exec, {0, 0, n}, {count, nrec, n + 1}), record[p]);
     }
-    // The interior, and the CPML frame: left/right strips (x terms), top/bottom bands (z terms),
-    // four corners. Host backends do it in one sweep, GPUs in one launch per region.
-    backend::for_each_frame_cell("pwave::physics::acoustic2d::step", exec, count, frame,
-                                 interior[p], side[p], band[p], corner[p]);
+    if constexpr (Dim == 3) {
+      step_3d<Order>(exec, count, *parity[p], coef);
+    } else {
+      // The interior, and the CPML frame: left/right strips (x terms), top/bottom bands (z
+      // terms), four corners. Host backends do it in one sweep, GPUs in one launch per region.
+      backend::for_each_frame_cell("pwave::physics::acoustic2d::step", exec, count, frame,
+                                   interior[p], side[p], band[p], corner[p]);
+    }
     Kokkos::parallel_for("pwave::physics::acoustic2d::inject", Range2(exec, {0, n}, {count, n + 1}),
                          inject[p]);
     if (free_surface) {
@@ -331,9 +402,9 @@ void Acoustic2D<T>::forward_impl(int first, int count, const Traces<T>& traces,
           propagation::StoreFrame<T>{history.frame, parity[p]->u_prev, region, n + 1, st_.halo});
     }
     if (recompute) {
-      Kokkos::parallel_for("pwave::propagation::store", all_cells,
-                           StoreSnapshot<T>{history.segment, parity[p]->u_prev,
-                                            n - n_begin + 2, st_.halo});
+      Kokkos::parallel_for(
+          "pwave::propagation::store", all_cells,
+          StoreSnapshot<T>{history.segment, parity[p]->u_prev, n - n_begin + 2, st_.halo});
     }
     if (store_diff) {
       // D^n needs u^{n-1}, which this step overwrote: it was kept at the end of step n-1.
@@ -353,6 +424,56 @@ void Acoustic2D<T>::forward_impl(int first, int count, const Traces<T>& traces,
     st_ = odd;
   }
   exec.fence();
+}
+
+template <class T>
+template <int Order>
+void Acoustic2D<T>::step_3d(const ExecSpace& exec, int count, const physics::Acoustic2DState<T>& st,
+                            const physics::ScaledStencil<T, Order>& coef) const {
+  using physics::CpmlStep;
+  // The padded grid cut into 3 x 3 x 3 boxes per axis (CPML | interior | CPML); each box is
+  // launched with the kernel of exactly the strips it lies in, so no cell tests which.
+  const int zc[4] = {0, st.pad_top, st.nz - st.pad_bottom, st.nz};
+  const int yc[4] = {0, st.pad_front, st.ny - st.pad_back, st.ny};
+  const int xc[4] = {0, st.pad_left, st.nx - st.pad_right, st.nx};
+  const char* name = "pwave::physics::acoustic3d::step";
+  for (int bz = 0; bz < 3; ++bz) {
+    for (int by = 0; by < 3; ++by) {
+      for (int bx = 0; bx < 3; ++bx) {
+        const backend::Box b{zc[bz], zc[bz + 1], yc[by], yc[by + 1], xc[bx], xc[bx + 1]};
+        if (b.empty()) continue;
+        const auto launch = [&](const auto& f) {
+          backend::for_each_cell_3d(name, exec, count, b, f);
+        };
+        switch ((bx != 1 ? 1 : 0) | (by != 1 ? 2 : 0) | (bz != 1 ? 4 : 0)) {
+          case 0:
+            launch(physics::InteriorStep<T, Order, 3>(st, coef));
+            break;
+          case 1:
+            launch(CpmlStep<T, Order, true, false, 3, false>(st, coef));
+            break;
+          case 2:
+            launch(CpmlStep<T, Order, false, false, 3, true>(st, coef));
+            break;
+          case 3:
+            launch(CpmlStep<T, Order, true, false, 3, true>(st, coef));
+            break;
+          case 4:
+            launch(CpmlStep<T, Order, false, true, 3, false>(st, coef));
+            break;
+          case 5:
+            launch(CpmlStep<T, Order, true, true, 3, false>(st, coef));
+            break;
+          case 6:
+            launch(CpmlStep<T, Order, false, true, 3, true>(st, coef));
+            break;
+          case 7:
+            launch(CpmlStep<T, Order, true, true, 3, true>(st, coef));
+            break;
+        }
+      }
+    }
+  }
 }
 
 template <class T>
@@ -417,6 +538,9 @@ void Acoustic2D<T>::restore_checkpoint(const History& h, int c) {
 template <class T>
 typename Acoustic2D<T>::History Acoustic2D<T>::make_history(int count,
                                                             const StorageOptions& options) const {
+  if (problem_.model.grid.is_3d()) {
+    throw RuntimeError("Acoustic2D::make_history: gradients are 2D only so far");
+  }
   History h;
   const Storage storage = options.strategy;
   const int interval = options.interval;
@@ -430,8 +554,8 @@ typename Acoustic2D<T>::History Acoustic2D<T>::make_history(int count,
     d.stride = options.stride;
     d.compression = options.compression;
     const int stored = (problem_.nt + d.stride - 1) / d.stride;
-    d.previous = Field2D<T>("pwave::history_previous", count, st_.u_cur.extent(1),
-                            st_.u_cur.extent(2));
+    d.previous =
+        Field2D<T>("pwave::history_previous", count, st_.u_cur.extent(1), st_.u_cur.extent(2));
     if (d.compression == Compression::none) {
       d.plain = decltype(d.plain)(uninit("pwave::history_d"), stored, count, st_.nz, st_.nx);
     } else if (d.compression == Compression::bf16) {
@@ -441,7 +565,8 @@ typename Acoustic2D<T>::History Acoustic2D<T>::make_history(int count,
       d.scale = decltype(d.scale)("pwave::history_scale", stored, count);
     }
   } else if (storage == Storage::full) {
-    h.full = decltype(h.full)(uninit("pwave::history_full"), problem_.nt + 1, count, st_.nz, st_.nx);
+    h.full =
+        decltype(h.full)(uninit("pwave::history_full"), problem_.nt + 1, count, st_.nz, st_.nx);
   } else if (storage == Storage::checkpoint) {
     if (count != capacity_) {
       throw RuntimeError("Acoustic2D: checkpoint histories hold exactly batch_capacity() shots");
@@ -457,8 +582,8 @@ typename Acoustic2D<T>::History Acoustic2D<T>::make_history(int count,
     h.ck_zeta_x = like(st_.zeta_x, "pwave::ck_zeta_x");
     h.ck_psi_z = like(st_.psi_z, "pwave::ck_psi_z");
     h.ck_zeta_z = like(st_.zeta_z, "pwave::ck_zeta_z");
-    h.segment = decltype(h.segment)(uninit("pwave::ck_segment"), h.interval + 2, count, st_.nz,
-                                    st_.nx);
+    h.segment =
+        decltype(h.segment)(uninit("pwave::ck_segment"), h.interval + 2, count, st_.nz, st_.nx);
   } else {
     h.frame = propagation::FrameHistory<T>(uninit("pwave::history_frame"), problem_.nt + 1, count,
                                            frame_region().size());
@@ -485,7 +610,8 @@ double Acoustic2D<T>::history_bytes_per_shot(const StorageOptions& options) cons
                          2.0 * st_.psi_z.extent(1) * st_.psi_z.extent(2);
     return (nck * state + (k + 2.0) * st_.nz * st_.nx) * sizeof(T);
   }
-  const double cells = storage == Storage::full ? double(st_.nz) * st_.nx : double(frame_region().size());
+  const double cells =
+      storage == Storage::full ? double(st_.nz) * st_.nx : double(frame_region().size());
   return (problem_.nt + 1) * cells * sizeof(T);
 }
 

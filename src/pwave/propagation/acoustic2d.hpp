@@ -101,13 +101,17 @@ class Acoustic2D {
  private:
   // Steps [n_begin, n_end). `recompute`: continue from the state in st_ (restored from a
   // checkpoint), record nothing, fill history.segment; otherwise start from rest at step 0.
+  template <int Order, int Dim = 2>
+  void forward_impl(int first, int count, const Traces<T>& traces, const ProgressCallback& progress,
+                    long steps_before, long steps_total, const History& history, int n_begin,
+                    int n_end, bool recompute);
+  // One 3D step over the padded grid: the interior and the 26 CPML boxes around it.
   template <int Order>
-  void forward_impl(int first, int count, const Traces<T>& traces,
-                    const ProgressCallback& progress, long steps_before, long steps_total,
-                    const History& history, int n_begin, int n_end, bool recompute);
+  void step_3d(const ExecSpace& exec, int count, const physics::Acoustic2DState<T>& st,
+               const physics::ScaledStencil<T, Order>& coef) const;
   void restore_checkpoint(const History& history, int c);
-  void store_difference(const History& history, const Field2D<T>& u_next,
-                        const Field2D<T>& u_cur, int count, int n);
+  void store_difference(const History& history, const Field2D<T>& u_next, const Field2D<T>& u_cur,
+                        int count, int n);
   template <int Order, bool FreeSurface>
   void adjoint_impl(int first, int count, const Traces<T>& residual, const History& history,
                     const Grid2DView<T>& grad_w,

@@ -52,18 +52,23 @@ void Acoustic2D<T>::allocate_adjoint() {
 }
 
 template <class T>
-void Acoustic2D<T>::adjoint(int first, int count, const Traces<T>& residual,
-                            const History& history, const Grid2DView<T>& grad_w,
-                            const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>& source_adjoint) {
+void Acoustic2D<T>::adjoint(
+    int first, int count, const Traces<T>& residual, const History& history,
+    const Grid2DView<T>& grad_w,
+    const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>& source_adjoint) {
   std::vector<int> shots(std::size_t(count > 0 ? count : 0));
   for (int k = 0; k < count; ++k) shots[k] = first + k;
   adjoint(shots, residual, history, grad_w, source_adjoint);
 }
 
 template <class T>
-void Acoustic2D<T>::adjoint(const std::vector<int>& shots, const Traces<T>& residual,
-                            const History& history, const Grid2DView<T>& grad_w,
-                            const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>& source_adjoint) {
+void Acoustic2D<T>::adjoint(
+    const std::vector<int>& shots, const Traces<T>& residual, const History& history,
+    const Grid2DView<T>& grad_w,
+    const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>& source_adjoint) {
+  if (problem_.model.grid.is_3d()) {
+    throw RuntimeError("Acoustic2D::adjoint: gradients are 2D only so far");
+  }
   if (shots != batch_) {
     throw RuntimeError("Acoustic2D::adjoint: not the batch of the preceding forward()");
   }
@@ -124,9 +129,9 @@ void Acoustic2D<T>::adjoint_impl(
     const Grid2DView<T>& grad_w,
     const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>& source_adjoint) {
   using namespace physics;
-  for (auto* f : {&adj_.g_prev, &adj_.g_cur, &adj_.psi_x, &adj_.psi_x_next, &adj_.zeta_x,
-                  &adj_.zeta_x_next, &adj_.psi_z, &adj_.psi_z_next, &adj_.zeta_z,
-                  &adj_.zeta_z_next, &shot_grad_}) {
+  for (auto* f :
+       {&adj_.g_prev, &adj_.g_cur, &adj_.psi_x, &adj_.psi_x_next, &adj_.zeta_x, &adj_.zeta_x_next,
+        &adj_.psi_z, &adj_.psi_z_next, &adj_.zeta_z, &adj_.zeta_z_next, &shot_grad_}) {
     Kokkos::deep_copy(*f, T(0));
   }
   const Grid2D& g = problem_.model.grid;
@@ -177,10 +182,10 @@ void Acoustic2D<T>::adjoint_impl(
       forward_impl<Order>(first, count, Traces<T>(), {}, 0, 0, history, segment_begin, n + 1, true);
     }
     if (want_source) {
-      Kokkos::parallel_for("pwave::physics::acoustic2d::source_adjoint",
-                           Kokkos::RangePolicy<ExecSpace>(exec, 0, count),
-                           RecordSourceAdjoint<T>{source_adjoint, st.g_cur, source_cell_,
-                                                  inv_area, R, first, n});
+      Kokkos::parallel_for(
+          "pwave::physics::acoustic2d::source_adjoint",
+          Kokkos::RangePolicy<ExecSpace>(exec, 0, count),
+          RecordSourceAdjoint<T>{source_adjoint, st.g_cur, source_cell_, inv_area, R, first, n});
     }
     if (history.diff.allocated()) {
       const auto& d = history.diff;
@@ -190,11 +195,17 @@ void Acoustic2D<T>::adjoint_impl(
         using propagation::AccumulateDifference;
         const char* label = "pwave::physics::acoustic2d::imaging";
         if (d.compression == Compression::none) {
-          Kokkos::parallel_for(label, cells, AccumulateDifference<T, Compression::none>{d, shot_grad_, st.g_cur, k, R});
+          Kokkos::parallel_for(
+              label, cells,
+              AccumulateDifference<T, Compression::none>{d, shot_grad_, st.g_cur, k, R});
         } else if (d.compression == Compression::bf16) {
-          Kokkos::parallel_for(label, cells, AccumulateDifference<T, Compression::bf16>{d, shot_grad_, st.g_cur, k, R});
+          Kokkos::parallel_for(
+              label, cells,
+              AccumulateDifference<T, Compression::bf16>{d, shot_grad_, st.g_cur, k, R});
         } else {
-          Kokkos::parallel_for(label, cells, AccumulateDifference<T, Compression::int8>{d, shot_grad_, st.g_cur, k, R});
+          Kokkos::parallel_for(
+              label, cells,
+              AccumulateDifference<T, Compression::int8>{d, shot_grad_, st.g_cur, k, R});
         }
       }
     } else if (history.storage == Storage::full) {
@@ -202,29 +213,24 @@ void Acoustic2D<T>::adjoint_impl(
                            Range3(exec, {0, 0, 0}, {count, nz, nx}),
                            AccumulateGradient<T>{shot_grad_, st.g_cur, history.full, n, R, 0});
     } else if (history.storage == Storage::checkpoint) {
-      Kokkos::parallel_for("pwave::physics::acoustic2d::imaging",
-                           Range3(exec, {0, 0, 0}, {count, nz, nx}),
-                           AccumulateGradient<T>{shot_grad_, st.g_cur, history.segment, n, R,
-                                                 segment_begin - 1});
+      Kokkos::parallel_for(
+          "pwave::physics::acoustic2d::imaging", Range3(exec, {0, 0, 0}, {count, nz, nx}),
+          AccumulateGradient<T>{shot_grad_, st.g_cur, history.segment, n, R, segment_begin - 1});
     } else {
       // u^{n+1} and u^n sit in the forward fields; rebuild u^{n-1} over u^{n+1}.
       const Field2D<T>& u_next = p == 0 ? st_.u_cur : st_.u_prev;
       const Field2D<T>& u_now = p == 0 ? st_.u_prev : st_.u_cur;
       Kokkos::parallel_for("pwave::propagation::frame_image_restore", frame_cells,
-                           propagation::FrameImageRestore<T>{history.frame, u_next, u_now,
-                                                             st.g_cur, shot_grad_, region, n,
-                                                             R});
+                           propagation::FrameImageRestore<T>{history.frame, u_next, u_now, st.g_cur,
+                                                             shot_grad_, region, n, R});
       backend::for_each_cell("pwave::propagation::reconstruct_image", exec, count, region.z_lo,
                              region.z_hi, region.x_lo, region.x_hi,
-                             propagation::ReconstructImage<T, Order>{u_next, u_now, st.g_cur,
-                                                                     shot_grad_, st.v2dt2, coef,
-                                                                     R});
-      Kokkos::parallel_for("pwave::propagation::reconstruct_source",
-                           Kokkos::RangePolicy<ExecSpace>(exec, 0, count),
-                           propagation::ReconstructSource<T>{u_next, st.g_cur, shot_grad_,
-                                                             st.v2dt2, source_cell_,
-                                                             scaled_wavelet_, region, n, R,
-                                                             first});
+                             propagation::ReconstructImage<T, Order>{
+                                 u_next, u_now, st.g_cur, shot_grad_, st.v2dt2, coef, R});
+      Kokkos::parallel_for(
+          "pwave::propagation::reconstruct_source", Kokkos::RangePolicy<ExecSpace>(exec, 0, count),
+          propagation::ReconstructSource<T>{u_next, st.g_cur, shot_grad_, st.v2dt2, source_cell_,
+                                            scaled_wavelet_, region, n, R, first});
       if (FreeSurface) {
         Kokkos::parallel_for("pwave::physics::acoustic2d::free_surface",
                              Range2(exec, {0, 0}, {count, nx + 2 * R}),
@@ -243,10 +249,10 @@ void Acoustic2D<T>::adjoint_impl(
     backend::for_each_cell(name, exec, count, 0, z0, x1, nx, corner[p]);
     backend::for_each_cell(name, exec, count, z1, nz, 0, x0, corner[p]);
     backend::for_each_cell(name, exec, count, z1, nz, x1, nx, corner[p]);
-    Kokkos::parallel_for("pwave::physics::acoustic2d::inject_residual",
-                         Range3(exec, {0, 0, n}, {count, nrec, n + 1}),
-                         InjectResidual<T>{st.g_prev, residual, st.v2dt2, receiver_cell_, R,
-                                           first});
+    Kokkos::parallel_for(
+        "pwave::physics::acoustic2d::inject_residual",
+        Range3(exec, {0, 0, n}, {count, nrec, n + 1}),
+        InjectResidual<T>{st.g_prev, residual, st.v2dt2, receiver_cell_, R, first});
     if (FreeSurface) {  // S, and the mirror the next step's stencils read
       Kokkos::parallel_for("pwave::physics::acoustic2d::adjoint_surface",
                            Range2(exec, {0, 0}, {count, nx + 2 * R}),
@@ -288,16 +294,16 @@ void Acoustic2D<T>::add_imaging(const Grid2DView<T>& imaging, const Grid2DView<T
       });
 }
 
-#define PWAVE_INSTANTIATE_ADJOINT(T)                                                          \
-  template void Acoustic2D<T>::allocate_adjoint();                                            \
-  template void Acoustic2D<T>::adjoint_per_shot(const std::vector<int>&, const Traces<T>&,    \
-                                                const History&);                              \
-  template void Acoustic2D<T>::add_imaging(const Grid2DView<T>&, const Grid2DView<T>&) const; \
-  template void Acoustic2D<T>::adjoint(int, int, const Traces<T>&, const History&,            \
-                                       const Grid2DView<T>&,                                  \
-                                       const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>&); \
-  template void Acoustic2D<T>::adjoint(const std::vector<int>&, const Traces<T>&,             \
-                                       const History&, const Grid2DView<T>&,                  \
+#define PWAVE_INSTANTIATE_ADJOINT(T)                                                              \
+  template void Acoustic2D<T>::allocate_adjoint();                                                \
+  template void Acoustic2D<T>::adjoint_per_shot(const std::vector<int>&, const Traces<T>&,        \
+                                                const History&);                                  \
+  template void Acoustic2D<T>::add_imaging(const Grid2DView<T>&, const Grid2DView<T>&) const;     \
+  template void Acoustic2D<T>::adjoint(int, int, const Traces<T>&, const History&,                \
+                                       const Grid2DView<T>&,                                      \
+                                       const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>&);  \
+  template void Acoustic2D<T>::adjoint(const std::vector<int>&, const Traces<T>&, const History&, \
+                                       const Grid2DView<T>&,                                      \
                                        const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>&);
 PWAVE_INSTANTIATE_ADJOINT(float)
 PWAVE_INSTANTIATE_ADJOINT(double)
