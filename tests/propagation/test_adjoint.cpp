@@ -26,8 +26,8 @@ ForwardProblem adjoint_problem(int order, bool free_surface) {
   if (free_surface) p.boundary.width[top] = 0, p.boundary.free_surface = true;
   p.boundary.pml_velocity = 3000.0;  // fixed, as in an inversion: J then depends on vp only
   // Sources and receivers close to every CPML layer, so their reflections matter.
-  const std::vector<Position> recs = {{20.0, 30.0}, {300.0, 10.0}, {550.0, 200.0},
-                                      {100.0, 390.0}, {280.0, 0.0}, {300.0, 10.0}};
+  const std::vector<Position> recs = {{20.0, 30.0},   {300.0, 10.0}, {550.0, 200.0},
+                                      {100.0, 390.0}, {280.0, 0.0},  {300.0, 10.0}};
   p.shots = {ShotGeometry{{50.0, 60.0}, recs}, ShotGeometry{{500.0, 350.0}, recs}};
   return p;
 }
@@ -72,10 +72,18 @@ void dot_product_test(int order, bool free_surface) {
   EXPECT_LT(std::abs(lhs - rhs) / std::abs(lhs), 1e-12) << "lhs " << lhs << " rhs " << rhs;
 }
 
-TEST(Adjoint, DotProductOrder2) { dot_product_test(2, false); }
-TEST(Adjoint, DotProductOrder8) { dot_product_test(8, false); }
-TEST(Adjoint, DotProductOrder8FreeSurface) { dot_product_test(8, true); }
-TEST(Adjoint, DotProductOrder4FreeSurface) { dot_product_test(4, true); }
+TEST(Adjoint, DotProductOrder2) {
+  dot_product_test(2, false);
+}
+TEST(Adjoint, DotProductOrder8) {
+  dot_product_test(8, false);
+}
+TEST(Adjoint, DotProductOrder8FreeSurface) {
+  dot_product_test(8, true);
+}
+TEST(Adjoint, DotProductOrder4FreeSurface) {
+  dot_product_test(4, true);
+}
 
 // A smooth random perturbation: a sum of Gaussian bumps.
 std::vector<double> smooth_perturbation(const Grid2D& g, unsigned seed) {
@@ -97,7 +105,8 @@ double misfit(const ForwardProblem& p, const HostArray3<double>& obs) {
   double j = 0;
   for (std::size_t s = 0; s < d.extent(0); ++s)
     for (std::size_t r = 0; r < d.extent(1); ++r)
-      for (std::size_t n = 0; n < d.extent(2); ++n) j += 0.5 * std::pow(d(s, r, n) - obs(s, r, n), 2);
+      for (std::size_t n = 0; n < d.extent(2); ++n)
+        j += 0.5 * std::pow(d(s, r, n) - obs(s, r, n), 2);
   return j;
 }
 
@@ -126,11 +135,15 @@ void finite_difference_test(int order, bool free_surface, Storage storage) {
   }
 }
 
-TEST(Gradient, MatchesFiniteDifferencesOrder2Full) { finite_difference_test(2, false, Storage::full); }
+TEST(Gradient, MatchesFiniteDifferencesOrder2Full) {
+  finite_difference_test(2, false, Storage::full);
+}
 TEST(Gradient, MatchesFiniteDifferencesOrder2Boundary) {
   finite_difference_test(2, false, Storage::boundary);
 }
-TEST(Gradient, MatchesFiniteDifferencesOrder8Full) { finite_difference_test(8, false, Storage::full); }
+TEST(Gradient, MatchesFiniteDifferencesOrder8Full) {
+  finite_difference_test(8, false, Storage::full);
+}
 TEST(Gradient, MatchesFiniteDifferencesOrder8Boundary) {
   finite_difference_test(8, false, Storage::boundary);
 }
@@ -171,7 +184,8 @@ TEST(Gradient, CheckpointStorageEqualsFullBitwise) {
     auto hg = Kokkos::create_mirror_view_and_copy(HostSpace(), g);
     for (int iz = 0; iz < p.model.grid.nz; ++iz)
       for (int ix = 0; ix < p.model.grid.nx; ++ix)
-        ASSERT_EQ(hg(iz, ix), full.gradient(iz, ix)) << "interval " << interval << " at " << iz << "," << ix;
+        ASSERT_EQ(hg(iz, ix), full.gradient(iz, ix))
+            << "interval " << interval << " at " << iz << "," << ix;
   }
 }
 
@@ -196,9 +210,15 @@ void strategies_agree(bool free_surface, double tolerance) {
   EXPECT_LT(std::sqrt(diff / norm), tolerance);
 }
 
-TEST(Gradient, BoundaryStorageEqualsFullFloat64) { strategies_agree<double>(false, 1e-10); }
-TEST(Gradient, BoundaryStorageEqualsFullFloat64FreeSurface) { strategies_agree<double>(true, 1e-10); }
-TEST(Gradient, BoundaryStorageEqualsFullFloat32) { strategies_agree<float>(false, 1e-3); }
+TEST(Gradient, BoundaryStorageEqualsFullFloat64) {
+  strategies_agree<double>(false, 1e-10);
+}
+TEST(Gradient, BoundaryStorageEqualsFullFloat64FreeSurface) {
+  strategies_agree<double>(true, 1e-10);
+}
+TEST(Gradient, BoundaryStorageEqualsFullFloat32) {
+  strategies_agree<float>(false, 1e-3);
+}
 
 }  // namespace
 }  // namespace pwave
@@ -238,8 +258,10 @@ TEST(Gradient, CompressedAndStridedFullStorageErrors) {
   RecordProperty("stride2", std::to_string(stride2));
   RecordProperty("stride4", std::to_string(stride4));
   RecordProperty("stride4_bf16", std::to_string(stride4_bf16));
-  std::printf("relative gradient error: bf16 %.2e, int8 %.2e, stride 2 %.2e, stride 4 %.2e, "
-              "stride 4 + bf16 %.2e\n", bf16, int8, stride2, stride4, stride4_bf16);
+  std::printf(
+      "relative gradient error: bf16 %.2e, int8 %.2e, stride 2 %.2e, stride 4 %.2e, "
+      "stride 4 + bf16 %.2e\n",
+      bf16, int8, stride2, stride4, stride4_bf16);
   EXPECT_GT(bf16, 0.0);  // it is an approximation: a zero would mean the exact path ran
   // Measured: bf16 3.5e-4, int8 1.9e-3, stride 2 3.6e-5, stride 4 1.9e-4, stride 4 + bf16 7.8e-4.
   EXPECT_LT(bf16, 2e-3);

@@ -3,9 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include "pwave/propagation/forward.hpp"
 #include "support/analytic.hpp"
 #include "support/problems.hpp"
-#include "pwave/propagation/forward.hpp"
 
 namespace pwave {
 namespace {
@@ -24,7 +24,8 @@ std::vector<double> errors_against_green(int order, double spacing, std::vector<
   if (free_surface) p.boundary.width[top] = 0, p.boundary.free_surface = true;
   ShotGeometry shot;
   shot.source = {c, zs};
-  const std::vector<Position> recs = {{c + 100, zs}, {c + 200, zs}, {c + 300, zs}, {c + 200, zs + 200}};
+  const std::vector<Position> recs = {
+      {c + 100, zs}, {c + 200, zs}, {c + 300, zs}, {c + 200, zs + 200}};
   shot.receivers = recs;
   p.shots = {shot};
   const auto traces = forward_model<double>(p);
@@ -44,7 +45,8 @@ std::vector<double> errors_against_green(int order, double spacing, std::vector<
     errs.push_back(test::relative_l2(num, ana));
     if (peak_ratio) {
       double pn = 0, pa = 0;
-      for (int k = 0; k < nt; ++k) pn = std::max(pn, std::abs(num[k])), pa = std::max(pa, std::abs(ana[k]));
+      for (int k = 0; k < nt; ++k)
+        pn = std::max(pn, std::abs(num[k])), pa = std::max(pa, std::abs(ana[k]));
       peak_ratio->push_back(pn / pa);
     }
   }

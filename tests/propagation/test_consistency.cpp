@@ -6,9 +6,9 @@
 #include <limits>
 
 #include "pwave/core/error.hpp"
+#include "pwave/propagation/forward.hpp"
 #include "support/analytic.hpp"
 #include "support/problems.hpp"
-#include "pwave/propagation/forward.hpp"
 
 namespace pwave {
 namespace {

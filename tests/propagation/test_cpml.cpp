@@ -3,9 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include "pwave/propagation/forward.hpp"
 #include "support/analytic.hpp"
 #include "support/problems.hpp"
-#include "pwave/propagation/forward.hpp"
 
 namespace pwave {
 namespace {

@@ -16,6 +16,7 @@
 // so the interior kernel is InteriorStep itself (vectorised, 16 bytes per cell).
 
 #include "pwave/physics/acoustic2d_kernels.hpp"
+#include "pwave/physics/acoustic2d_sources.hpp"
 
 namespace pwave::physics {
 
@@ -30,29 +31,36 @@ struct Adjoint2DState {
   int nz = 0, nx = 0;
   int pad_top = 0, pad_bottom = 0, pad_left = 0, pad_right = 0;
   int halo = 0;
+  int ny = 1, pad_front = 0, pad_back = 0, hy = 0, ys = 0;  ///< y axis as in Acoustic2DState
   Field2D<T> g_prev, g_cur;  ///< G^{n+2} (overwritten by G^n) and G^{n+1}
   Grid2DView<T> v2dt2;
-  Kokkos::View<T*, MemSpace> ax, bx, chix;  ///< [nx + 2 halo]; chi = 1 on the x strips
-  Kokkos::View<T*, MemSpace> az, bz, chiz;  ///< [nz + 2 halo]
+  Kokkos::View<T*, MemSpace> ax, bx, chix;            ///< [nx + 2 halo]; chi = 1 on the x strips
+  Kokkos::View<T*, MemSpace> az, bz, chiz;            ///< [nz + 2 halo]
   Field2D<T> psi_x, psi_x_next, zeta_x, zeta_x_next;  ///< psi^, zeta^ (x), halo layout
   Field2D<T> psi_z, psi_z_next, zeta_z, zeta_z_next;  ///< psi^, zeta^ (z), halo layout
+  Kokkos::View<T*, MemSpace> ay, by, chiy;            ///< [ny + 2 halo] (3D)
+  Field2D<T> psi_y, psi_y_next, zeta_y, zeta_y_next;  ///< psi^, zeta^ (y), halo layout (3D)
+
+  KOKKOS_INLINE_FUNCTION int column(int iy, int ix) const { return (iy + hy) * ys + ix + halo; }
 
   /// The same fields viewed as a forward state, to run InteriorStep on G.
   Acoustic2DState<T> as_forward() const {
     Acoustic2DState<T> f;
     f.nz = nz, f.nx = nx, f.pad_top = pad_top, f.pad_bottom = pad_bottom;
     f.pad_left = pad_left, f.pad_right = pad_right, f.halo = halo;
+    f.ny = ny, f.pad_front = pad_front, f.pad_back = pad_back, f.hy = hy, f.ys = ys;
     f.u_prev = g_prev, f.u_cur = g_cur, f.v2dt2 = v2dt2;
     return f;
   }
 };
 
 /// Backward step in the frame (CPML strips and a stencil radius around them), with the memory
-/// variables, branch-free. `InX` / `InZ` say whether the launched region's stencils can reach
-/// an x / z strip at all (the side columns cannot reach a z strip, the top and bottom bands no
-/// x strip); where not, that axis is a plain stencil on G.
-template <class T, int Order, bool InX, bool InZ>
+/// variables, branch-free. `InX` / `InZ` / `InY` say whether the launched region's stencils can
+/// reach an x / z / y strip at all (the side columns cannot reach a z strip, the top and bottom
+/// bands no x strip); where not, that axis is a plain stencil on G. `Dim` 2 or 3.
+template <class T, int Order, bool InX, bool InZ, int Dim = 2, bool InY = false>
 struct AdjointFrameStep {
+  static_assert(Dim == 3 || !InY, "a y strip needs a 3D grid");
   static constexpr int R = Stencil<Order>::radius;
   Adjoint2DState<T> st;
   ScaledStencil<T, Order> c;
@@ -60,38 +68,46 @@ struct AdjointFrameStep {
   AdjointFrameStep(const Adjoint2DState<T>& state, const ScaledStencil<T, Order>& coef)
       : st(state), c(coef) {}
 
-  // All indices below are halo-layout indices (z, x) = (iz + halo, ix + halo).
-  KOKKOS_INLINE_FUNCTION T t_hat_x(int s, int z, int x) const {
-    const T b = st.bx(x);
-    return (T(1) + b) * st.g_cur(s, z, x) + b * st.zeta_x(s, z, x);
+  // Below, (z, q) index the halo-layout fields (q = column), and xa / ya the halo-padded axis
+  // arrays: xa = ix + halo, ya = iy + halo.
+  KOKKOS_INLINE_FUNCTION T t_hat_x(int s, int z, int q, int xa) const {
+    const T b = st.bx(xa);
+    return (T(1) + b) * st.g_cur(s, z, q) + b * st.zeta_x(s, z, q);
   }
-  KOKKOS_INLINE_FUNCTION T t_hat_z(int s, int z, int x) const {
+  KOKKOS_INLINE_FUNCTION T t_hat_z(int s, int z, int q) const {
     const T b = st.bz(z);
-    return (T(1) + b) * st.g_cur(s, z, x) + b * st.zeta_z(s, z, x);
+    return (T(1) + b) * st.g_cur(s, z, q) + b * st.zeta_z(s, z, q);
+  }
+  KOKKOS_INLINE_FUNCTION T t_hat_y(int s, int z, int q, int ya) const {
+    const T b = st.by(ya);
+    return (T(1) + b) * st.g_cur(s, z, q) + b * st.zeta_y(s, z, q);
   }
 
-  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const {
-    const int z = iz + st.halo, x = ix + st.halo;
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
+
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
+    const int z = iz + st.halo, x = st.column(iy, ix), xa = ix + st.halo;
     const T gc = st.g_cur(s, z, x);
     T acc = 0;
     if constexpr (InX) {
       T dchi = 0;  // D1^T (chi T^_x)
-      acc += c.d2x[0] * t_hat_x(s, z, x);
+      acc += c.d2x[0] * t_hat_x(s, z, x, xa);
       PWAVE_UNROLL
       for (int j = 1; j <= R; ++j) {
-        const T tp = t_hat_x(s, z, x + j), tm = t_hat_x(s, z, x - j);
+        const T tp = t_hat_x(s, z, x + j, xa + j), tm = t_hat_x(s, z, x - j, xa - j);
         acc += c.d2x[j] * (tp + tm);
-        acc += c.d1x[j] * (st.bx(x - j) * st.psi_x(s, z, x - j) -
-                           st.bx(x + j) * st.psi_x(s, z, x + j));  // D1^T (b psi^')
-        dchi += c.d1x[j] * (st.chix(x - j) * tm - st.chix(x + j) * tp);
+        acc += c.d1x[j] * (st.bx(xa - j) * st.psi_x(s, z, x - j) -
+                           st.bx(xa + j) * st.psi_x(s, z, x + j));  // D1^T (b psi^')
+        dchi += c.d1x[j] * (st.chix(xa - j) * tm - st.chix(xa + j) * tp);
       }
-      const T a = st.ax(x);
+      const T a = st.ax(xa);
       st.zeta_x_next(s, z, x) = a * (gc + st.zeta_x(s, z, x));
-      st.psi_x_next(s, z, x) = st.chix(x) * (a * st.psi_x(s, z, x) + dchi);
+      st.psi_x_next(s, z, x) = st.chix(xa) * (a * st.psi_x(s, z, x) + dchi);
     } else {
       acc += c.d2x[0] * gc;
       PWAVE_UNROLL
-      for (int j = 1; j <= R; ++j) acc += c.d2x[j] * (st.g_cur(s, z, x + j) + st.g_cur(s, z, x - j));
+      for (int j = 1; j <= R; ++j)
+        acc += c.d2x[j] * (st.g_cur(s, z, x + j) + st.g_cur(s, z, x - j));
     }
     if constexpr (InZ) {
       T dchi = 0;
@@ -100,8 +116,8 @@ struct AdjointFrameStep {
       for (int j = 1; j <= R; ++j) {
         const T tp = t_hat_z(s, z + j, x), tm = t_hat_z(s, z - j, x);
         acc += c.d2z[j] * (tp + tm);
-        acc += c.d1z[j] * (st.bz(z - j) * st.psi_z(s, z - j, x) -
-                           st.bz(z + j) * st.psi_z(s, z + j, x));
+        acc += c.d1z[j] *
+               (st.bz(z - j) * st.psi_z(s, z - j, x) - st.bz(z + j) * st.psi_z(s, z + j, x));
         dchi += c.d1z[j] * (st.chiz(z - j) * tm - st.chiz(z + j) * tp);
       }
       const T a = st.az(z);
@@ -110,16 +126,45 @@ struct AdjointFrameStep {
     } else {
       acc += c.d2z[0] * gc;
       PWAVE_UNROLL
-      for (int j = 1; j <= R; ++j) acc += c.d2z[j] * (st.g_cur(s, z + j, x) + st.g_cur(s, z - j, x));
+      for (int j = 1; j <= R; ++j)
+        acc += c.d2z[j] * (st.g_cur(s, z + j, x) + st.g_cur(s, z - j, x));
     }
-    st.g_prev(s, z, x) = T(2) * gc - st.g_prev(s, z, x) + st.v2dt2(iz, ix) * acc;
+    if constexpr (InY) {
+      const int ya = iy + st.halo, ys = st.ys;
+      T dchi = 0;
+      acc += c.d2y[0] * t_hat_y(s, z, x, ya);
+      PWAVE_UNROLL
+      for (int j = 1; j <= R; ++j) {
+        const T tp = t_hat_y(s, z, x + j * ys, ya + j), tm = t_hat_y(s, z, x - j * ys, ya - j);
+        acc += c.d2y[j] * (tp + tm);
+        acc += c.d1y[j] * (st.by(ya - j) * st.psi_y(s, z, x - j * ys) -
+                           st.by(ya + j) * st.psi_y(s, z, x + j * ys));
+        dchi += c.d1y[j] * (st.chiy(ya - j) * tm - st.chiy(ya + j) * tp);
+      }
+      const T a = st.ay(ya);
+      st.zeta_y_next(s, z, x) = a * (gc + st.zeta_y(s, z, x));
+      st.psi_y_next(s, z, x) = st.chiy(ya) * (a * st.psi_y(s, z, x) + dchi);
+    } else if constexpr (Dim == 3) {
+      const int ys = st.ys;
+      acc += c.d2y[0] * gc;
+      PWAVE_UNROLL
+      for (int j = 1; j <= R; ++j) {
+        acc += c.d2y[j] * (st.g_cur(s, z, x + j * ys) + st.g_cur(s, z, x - j * ys));
+      }
+    }
+    st.g_prev(s, z, x) = T(2) * gc - st.g_prev(s, z, x) + st.v2dt2(iz, iy * st.nx + ix) * acc;
   }
 
-  /// Host row path: the cell update is branch-free, so with the loop declared free of
+  /// Host row path (2D): the cell update is branch-free, so with the loop declared free of
   /// dependencies (cells of a row only read the previous step's arrays) GCC vectorises it.
   KOKKOS_INLINE_FUNCTION void row(int s, int iz, int x0, int x1) const {
     PWAVE_SIMD
-    for (int ix = x0; ix < x1; ++ix) (*this)(s, iz, ix);
+    for (int ix = x0; ix < x1; ++ix) (*this)(s, iz, 0, ix);
+  }
+  /// Host line path (3D), the same loop along one x line.
+  KOKKOS_INLINE_FUNCTION void line(int s, int iz, int iy, int x0, int x1) const {
+    PWAVE_SIMD
+    for (int ix = x0; ix < x1; ++ix) (*this)(s, iz, iy, ix);
   }
 };
 
@@ -128,14 +173,15 @@ struct AdjointFrameStep {
 template <class T>
 struct InjectResidual {
   Field2D<T> g;
-  Traces<T> residual;                            ///< [shot][receiver][time]
+  Traces<T> residual;  ///< [shot][receiver][time]
   Grid2DView<T> w;
-  Kokkos::View<const int** [2], MemSpace> cell;  ///< [shot][receiver][z, x], padded grid
-  int halo, first_shot;
+  Kokkos::View<const int** [2], MemSpace> cell;  ///< [shot][receiver][z, q], padded grid
+  ColumnMap column;
+  int first_shot;
 
   KOKKOS_INLINE_FUNCTION void operator()(int s, int r, int n) const {
-    const int iz = cell(first_shot + s, r, 0), ix = cell(first_shot + s, r, 1);
-    Kokkos::atomic_add(&g(s, iz + halo, ix + halo), w(iz, ix) * residual(s, r, n));
+    const int iz = cell(first_shot + s, r, 0), q = cell(first_shot + s, r, 1);
+    Kokkos::atomic_add(&g(s, iz + column.halo, column(q)), w(iz, q) * residual(s, r, n));
   }
 };
 
@@ -145,8 +191,12 @@ struct StoreSnapshot {
   Kokkos::View<T****, Kokkos::LayoutRight, MemSpace> history;
   Field2D<T> u;
   int k, halo;
+  int hy = 0, ys = 0, nx = 0;  ///< 3D: y halo, column stride of y, padded nx
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const {
     history(k, s, iz, ix) = u(s, iz + halo, ix + halo);
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
+    history(k, s, iz, iy * nx + ix) = u(s, iz + halo, (iy + hy) * ys + ix + halo);
   }
 };
 
@@ -157,17 +207,26 @@ struct StoreSnapshot {
 /// order at the end, so any batch split gives the same result.
 template <class T>
 struct AccumulateGradient {
-  Field2D<T> acc;  ///< [shot][nz][nx] padded grid
-  Field2D<T> g;    ///< G^{n+1}, halo layout
+  Field2D<T> acc;                                              ///< [shot][nz][nx] padded grid
+  Field2D<T> g;                                                ///< G^{n+1}, halo layout
   Kokkos::View<T****, Kokkos::LayoutRight, MemSpace> history;  ///< u^k at slot k - base
   int n, halo;  ///< step n uses u^{n+1}, u^n and u^{n-1} (u^{-1} = 0)
   int base;     ///< time index of slot 0 (0 for a full history, n0 - 1 for a segment)
+
+  int hy = 0, ys = 0, nx = 0;  ///< 3D: y halo, column stride of y, padded nx
 
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const {
     const int k = n - base;
     const T prev = k > 0 ? history(k - 1, s, iz, ix) : T(0);
     acc(s, iz, ix) += g(s, iz + halo, ix + halo) *
                       (history(k + 1, s, iz, ix) - T(2) * history(k, s, iz, ix) + prev);
+  }
+  /// 3D: the same at padded cell (iz, iy, ix); acc and history use plane index iy nx + ix.
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
+    const int k = n - base, q = iy * nx + ix;
+    const T prev = k > 0 ? history(k - 1, s, iz, q) : T(0);
+    acc(s, iz, q) += g(s, iz + halo, (iy + hy) * ys + ix + halo) *
+                     (history(k + 1, s, iz, q) - T(2) * history(k, s, iz, q) + prev);
   }
 };
 

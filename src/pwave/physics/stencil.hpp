@@ -51,7 +51,11 @@ struct Stencil<8> {
                     : -1.0 / 560.0;
   }
   KOKKOS_INLINE_FUNCTION static constexpr double c1(int j) {
-    return j == 1 ? 4.0 / 5.0 : j == 2 ? -1.0 / 5.0 : j == 3 ? 4.0 / 105.0 : j == 4 ? -1.0 / 280.0 : 0.0;
+    return j == 1   ? 4.0 / 5.0
+           : j == 2 ? -1.0 / 5.0
+           : j == 3 ? 4.0 / 105.0
+           : j == 4 ? -1.0 / 280.0
+                    : 0.0;
   }
 };
 

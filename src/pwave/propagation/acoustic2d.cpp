@@ -207,9 +207,8 @@ void Acoustic2D<T>::forward(const std::vector<int>& shots, const Traces<T>& trac
   load_batch(shots);
   const int count = int(shots.size()), first = 0;
   if (problem_.model.grid.is_3d()) {
-    if (history.storage != Storage::full || history.full.extent(0) > 0 ||
-        history.diff.allocated()) {
-      throw RuntimeError("Acoustic2D: gradients (wavefield histories) are 2D only so far");
+    if (history.frame.extent(0) > 0 || history.diff.allocated()) {
+      throw RuntimeError("Acoustic2D: 3D histories are checkpoint or exact full only so far");
     }
     switch (problem_.order) {
       case 2:
@@ -332,17 +331,12 @@ void Acoustic2D<T>::forward_impl(int first, int count, const Traces<T>& traces,
   const propagation::FrameRegion region = frame_region();
   using RangeFrame = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>, Kokkos::IndexType<long>>;
   const RangeFrame frame_cells(exec, {0, 0}, {long(count), region.size()});
-  using Range3Cells = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;
-  const Range3Cells all_cells(exec, {0, 0, 0}, {count, nz, nx});
   if (store_full) {
-    Kokkos::parallel_for("pwave::propagation::store", all_cells,
-                         StoreSnapshot<T>{history.full, even.u_cur, 0, st_.halo});
+    store_snapshot<Dim>(exec, count, history.full, even.u_cur, 0);
   }
   if (recompute) {  // segment slots 0, 1: u^{n_begin - 1}, u^{n_begin}
-    Kokkos::parallel_for("pwave::propagation::store", all_cells,
-                         StoreSnapshot<T>{history.segment, even.u_prev, 0, st_.halo});
-    Kokkos::parallel_for("pwave::propagation::store", all_cells,
-                         StoreSnapshot<T>{history.segment, even.u_cur, 1, st_.halo});
+    store_snapshot<Dim>(exec, count, history.segment, even.u_prev, 0);
+    store_snapshot<Dim>(exec, count, history.segment, even.u_cur, 1);
   }
   if (store_frame) {
     Kokkos::parallel_for(
@@ -373,6 +367,14 @@ void Acoustic2D<T>::forward_impl(int first, int count, const Traces<T>& traces,
       Kokkos::deep_copy(
           exec, Kokkos::subview(history.ck_zeta_z, c, Kokkos::ALL, Kokkos::ALL, Kokkos::ALL),
           now.zeta_z);
+      if constexpr (Dim == 3) {
+        Kokkos::deep_copy(
+            exec, Kokkos::subview(history.ck_psi_y, c, Kokkos::ALL, Kokkos::ALL, Kokkos::ALL),
+            now.psi_y);
+        Kokkos::deep_copy(
+            exec, Kokkos::subview(history.ck_zeta_y, c, Kokkos::ALL, Kokkos::ALL, Kokkos::ALL),
+            now.zeta_y);
+      }
     }
     if (!recompute) {
       Kokkos::parallel_for("pwave::physics::acoustic2d::record",
@@ -393,8 +395,7 @@ void Acoustic2D<T>::forward_impl(int first, int count, const Traces<T>& traces,
                            Range2(exec, {0, 0}, {count, fx}), surface[p]);
     }
     if (store_full) {
-      Kokkos::parallel_for("pwave::propagation::store", all_cells,
-                           StoreSnapshot<T>{history.full, parity[p]->u_prev, n + 1, st_.halo});
+      store_snapshot<Dim>(exec, count, history.full, parity[p]->u_prev, n + 1);
     }
     if (store_frame) {
       Kokkos::parallel_for(
@@ -402,9 +403,7 @@ void Acoustic2D<T>::forward_impl(int first, int count, const Traces<T>& traces,
           propagation::StoreFrame<T>{history.frame, parity[p]->u_prev, region, n + 1, st_.halo});
     }
     if (recompute) {
-      Kokkos::parallel_for(
-          "pwave::propagation::store", all_cells,
-          StoreSnapshot<T>{history.segment, parity[p]->u_prev, n - n_begin + 2, st_.halo});
+      store_snapshot<Dim>(exec, count, history.segment, parity[p]->u_prev, n - n_begin + 2);
     }
     if (store_diff) {
       // D^n needs u^{n-1}, which this step overwrote: it was kept at the end of step n-1.
@@ -477,6 +476,22 @@ void Acoustic2D<T>::step_3d(const ExecSpace& exec, int count, const physics::Aco
 }
 
 template <class T>
+template <int Dim>
+void Acoustic2D<T>::store_snapshot(const ExecSpace& exec, int count, const Snapshots& dst,
+                                   const Field2D<T>& u, int k) const {
+  physics::StoreSnapshot<T> f{dst, u, k, st_.halo, st_.hy, st_.ys, st_.nx};
+  if constexpr (Dim == 3) {
+    backend::for_each_cell_3d("pwave::propagation::store", exec, count,
+                              backend::Box{0, st_.nz, 0, st_.ny, 0, st_.nx}, f);
+  } else {
+    Kokkos::parallel_for(
+        "pwave::propagation::store",
+        Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>(exec, {0, 0, 0}, {count, st_.nz, st_.nx}),
+        f);
+  }
+}
+
+template <class T>
 propagation::FrameRegion Acoustic2D<T>::frame_region() const {
   return propagation::FrameRegion(st_.nz, st_.nx, st_.pad_top, st_.pad_bottom, st_.pad_left,
                                   st_.pad_right, st_.halo);
@@ -533,13 +548,21 @@ void Acoustic2D<T>::restore_checkpoint(const History& h, int c) {
   Kokkos::deep_copy(st_.zeta_x, Kokkos::subview(h.ck_zeta_x, c, ALL, ALL, ALL));
   Kokkos::deep_copy(st_.psi_z, Kokkos::subview(h.ck_psi_z, c, ALL, ALL, ALL));
   Kokkos::deep_copy(st_.zeta_z, Kokkos::subview(h.ck_zeta_z, c, ALL, ALL, ALL));
+  if (problem_.model.grid.is_3d()) {
+    Kokkos::deep_copy(st_.psi_y, Kokkos::subview(h.ck_psi_y, c, ALL, ALL, ALL));
+    Kokkos::deep_copy(st_.zeta_y, Kokkos::subview(h.ck_zeta_y, c, ALL, ALL, ALL));
+  }
 }
 
 template <class T>
 typename Acoustic2D<T>::History Acoustic2D<T>::make_history(int count,
                                                             const StorageOptions& options) const {
-  if (problem_.model.grid.is_3d()) {
-    throw RuntimeError("Acoustic2D::make_history: gradients are 2D only so far");
+  if (problem_.model.grid.is_3d() &&
+      !(options.strategy == Storage::checkpoint ||
+        (options.strategy == Storage::full && options.exact_full()))) {
+    throw RuntimeError(
+        "Acoustic2D::make_history: 3D gradients support the checkpoint and exact full storage "
+        "only so far");
   }
   History h;
   const Storage storage = options.strategy;
@@ -565,8 +588,8 @@ typename Acoustic2D<T>::History Acoustic2D<T>::make_history(int count,
       d.scale = decltype(d.scale)("pwave::history_scale", stored, count);
     }
   } else if (storage == Storage::full) {
-    h.full =
-        decltype(h.full)(uninit("pwave::history_full"), problem_.nt + 1, count, st_.nz, st_.nx);
+    h.full = decltype(h.full)(uninit("pwave::history_full"), problem_.nt + 1, count, st_.nz,
+                              st_.ny * st_.nx);
   } else if (storage == Storage::checkpoint) {
     if (count != capacity_) {
       throw RuntimeError("Acoustic2D: checkpoint histories hold exactly batch_capacity() shots");
@@ -582,8 +605,10 @@ typename Acoustic2D<T>::History Acoustic2D<T>::make_history(int count,
     h.ck_zeta_x = like(st_.zeta_x, "pwave::ck_zeta_x");
     h.ck_psi_z = like(st_.psi_z, "pwave::ck_psi_z");
     h.ck_zeta_z = like(st_.zeta_z, "pwave::ck_zeta_z");
-    h.segment =
-        decltype(h.segment)(uninit("pwave::ck_segment"), h.interval + 2, count, st_.nz, st_.nx);
+    h.ck_psi_y = like(st_.psi_y, "pwave::ck_psi_y");
+    h.ck_zeta_y = like(st_.zeta_y, "pwave::ck_zeta_y");
+    h.segment = decltype(h.segment)(uninit("pwave::ck_segment"), h.interval + 2, count, st_.nz,
+                                    st_.ny * st_.nx);
   } else {
     h.frame = propagation::FrameHistory<T>(uninit("pwave::history_frame"), problem_.nt + 1, count,
                                            frame_region().size());
@@ -607,11 +632,12 @@ double Acoustic2D<T>::history_bytes_per_shot(const StorageOptions& options) cons
     const double nck = (problem_.nt + k - 1) / k;
     const double state = 2.0 * st_.u_cur.extent(1) * st_.u_cur.extent(2) +
                          2.0 * st_.psi_x.extent(1) * st_.psi_x.extent(2) +
-                         2.0 * st_.psi_z.extent(1) * st_.psi_z.extent(2);
-    return (nck * state + (k + 2.0) * st_.nz * st_.nx) * sizeof(T);
+                         2.0 * st_.psi_z.extent(1) * st_.psi_z.extent(2) +
+                         2.0 * st_.psi_y.extent(1) * st_.psi_y.extent(2);
+    return (nck * state + (k + 2.0) * st_.nz * st_.ny * st_.nx) * sizeof(T);
   }
   const double cells =
-      storage == Storage::full ? double(st_.nz) * st_.nx : double(frame_region().size());
+      storage == Storage::full ? double(st_.nz) * st_.ny * st_.nx : double(frame_region().size());
   return (problem_.nt + 1) * cells * sizeof(T);
 }
 

@@ -27,6 +27,7 @@ class Acoustic2D {
     int interval = 0;
     Kokkos::View<T*****, Kokkos::LayoutRight, MemSpace> ck_u;  ///< [c][u^{n-1}, u^n][shot][z][x]
     Kokkos::View<T****, Kokkos::LayoutRight, MemSpace> ck_psi_x, ck_zeta_x, ck_psi_z, ck_zeta_z;
+    Kokkos::View<T****, Kokkos::LayoutRight, MemSpace> ck_psi_y, ck_zeta_y;  ///< 3D
     Kokkos::View<T****, Kokkos::LayoutRight, MemSpace> segment;
     propagation::DifferenceHistory<T> diff;  ///< approximate `full` (stride or compression)
   };
@@ -73,6 +74,8 @@ class Acoustic2D {
   /// Padded-grid extents (model + CPML), without the stencil halo.
   int padded_nz() const { return st_.nz; }
   int padded_nx() const { return st_.nx; }
+  int padded_ny() const { return st_.ny; }              ///< 1 in 2D
+  int padded_plane() const { return st_.ny * st_.nx; }  ///< columns of [nz][ny nx] grids
 
   /// The exact adjoint of forward() for shots [first, first + count): back-propagates the data
   /// residuals `residual` [shot][receiver][time] (the adjoint source, dJ/d(trace)) and adds
@@ -109,10 +112,19 @@ class Acoustic2D {
   template <int Order>
   void step_3d(const ExecSpace& exec, int count, const physics::Acoustic2DState<T>& st,
                const physics::ScaledStencil<T, Order>& coef) const;
+  // The backward step of 3D grids: the interior and the 26 boxes around it.
+  template <int Order>
+  void adjoint_step_3d(const ExecSpace& exec, int count, const physics::Adjoint2DState<T>& st,
+                       const physics::ScaledStencil<T, Order>& coef) const;
   void restore_checkpoint(const History& history, int c);
+  using Snapshots = Kokkos::View<T****, Kokkos::LayoutRight, MemSpace>;
+  // dst(k, shot, z, plane index) = u on the padded grid (halo dropped).
+  template <int Dim>
+  void store_snapshot(const ExecSpace& exec, int count, const Snapshots& dst, const Field2D<T>& u,
+                      int k) const;
   void store_difference(const History& history, const Field2D<T>& u_next, const Field2D<T>& u_cur,
                         int count, int n);
-  template <int Order, bool FreeSurface>
+  template <int Order, bool FreeSurface, int Dim = 2>
   void adjoint_impl(int first, int count, const Traces<T>& residual, const History& history,
                     const Grid2DView<T>& grad_w,
                     const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>& source_adjoint);

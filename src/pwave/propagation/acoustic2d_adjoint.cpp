@@ -14,6 +14,8 @@ void Acoustic2D<T>::allocate_adjoint() {
   adj_.nz = st_.nz, adj_.nx = st_.nx, adj_.halo = st_.halo;
   adj_.pad_top = st_.pad_top, adj_.pad_bottom = st_.pad_bottom;
   adj_.pad_left = st_.pad_left, adj_.pad_right = st_.pad_right;
+  adj_.ny = st_.ny, adj_.pad_front = st_.pad_front, adj_.pad_back = st_.pad_back;
+  adj_.hy = st_.hy, adj_.ys = st_.ys;
   adj_.v2dt2 = st_.v2dt2;
   // CPML coefficients on halo-padded axes, zero outside the strips, and the strip indicators.
   const int R = st_.halo;
@@ -48,7 +50,17 @@ void Acoustic2D<T>::allocate_adjoint() {
   adj_.psi_z_next = like(st_.u_cur, "pwave::psi_z_hat_next");
   adj_.zeta_z = like(st_.u_cur, "pwave::zeta_z_hat");
   adj_.zeta_z_next = like(st_.u_cur, "pwave::zeta_z_hat_next");
-  shot_grad_ = Field2D<T>("pwave::shot_gradient", capacity_, st_.nz, st_.nx);
+  if (problem_.model.grid.is_3d()) {
+    // Whole-grid memory variables for y too: simple, but 4 more wavefields (strips would do).
+    adj_.ay = padded_axis(st_.ay, "pwave::adj_ay");
+    adj_.by = padded_axis(st_.by, "pwave::adj_by");
+    adj_.chiy = indicator(st_.ny, st_.pad_front, st_.pad_back, "pwave::adj_chiy");
+    adj_.psi_y = like(st_.u_cur, "pwave::psi_y_hat");
+    adj_.psi_y_next = like(st_.u_cur, "pwave::psi_y_hat_next");
+    adj_.zeta_y = like(st_.u_cur, "pwave::zeta_y_hat");
+    adj_.zeta_y_next = like(st_.u_cur, "pwave::zeta_y_hat_next");
+  }
+  shot_grad_ = Field2D<T>("pwave::shot_gradient", capacity_, st_.nz, st_.ny * st_.nx);
 }
 
 template <class T>
@@ -66,9 +78,6 @@ void Acoustic2D<T>::adjoint(
     const std::vector<int>& shots, const Traces<T>& residual, const History& history,
     const Grid2DView<T>& grad_w,
     const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>& source_adjoint) {
-  if (problem_.model.grid.is_3d()) {
-    throw RuntimeError("Acoustic2D::adjoint: gradients are 2D only so far");
-  }
   if (shots != batch_) {
     throw RuntimeError("Acoustic2D::adjoint: not the batch of the preceding forward()");
   }
@@ -86,56 +95,65 @@ void Acoustic2D<T>::adjoint(
   }
   allocate_adjoint();
   const bool fs = problem_.boundary.free_surface;
-  switch (problem_.order) {
-    case 2:
-      return fs ? adjoint_impl<2, true>(first, count, residual, history, grad_w, source_adjoint)
-                : adjoint_impl<2, false>(first, count, residual, history, grad_w, source_adjoint);
-    case 4:
-      return fs ? adjoint_impl<4, true>(first, count, residual, history, grad_w, source_adjoint)
-                : adjoint_impl<4, false>(first, count, residual, history, grad_w, source_adjoint);
-    case 6:
-      return fs ? adjoint_impl<6, true>(first, count, residual, history, grad_w, source_adjoint)
-                : adjoint_impl<6, false>(first, count, residual, history, grad_w, source_adjoint);
-    case 8:
-      return fs ? adjoint_impl<8, true>(first, count, residual, history, grad_w, source_adjoint)
-                : adjoint_impl<8, false>(first, count, residual, history, grad_w, source_adjoint);
+  const bool is3d = problem_.model.grid.is_3d();
+  if (is3d && history.storage == Storage::boundary) {
+    throw RuntimeError("Acoustic2D::adjoint: 3D gradients need checkpoint or full storage so far");
   }
+#define PWAVE_ADJOINT_CASE(ORDER)                                                                  \
+  case ORDER:                                                                                      \
+    if (is3d) {                                                                                    \
+      return fs ? adjoint_impl<ORDER, true, 3>(first, count, residual, history, grad_w,            \
+                                               source_adjoint)                                     \
+                : adjoint_impl<ORDER, false, 3>(first, count, residual, history, grad_w,           \
+                                                source_adjoint);                                   \
+    }                                                                                              \
+    return fs ? adjoint_impl<ORDER, true>(first, count, residual, history, grad_w, source_adjoint) \
+              : adjoint_impl<ORDER, false>(first, count, residual, history, grad_w,                \
+                                           source_adjoint);
+  switch (problem_.order) {
+    PWAVE_ADJOINT_CASE(2)
+    PWAVE_ADJOINT_CASE(4)
+    PWAVE_ADJOINT_CASE(6)
+    PWAVE_ADJOINT_CASE(8)
+  }
+#undef PWAVE_ADJOINT_CASE
   throw InputError("physics.order", "", "order must be 2, 4, 6 or 8");
 }
 
 namespace {
 
-/// dJ/ds(t_n) = w(x_s) lambda^{n+1}(x_s) / (dx dz) = G^{n+1}(x_s) / (dx dz): the adjoint of
-/// the source injection.
+/// dJ/ds(t_n) = w(x_s) lambda^{n+1}(x_s) / V = G^{n+1}(x_s) / V (V the cell volume, dx dz in
+/// 2D): the adjoint of the source injection.
 template <class T>
 struct RecordSourceAdjoint {
   Kokkos::View<T**, Kokkos::LayoutRight, MemSpace> out;
   Field2D<T> g;
   Kokkos::View<const int* [2], MemSpace> cell;
   T inv_area;
-  int halo, first_shot, n;
+  physics::ColumnMap column;
+  int first_shot, n;
   KOKKOS_INLINE_FUNCTION void operator()(int s) const {
-    const int iz = cell(first_shot + s, 0), ix = cell(first_shot + s, 1);
-    out(s, n) = g(s, iz + halo, ix + halo) * inv_area;
+    const int iz = cell(first_shot + s, 0), q = cell(first_shot + s, 1);
+    out(s, n) = g(s, iz + column.halo, column(q)) * inv_area;
   }
 };
 
 }  // namespace
 
 template <class T>
-template <int Order, bool FreeSurface>
+template <int Order, bool FreeSurface, int Dim>
 void Acoustic2D<T>::adjoint_impl(
     int first, int count, const Traces<T>& residual, const History& history,
     const Grid2DView<T>& grad_w,
     const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>& source_adjoint) {
   using namespace physics;
-  for (auto* f :
-       {&adj_.g_prev, &adj_.g_cur, &adj_.psi_x, &adj_.psi_x_next, &adj_.zeta_x, &adj_.zeta_x_next,
-        &adj_.psi_z, &adj_.psi_z_next, &adj_.zeta_z, &adj_.zeta_z_next, &shot_grad_}) {
+  for (auto* f : {&adj_.g_prev, &adj_.g_cur, &adj_.psi_x, &adj_.psi_x_next, &adj_.zeta_x,
+                  &adj_.zeta_x_next, &adj_.psi_z, &adj_.psi_z_next, &adj_.zeta_z, &adj_.zeta_z_next,
+                  &adj_.psi_y, &adj_.psi_y_next, &adj_.zeta_y, &adj_.zeta_y_next, &shot_grad_}) {
     Kokkos::deep_copy(*f, T(0));
   }
   const Grid2D& g = problem_.model.grid;
-  const ScaledStencil<T, Order> coef(g.dz, g.dx);
+  const ScaledStencil<T, Order> coef(g.dz, g.dx, Dim == 3 ? g.dy : 0.0);
   ExecSpace exec;
 
   // Parity copies as in forward(): step n writes G^n over G^{n+2} and the memory variables
@@ -146,6 +164,8 @@ void Acoustic2D<T>::adjoint_impl(
   std::swap(odd.zeta_x, odd.zeta_x_next);
   std::swap(odd.psi_z, odd.psi_z_next);
   std::swap(odd.zeta_z, odd.zeta_z_next);
+  std::swap(odd.psi_y, odd.psi_y_next);
+  std::swap(odd.zeta_y, odd.zeta_y_next);
   const Adjoint2DState<T>* parity[2] = {&even, &odd};
 
   // Away from the strips the adjoint in G is the forward interior update.
@@ -160,7 +180,8 @@ void Acoustic2D<T>::adjoint_impl(
   const propagation::FrameRegion region = frame_region();
   const int z0 = region.z_lo, z1 = region.z_hi, x0 = region.x_lo, x1 = region.x_hi;
   const int nrec = nrec_;
-  const T inv_area = T(1.0 / (g.dx * g.dz));
+  const T inv_area = T(1.0 / g.cell_volume());
+  const ColumnMap column{st_.nx, st_.hy, st_.ys, R};
   const bool want_source = source_adjoint.extent(0) > 0;
   using Range2 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
   using Range3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;
@@ -179,13 +200,14 @@ void Acoustic2D<T>::adjoint_impl(
       const int c = n / history.interval;
       segment_begin = c * history.interval;
       restore_checkpoint(history, c);
-      forward_impl<Order>(first, count, Traces<T>(), {}, 0, 0, history, segment_begin, n + 1, true);
+      forward_impl<Order, Dim>(first, count, Traces<T>(), {}, 0, 0, history, segment_begin, n + 1,
+                               true);
     }
     if (want_source) {
-      Kokkos::parallel_for(
-          "pwave::physics::acoustic2d::source_adjoint",
-          Kokkos::RangePolicy<ExecSpace>(exec, 0, count),
-          RecordSourceAdjoint<T>{source_adjoint, st.g_cur, source_cell_, inv_area, R, first, n});
+      Kokkos::parallel_for("pwave::physics::acoustic2d::source_adjoint",
+                           Kokkos::RangePolicy<ExecSpace>(exec, 0, count),
+                           RecordSourceAdjoint<T>{source_adjoint, st.g_cur, source_cell_, inv_area,
+                                                  column, first, n});
     }
     if (history.diff.allocated()) {
       const auto& d = history.diff;
@@ -208,14 +230,18 @@ void Acoustic2D<T>::adjoint_impl(
               AccumulateDifference<T, Compression::int8>{d, shot_grad_, st.g_cur, k, R});
         }
       }
-    } else if (history.storage == Storage::full) {
-      Kokkos::parallel_for("pwave::physics::acoustic2d::imaging",
-                           Range3(exec, {0, 0, 0}, {count, nz, nx}),
-                           AccumulateGradient<T>{shot_grad_, st.g_cur, history.full, n, R, 0});
-    } else if (history.storage == Storage::checkpoint) {
-      Kokkos::parallel_for(
-          "pwave::physics::acoustic2d::imaging", Range3(exec, {0, 0, 0}, {count, nz, nx}),
-          AccumulateGradient<T>{shot_grad_, st.g_cur, history.segment, n, R, segment_begin - 1});
+    } else if (history.storage == Storage::full || history.storage == Storage::checkpoint) {
+      const bool full = history.storage == Storage::full;
+      const AccumulateGradient<T> image{shot_grad_, st.g_cur, full ? history.full : history.segment,
+                                        n,          R,        full ? 0 : segment_begin - 1,
+                                        st_.hy,     st_.ys,   nx};
+      if constexpr (Dim == 3) {
+        backend::for_each_cell_3d("pwave::physics::acoustic3d::imaging", exec, count,
+                                  backend::Box{0, nz, 0, st_.ny, 0, nx}, image);
+      } else {
+        Kokkos::parallel_for("pwave::physics::acoustic2d::imaging",
+                             Range3(exec, {0, 0, 0}, {count, nz, nx}), image);
+      }
     } else {
       // u^{n+1} and u^n sit in the forward fields; rebuild u^{n-1} over u^{n+1}.
       const Field2D<T>& u_next = p == 0 ? st_.u_cur : st_.u_prev;
@@ -237,25 +263,29 @@ void Acoustic2D<T>::adjoint_impl(
                              physics::FreeSurface<T>{u_next, R});
       }
     }
-    backend::for_each_cell("pwave::physics::acoustic2d::adjoint_interior", exec, count, z0, z1, x0,
-                           x1, interior[p]);
-    // The frame as in forward(): side columns (x strips only in reach), top and bottom bands
-    // (z strips only), and the four corners (both).
-    backend::for_each_cell(name, exec, count, z0, z1, 0, x0, side[p]);
-    backend::for_each_cell(name, exec, count, z0, z1, x1, nx, side[p]);
-    backend::for_each_cell(name, exec, count, 0, z0, x0, x1, band[p]);
-    backend::for_each_cell(name, exec, count, z1, nz, x0, x1, band[p]);
-    backend::for_each_cell(name, exec, count, 0, z0, 0, x0, corner[p]);
-    backend::for_each_cell(name, exec, count, 0, z0, x1, nx, corner[p]);
-    backend::for_each_cell(name, exec, count, z1, nz, 0, x0, corner[p]);
-    backend::for_each_cell(name, exec, count, z1, nz, x1, nx, corner[p]);
+    if constexpr (Dim == 3) {
+      adjoint_step_3d<Order>(exec, count, st, coef);
+    } else {
+      backend::for_each_cell("pwave::physics::acoustic2d::adjoint_interior", exec, count, z0, z1,
+                             x0, x1, interior[p]);
+      // The frame as in forward(): side columns (x strips only in reach), top and bottom bands
+      // (z strips only), and the four corners (both).
+      backend::for_each_cell(name, exec, count, z0, z1, 0, x0, side[p]);
+      backend::for_each_cell(name, exec, count, z0, z1, x1, nx, side[p]);
+      backend::for_each_cell(name, exec, count, 0, z0, x0, x1, band[p]);
+      backend::for_each_cell(name, exec, count, z1, nz, x0, x1, band[p]);
+      backend::for_each_cell(name, exec, count, 0, z0, 0, x0, corner[p]);
+      backend::for_each_cell(name, exec, count, 0, z0, x1, nx, corner[p]);
+      backend::for_each_cell(name, exec, count, z1, nz, 0, x0, corner[p]);
+      backend::for_each_cell(name, exec, count, z1, nz, x1, nx, corner[p]);
+    }
     Kokkos::parallel_for(
         "pwave::physics::acoustic2d::inject_residual",
         Range3(exec, {0, 0, n}, {count, nrec, n + 1}),
-        InjectResidual<T>{st.g_prev, residual, st.v2dt2, receiver_cell_, R, first});
+        InjectResidual<T>{st.g_prev, residual, st.v2dt2, receiver_cell_, column, first});
     if (FreeSurface) {  // S, and the mirror the next step's stencils read
       Kokkos::parallel_for("pwave::physics::acoustic2d::adjoint_surface",
-                           Range2(exec, {0, 0}, {count, nx + 2 * R}),
+                           Range2(exec, {0, 0}, {count, int(st.g_prev.extent(2))}),
                            physics::FreeSurface<T>{st.g_prev, R});
     }
   }
@@ -268,13 +298,73 @@ void Acoustic2D<T>::adjoint_impl(
   const Field2D<T> per_shot = shot_grad_;
   const Grid2DView<T> w = st_.v2dt2;
   Kokkos::parallel_for(
-      "pwave::physics::acoustic2d::sum_shot_gradients", Range2(exec, {0, 0}, {nz, nx}),
+      "pwave::physics::acoustic2d::sum_shot_gradients",
+      Range2(exec, {0, 0}, {nz, int(per_shot.extent(2))}),
       KOKKOS_LAMBDA(const int iz, const int ix) {
         T sum = 0;
         for (int s = 0; s < count; ++s) sum += per_shot(s, iz, ix);
         grad_w(iz, ix) += sum / (w(iz, ix) * w(iz, ix));
       });
   exec.fence();
+}
+
+template <class T>
+template <int Order>
+void Acoustic2D<T>::adjoint_step_3d(const ExecSpace& exec, int count,
+                                    const physics::Adjoint2DState<T>& st,
+                                    const physics::ScaledStencil<T, Order>& coef) const {
+  using physics::AdjointFrameStep;
+  // As step_3d, but the boxes are cut a stencil radius inside the strips: the region whose
+  // stencils reach no strip runs the forward interior kernel on G (see the 2D frame above).
+  const int R = st.halo;
+  const auto cut = [R](int pad_lo, int n, int pad_hi, int* c) {
+    c[0] = 0;
+    c[1] = std::min(pad_lo > 0 ? pad_lo + R : 0, n);
+    c[2] = std::max(pad_hi > 0 ? n - pad_hi - R : n, c[1]);
+    c[3] = n;
+  };
+  int zc[4], yc[4], xc[4];
+  cut(st.pad_top, st.nz, st.pad_bottom, zc);
+  cut(st.pad_front, st.ny, st.pad_back, yc);
+  cut(st.pad_left, st.nx, st.pad_right, xc);
+  const char* name = "pwave::physics::acoustic3d::adjoint_step";
+  for (int bz = 0; bz < 3; ++bz) {
+    for (int by = 0; by < 3; ++by) {
+      for (int bx = 0; bx < 3; ++bx) {
+        const backend::Box b{zc[bz], zc[bz + 1], yc[by], yc[by + 1], xc[bx], xc[bx + 1]};
+        if (b.empty()) continue;
+        const auto launch = [&](const auto& f) {
+          backend::for_each_cell_3d(name, exec, count, b, f);
+        };
+        switch ((bx != 1 ? 1 : 0) | (by != 1 ? 2 : 0) | (bz != 1 ? 4 : 0)) {
+          case 0:
+            launch(physics::InteriorStep<T, Order, 3>(st.as_forward(), coef));
+            break;
+          case 1:
+            launch(AdjointFrameStep<T, Order, true, false, 3, false>(st, coef));
+            break;
+          case 2:
+            launch(AdjointFrameStep<T, Order, false, false, 3, true>(st, coef));
+            break;
+          case 3:
+            launch(AdjointFrameStep<T, Order, true, false, 3, true>(st, coef));
+            break;
+          case 4:
+            launch(AdjointFrameStep<T, Order, false, true, 3, false>(st, coef));
+            break;
+          case 5:
+            launch(AdjointFrameStep<T, Order, true, true, 3, false>(st, coef));
+            break;
+          case 6:
+            launch(AdjointFrameStep<T, Order, false, true, 3, true>(st, coef));
+            break;
+          case 7:
+            launch(AdjointFrameStep<T, Order, true, true, 3, true>(st, coef));
+            break;
+        }
+      }
+    }
+  }
 }
 
 template <class T>
@@ -288,7 +378,7 @@ void Acoustic2D<T>::add_imaging(const Grid2DView<T>& imaging, const Grid2DView<T
   const Grid2DView<T> w = st_.v2dt2;
   Kokkos::parallel_for(
       "pwave::physics::acoustic2d::add_imaging",
-      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {st_.nz, st_.nx}),
+      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {st_.nz, st_.ny * st_.nx}),
       KOKKOS_LAMBDA(const int iz, const int ix) {
         grad_w(iz, ix) += imaging(iz, ix) / (w(iz, ix) * w(iz, ix));
       });

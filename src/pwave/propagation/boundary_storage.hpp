@@ -119,7 +119,8 @@ struct ReconstructImage {
       T lap = c0 * uc[ix];
       PWAVE_UNROLL
       for (int j = 1; j <= R; ++j) {
-        lap += c.d2z[j] * (uc[ix + j * zs] + uc[ix - j * zs]) + c.d2x[j] * (uc[ix + j] + uc[ix - j]);
+        lap +=
+            c.d2z[j] * (uc[ix + j * zs] + uc[ix - j * zs]) + c.d2x[j] * (uc[ix + j] + uc[ix - j]);
       }
       const T wlap = ww[ix] * lap;
       un[ix] = T(2) * uc[ix] - un[ix] + wlap;

@@ -32,10 +32,10 @@ template <class T>
 struct DifferenceHistory {
   int stride = 1;
   Compression compression = Compression::none;
-  Kokkos::View<T****, Kokkos::LayoutRight, MemSpace> plain;              ///< [k][shot][z][x]
-  Kokkos::View<std::uint16_t****, Kokkos::LayoutRight, MemSpace> half;   ///< bf16
-  Kokkos::View<std::int8_t****, Kokkos::LayoutRight, MemSpace> bytes;    ///< int8
-  Kokkos::View<float**, Kokkos::LayoutRight, MemSpace> scale;            ///< [k][shot], int8
+  Kokkos::View<T****, Kokkos::LayoutRight, MemSpace> plain;             ///< [k][shot][z][x]
+  Kokkos::View<std::uint16_t****, Kokkos::LayoutRight, MemSpace> half;  ///< bf16
+  Kokkos::View<std::int8_t****, Kokkos::LayoutRight, MemSpace> bytes;   ///< int8
+  Kokkos::View<float**, Kokkos::LayoutRight, MemSpace> scale;           ///< [k][shot], int8
   Field2D<T> previous;  ///< u^{n-1} of the next stored step, kept one step
   bool allocated() const { return previous.extent(0) > 0; }
 };
@@ -69,9 +69,12 @@ struct AccumulateDifference {
   int k, halo;
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const {
     T d;
-    if constexpr (C == Compression::none) d = h.plain(k, s, iz, ix);
-    else if constexpr (C == Compression::bf16) d = T(from_bf16(h.half(k, s, iz, ix)));
-    else d = T(float(h.bytes(k, s, iz, ix)) * h.scale(k, s));
+    if constexpr (C == Compression::none)
+      d = h.plain(k, s, iz, ix);
+    else if constexpr (C == Compression::bf16)
+      d = T(from_bf16(h.half(k, s, iz, ix)));
+    else
+      d = T(float(h.bytes(k, s, iz, ix)) * h.scale(k, s));
     acc(s, iz, ix) += T(h.stride) * g(s, iz + halo, ix + halo) * d;
   }
 };

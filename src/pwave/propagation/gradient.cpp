@@ -11,20 +11,26 @@ namespace {
 
 /// For each model cell, sums dJ/dw over the padded cells that copy it (itself, plus the CPML
 /// cells beyond it when it lies on an edge) and applies dw/dvp = 2 vp dt^2.
+/// 3D grids use the plane index q = iy nx + ix on both grids (ny = 1 and no y pads in 2D).
 template <class T>
 struct FoldGradient {
   Grid2DView<T> out, grad_w, vp;
   int nz, nx, pad_top, pad_left, padded_nz, padded_nx;
   T two_dt2;
-  KOKKOS_INLINE_FUNCTION void operator()(int mz, int mx) const {
+  int ny = 1, pad_front = 0, padded_ny = 1;
+  KOKKOS_INLINE_FUNCTION void operator()(int mz, int mq) const {
+    const int my = mq / nx, mx = mq % nx;
     const int z_lo = mz == 0 ? 0 : mz + pad_top;
     const int z_hi = mz == nz - 1 ? padded_nz : mz + pad_top + 1;
     const int x_lo = mx == 0 ? 0 : mx + pad_left;
     const int x_hi = mx == nx - 1 ? padded_nx : mx + pad_left + 1;
+    const int y_lo = my == 0 ? 0 : my + pad_front;
+    const int y_hi = my == ny - 1 ? padded_ny : my + pad_front + 1;
     T sum = 0;
     for (int z = z_lo; z < z_hi; ++z)
-      for (int x = x_lo; x < x_hi; ++x) sum += grad_w(z, x);
-    out(mz, mx) = sum * two_dt2 * vp(mz, mx);
+      for (int y = y_lo; y < y_hi; ++y)
+        for (int x = x_lo; x < x_hi; ++x) sum += grad_w(z, y * padded_nx + x);
+    out(mz, mq) = sum * two_dt2 * vp(mz, mq);
   }
 };
 
@@ -56,22 +62,27 @@ template <class T>
 void fold_to_model(const ForwardProblem& p, const Grid2DView<T>& grad_w, const Grid2DView<T>& vp,
                    const Grid2DView<T>& out) {
   const Grid2D& g = p.model.grid;
+  const int pad_front = g.is_3d() ? p.boundary.width[front] : 0;
+  const int padded_ny = g.is_3d() ? g.ny + pad_front + p.boundary.width[back] : 1;
+  const int padded_nx = g.nx + p.boundary.width[left] + p.boundary.width[right];
   Kokkos::parallel_for(
       "pwave::propagation::fold_gradient",
-      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {g.nz, g.nx}),
+      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {g.nz, g.ny * g.nx}),
       FoldGradient<T>{out, grad_w, vp, g.nz, g.nx, p.boundary.width[top], p.boundary.width[left],
-                      int(grad_w.extent(0)), int(grad_w.extent(1)), T(2 * p.dt * p.dt)});
+                      int(grad_w.extent(0)), padded_nx, T(2 * p.dt * p.dt), g.ny, pad_front,
+                      padded_ny});
 }
 
 template <class T>
 Grid2DView<T> fold_to_model(const ForwardProblem& p, const Grid2DView<T>& grad_w) {
   const Grid2D& g = p.model.grid;
-  Grid2DView<T> vp("pwave::vp", g.nz, g.nx);
+  Grid2DView<T> vp("pwave::vp", g.nz, g.ny * g.nx);
   auto hv = host_mirror_uninit(vp);
   for (int iz = 0; iz < g.nz; ++iz)
-    for (int ix = 0; ix < g.nx; ++ix) hv(iz, ix) = T(p.model.at(iz, ix));
+    for (int q = 0; q < g.ny * g.nx; ++q)
+      hv(iz, q) = T(p.model.vp[std::size_t(iz) * g.ny * g.nx + q]);
   Kokkos::deep_copy(vp, hv);
-  Grid2DView<T> out("pwave::gradient", g.nz, g.nx);
+  Grid2DView<T> out("pwave::gradient", g.nz, g.ny * g.nx);
   fold_to_model(p, grad_w, vp, out);
   return out;
 }
@@ -109,8 +120,8 @@ GradientResult<T> misfit_gradient_ranks(const ForwardProblem& problem,
   check_observed_shape(problem, observed.extent(0), observed.extent(1), observed.extent(2), nrec);
   Traces<T> syn("pwave::syn", share, nrec, problem.nt), obs("pwave::obs", share, nrec, problem.nt),
       res("pwave::res", share, nrec, problem.nt);
-  Grid2DView<T> grad_w("pwave::grad_w", prop.padded_nz(), prop.padded_nx());
-  Grid2DView<T> imaging("pwave::imaging", prop.padded_nz(), prop.padded_nx());
+  Grid2DView<T> grad_w("pwave::grad_w", prop.padded_nz(), prop.padded_plane());
+  Grid2DView<T> imaging("pwave::imaging", prop.padded_nz(), prop.padded_plane());
   std::vector<double> misfits;
   std::vector<double> local_traces;
   if (!plan.empty()) {
@@ -134,7 +145,8 @@ GradientResult<T> misfit_gradient_ranks(const ForwardProblem& problem,
   sum.sum(comm, keys, prop.shot_imaging(), imaging);
   prop.add_imaging(imaging, grad_w);
   const auto grad = fold_to_model(problem, grad_w);
-  out.gradient = HostArray2<T>("pwave::gradient_host", problem.model.grid.nz, problem.model.grid.nx);
+  out.gradient = HostArray2<T>("pwave::gradient_host", problem.model.grid.nz,
+                               problem.model.grid.ny * problem.model.grid.nx);
   Kokkos::deep_copy(out.gradient, grad);
   const std::vector<double> traces = comm.allgatherv(local_traces);
   out.synthetic = HostArray3<T>("pwave::synthetic", nshots, nrec, problem.nt);
@@ -168,7 +180,7 @@ GradientResult<T> misfit_gradient(const ForwardProblem& problem, const HostArray
   out.synthetic = HostArray3<T>("pwave::synthetic", nshots, nrec, problem.nt);
   Traces<T> syn("pwave::syn", cap, nrec, problem.nt), obs("pwave::obs", cap, nrec, problem.nt),
       res("pwave::res", cap, nrec, problem.nt);
-  Grid2DView<T> grad_w("pwave::grad_w", prop.padded_nz(), prop.padded_nx());
+  Grid2DView<T> grad_w("pwave::grad_w", prop.padded_nz(), prop.padded_plane());
   auto history = prop.make_history(cap, storage);
   const long steps_total = 2L * problem.nt * ((nshots + cap - 1) / cap);
   long steps = 0;
@@ -189,7 +201,8 @@ GradientResult<T> misfit_gradient(const ForwardProblem& problem, const HostArray
     if (progress) progress(steps, steps_total);
   }
   const auto grad = fold_to_model(problem, grad_w);
-  out.gradient = HostArray2<T>("pwave::gradient_host", problem.model.grid.nz, problem.model.grid.nx);
+  out.gradient = HostArray2<T>("pwave::gradient_host", problem.model.grid.nz,
+                               problem.model.grid.ny * problem.model.grid.nx);
   Kokkos::deep_copy(out.gradient, grad);
   return out;
 }

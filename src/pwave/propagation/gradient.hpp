@@ -2,32 +2,30 @@
 // Misfit and its exact gradient with respect to the velocity model.
 
 #include "pwave/core/types.hpp"
-#include "pwave/propagation/forward.hpp"
 #include "pwave/parallel/communicator.hpp"
+#include "pwave/propagation/forward.hpp"
 #include "pwave/propagation/storage.hpp"
 
 namespace pwave {
 
 /// J and dJ/dvp for J = 0.5 * sum over shots, receivers and samples of (d - d_obs)^2 (no dt
-/// factor). The gradient is [nz][nx], in units of J per (m/s).
+/// factor). The gradient is [nz][nx] ([nz][ny nx] in 3D), in units of J per (m/s).
 template <class T>
 struct GradientResult {
   double misfit = 0.0;
-  HostArray2<T> gradient;  ///< dJ/dvp on the model grid [nz][nx]
-  HostArray3<T> synthetic; ///< modelled data [shot][receiver][time]
+  HostArray2<T> gradient;   ///< dJ/dvp on the model grid [nz][nx]
+  HostArray3<T> synthetic;  ///< modelled data [shot][receiver][time]
 };
-
 
 /// Computes the misfit against `observed` ([shot][receiver][time], host) and its gradient with
 /// the exact discrete adjoint. CPML cells' gradient is folded onto the edge cells they copy.
 /// With several ranks the shots are split over them (each rank one launch of its share) and
 /// the result, identical on every rank, is bitwise the single-rank one with shot_batch 0.
 template <class T>
-GradientResult<T> misfit_gradient(const ForwardProblem& problem, const HostArray3<T>& observed,
-                                  const StorageOptions& storage = Storage::boundary,
-                                  const ProgressCallback& progress = {},
-                                  const parallel::Communicator& comm =
-                                      parallel::Communicator::self());
+GradientResult<T> misfit_gradient(
+    const ForwardProblem& problem, const HostArray3<T>& observed,
+    const StorageOptions& storage = Storage::boundary, const ProgressCallback& progress = {},
+    const parallel::Communicator& comm = parallel::Communicator::self());
 
 /// Folds dJ/dw on the padded grid (w = v^2 dt^2) into dJ/dvp on the model grid:
 /// dJ/dvp = sum over the padded cells copying a model cell of dJ/dw * 2 vp dt^2.

@@ -48,7 +48,9 @@ struct StorageOptions {
 inline const char* to_string(Storage s) {
   return s == Storage::full ? "full" : s == Storage::boundary ? "boundary" : "checkpoint";
 }
-inline const char* to_string(const StorageOptions& s) { return to_string(s.strategy); }
+inline const char* to_string(const StorageOptions& s) {
+  return to_string(s.strategy);
+}
 inline const char* to_string(Compression c) {
   return c == Compression::none ? "none" : c == Compression::bf16 ? "bf16" : "int8";
 }

@@ -1,0 +1,309 @@
+// The benchmark table of pwave: forward and gradient runs in 2D and 3D, several orders, sizes
+// and shot-batch sizes, one line per case, against the memory roofline measured in the same run.
+//
+//   bench_suite [--dims 2,3] [--orders 4,8] [--sizes2d 1000,2000] [--sizes3d 100,160]
+//               [--shots 1,4] [--nt 100] [--cpml 20] [--reps 3] [--precision float32|float64]
+//               [--gradient on|off] [--csv file] [--json file]
+//
+// Columns (see bench/README.md):
+//   Gcell/s    padded-grid cell updates (model + CPML) x shots x steps / best wall time
+//   B/update   the compulsory traffic of an update averaged over the padded grid: 4 values for
+//              an interior cell (read u^n, u^{n-1}, v^2 dt^2, write u^{n+1}), 4 more per CPML
+//              axis whose strip holds the cell (read psi, write psi', read and write zeta)
+//   roofline   Gcell/s x 16 B (float32; 32 B in float64) / STREAM copy bandwidth of this run:
+//              the fraction of the memory-bound limit of the interior update
+//   grad/fwd   time of a gradient (forward with boundary storage + adjoint + imaging) over the
+//              time of a plain forward run of the same shots (2D only so far)
+//   MB         device memory the propagator holds (wavefields, v^2 dt^2, CPML memory variables,
+//              plus the boundary history for the gradient); `rss_MB` the process high-water mark
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "pwave/acquisition/wavelet.hpp"
+#include "pwave/core/types.hpp"
+#include "pwave/core/version.hpp"
+#include "pwave/physics/stability.hpp"
+#include "pwave/propagation/acoustic2d.hpp"
+
+namespace {
+
+std::vector<int> int_list(const std::string& s) {
+  std::vector<int> v;
+  std::stringstream in(s);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    if (!item.empty()) v.push_back(std::atoi(item.c_str()));
+  }
+  return v;
+}
+
+struct Options {
+  std::vector<int> dims{2, 3}, orders{4, 8}, sizes2d{1000, 2000}, sizes3d{100, 160}, shots{1, 4};
+  int nt = 100, cpml = 20, reps = 3;
+  bool gradient = true;
+  std::string precision = "float32", csv, json;
+};
+
+[[noreturn]] void usage(const std::string& msg) {
+  std::fprintf(stderr,
+               "%s\nusage: bench_suite [--dims 2,3] [--orders 4,8] [--sizes2d 1000,2000]\n"
+               "         [--sizes3d 100,160] [--shots 1,4] [--nt 100] [--cpml 20] [--reps 3]\n"
+               "         [--precision float32|float64] [--gradient on|off] [--csv file]"
+               " [--json file]\n",
+               msg.c_str());
+  std::exit(2);
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; i += 2) {
+    const std::string k = argv[i];
+    if (i + 1 >= argc) usage("missing value for " + k);
+    const std::string v = argv[i + 1];
+    if (k == "--dims")
+      o.dims = int_list(v);
+    else if (k == "--orders")
+      o.orders = int_list(v);
+    else if (k == "--sizes2d")
+      o.sizes2d = int_list(v);
+    else if (k == "--sizes3d")
+      o.sizes3d = int_list(v);
+    else if (k == "--shots")
+      o.shots = int_list(v);
+    else if (k == "--nt")
+      o.nt = std::atoi(v.c_str());
+    else if (k == "--cpml")
+      o.cpml = std::atoi(v.c_str());
+    else if (k == "--reps")
+      o.reps = std::max(1, std::atoi(v.c_str()));
+    else if (k == "--precision")
+      o.precision = v;
+    else if (k == "--gradient")
+      o.gradient = v == "on";
+    else if (k == "--csv")
+      o.csv = v;
+    else if (k == "--json")
+      o.json = v;
+    else
+      usage("unknown option " + k);
+  }
+  if (o.precision != "float32" && o.precision != "float64") usage("precision: float32 or float64");
+  if (o.nt < 1) usage("--nt must be at least 1");
+  return o;
+}
+
+template <class F>
+double seconds(F&& f) {
+  Kokkos::fence();
+  const auto t0 = std::chrono::steady_clock::now();
+  f();
+  Kokkos::fence();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+template <class F>
+double best_of(int reps, F&& f) {
+  double best = 1e300;
+  for (int r = 0; r < reps; ++r) best = std::min(best, seconds(f));
+  return best;
+}
+
+/// STREAM copy of 2 x 32 Mi values, best of 10: bytes read + written per second.
+template <class T>
+double copy_bandwidth() {
+  const long n = 1L << 25;
+  Kokkos::View<T*, pwave::MemSpace> a("a", n), b("b", n);
+  Kokkos::deep_copy(a, T(1));
+  const double t = best_of(10, [&] {
+    Kokkos::parallel_for(
+        "pwave::bench::stream_copy", Kokkos::RangePolicy<pwave::ExecSpace>(0, n),
+        KOKKOS_LAMBDA(const long i) { b(i) = a(i); });
+  });
+  return 2.0 * sizeof(T) * n / t;
+}
+
+double peak_rss_mb() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_maxrss / 1024.0;  // kilobytes on Linux
+}
+
+struct Case {
+  int dim, n, order, shots;
+};
+
+struct Result {
+  Case c;
+  long padded_cells = 0;
+  double forward_s = 0, gradient_s = 0, gcells = 0, bytes_per_update = 0, roofline = 0;
+  double state_mb = 0, history_mb = 0, rss_mb = 0;
+};
+
+pwave::ForwardProblem problem(const Case& c, const Options& o) {
+  pwave::ForwardProblem p;
+  const double h = 10.0, v = 2500.0, f = 10.0;
+  pwave::Grid g{c.n, c.n, h, h};
+  if (c.dim == 3) g.ny = c.n, g.dy = h, g.dimension = 3;
+  p.model = pwave::constant_model(g, v);
+  p.dt = 0.5 * pwave::physics::max_stable_dt(c.order, v, h, h, c.dim == 3 ? h : 0.0);
+  p.nt = o.nt;
+  p.order = c.order;
+  for (int s = 0; s < pwave::num_sides; ++s) p.boundary.width[s] = o.cpml;
+  p.peak_frequency = f;
+  p.wavelet = pwave::ricker(f, 1.5 / f, p.dt, p.nt);
+  p.check_interval = 0;  // the propagator, not the NaN check
+  const double mid = h * (c.n / 2);
+  for (int s = 0; s < c.shots; ++s) {
+    pwave::ShotGeometry shot;
+    shot.source.x = mid, shot.source.z = 2 * h, shot.source.y = c.dim == 3 ? mid : 0.0;
+    for (int r = 0; r < c.n; r += 4) {
+      pwave::Position rec;
+      rec.x = h * r, rec.z = h, rec.y = shot.source.y;
+      shot.receivers.push_back(rec);
+    }
+    p.shots.push_back(shot);
+  }
+  return p;
+}
+
+/// Compulsory bytes per update averaged over the padded grid (see the header comment).
+double bytes_per_update(const Case& c, int cpml, int value_bytes) {
+  const double n = c.n, w = 2.0 * cpml, total = n + w;
+  const double in_strip = w / total;  // fraction of cells in one axis' strips
+  const int axes = c.dim;
+  return value_bytes * (4.0 + 4.0 * axes * in_strip);
+}
+
+template <class V>
+double mb(const V& v) {
+  return double(v.span()) * sizeof(typename V::value_type) / 1e6;
+}
+
+template <class T>
+Result run_case(const Case& c, const Options& o, double bandwidth) {
+  Result r;
+  r.c = c;
+  const pwave::ForwardProblem p = problem(c, o);
+  pwave::Acoustic2D<T> prop(p);
+  const auto& st = prop.state();
+  r.padded_cells = long(st.nz) * st.ny * st.nx;
+  r.state_mb = mb(st.u_prev) + mb(st.u_cur) + mb(st.v2dt2) + 2 * mb(st.psi_x) + mb(st.zeta_x) +
+               2 * mb(st.psi_z) + mb(st.zeta_z) + 2 * mb(st.psi_y) + mb(st.zeta_y);
+  const int nrec = prop.receivers_per_shot();
+  pwave::Traces<T> traces("traces", c.shots, nrec, o.nt);
+  prop.forward(0, c.shots, traces);  // warm-up: first touch, page faults
+  r.forward_s = best_of(o.reps, [&] { prop.forward(0, c.shots, traces); });
+  const double updates = double(r.padded_cells) * c.shots * o.nt;
+  r.gcells = updates / r.forward_s * 1e-9;
+  r.bytes_per_update = bytes_per_update(c, o.cpml, int(sizeof(T)));
+  r.roofline = updates / r.forward_s * 4.0 * sizeof(T) / bandwidth;
+  if (o.gradient && c.dim == 2) {
+    pwave::Traces<T> residual("residual", c.shots, nrec, o.nt);
+    Kokkos::deep_copy(residual, T(1e-3));
+    pwave::Grid2DView<T> grad("grad", prop.padded_nz(), prop.padded_nx());
+    auto history = prop.make_history(c.shots, pwave::Storage::boundary);
+    r.history_mb = prop.history_bytes_per_shot(pwave::Storage::boundary) * c.shots / 1e6;
+    r.gradient_s = best_of(std::min(o.reps, 2), [&] {
+      prop.forward(0, c.shots, traces, {}, 0, 0, history);
+      prop.adjoint(0, c.shots, residual, history, grad);
+    });
+  }
+  r.rss_mb = peak_rss_mb();
+  return r;
+}
+
+template <class T>
+int run(const Options& o) {
+  const double bw = copy_bandwidth<T>();
+  std::printf(
+      "# pwave bench_suite %s: %s, Kokkos %s, execution space %s, nt %d, CPML %d, best of"
+      " %d\n",
+      pwave::version, o.precision.c_str(), pwave::kokkos_version, pwave::ExecSpace::name(), o.nt,
+      o.cpml, o.reps);
+  std::printf("# STREAM copy: %.2f GB/s -> roofline %.3f Gcell/s at %d B/update\n", bw * 1e-9,
+              bw / (4.0 * sizeof(T)) * 1e-9, int(4 * sizeof(T)));
+  std::printf("%-4s %-11s %5s %5s %8s %8s %8s %8s %8s %8s %9s %8s %8s\n", "dim", "model", "order",
+              "shots", "fwd_s", "Gcell/s", "B/update", "roofline", "grad_s", "grad/fwd", "state_MB",
+              "hist_MB", "rss_MB");
+  std::vector<Result> results;
+  for (int dim : o.dims) {
+    for (int n : dim == 3 ? o.sizes3d : o.sizes2d) {
+      for (int order : o.orders) {
+        for (int shots : o.shots) {
+          const Result r = run_case<T>({dim, n, order, shots}, o, bw);
+          const std::string model = dim == 3 ? std::to_string(n) + "^3" : std::to_string(n) + "^2";
+          std::printf("%-4d %-11s %5d %5d %8.3f %8.3f %8.1f %8.2f ", dim, model.c_str(), order,
+                      shots, r.forward_s, r.gcells, r.bytes_per_update, r.roofline);
+          if (r.gradient_s > 0) {
+            std::printf("%8.3f %8.2f ", r.gradient_s, r.gradient_s / r.forward_s);
+          } else {
+            std::printf("%8s %8s ", "-", "-");
+          }
+          std::printf("%9.1f %8.1f %8.0f\n", r.state_mb, r.history_mb, r.rss_mb);
+          std::fflush(stdout);
+          results.push_back(r);
+        }
+      }
+    }
+  }
+  if (!o.csv.empty()) {
+    FILE* f = std::fopen(o.csv.c_str(), "w");
+    if (!f) usage("cannot write " + o.csv);
+    std::fprintf(f,
+                 "dim,n,order,shots,nt,cpml,precision,padded_cells,forward_s,gcells_per_s,"
+                 "bytes_per_update,roofline_fraction,gradient_s,gradient_over_forward,state_mb,"
+                 "history_mb,rss_mb,copy_gb_per_s\n");
+    for (const Result& r : results) {
+      std::fprintf(f,
+                   "%d,%d,%d,%d,%d,%d,%s,%ld,%.6f,%.6f,%.2f,%.4f,%.6f,%.4f,%.3f,%.3f,%.1f,%.3f\n",
+                   r.c.dim, r.c.n, r.c.order, r.c.shots, o.nt, o.cpml, o.precision.c_str(),
+                   r.padded_cells, r.forward_s, r.gcells, r.bytes_per_update, r.roofline,
+                   r.gradient_s, r.gradient_s > 0 ? r.gradient_s / r.forward_s : 0.0, r.state_mb,
+                   r.history_mb, r.rss_mb, bw * 1e-9);
+    }
+    std::fclose(f);
+  }
+  if (!o.json.empty()) {
+    FILE* f = std::fopen(o.json.c_str(), "w");
+    if (!f) usage("cannot write " + o.json);
+    std::fprintf(f,
+                 "{\"version\": \"%s\", \"kokkos\": \"%s\", \"execution_space\": \"%s\", "
+                 "\"precision\": \"%s\", \"nt\": %d, \"cpml\": %d, \"copy_gb_per_s\": %.3f, "
+                 "\"cases\": [",
+                 pwave::version, pwave::kokkos_version, pwave::ExecSpace::name(),
+                 o.precision.c_str(), o.nt, o.cpml, bw * 1e-9);
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      const Result& r = results[i];
+      std::fprintf(f,
+                   "%s\n  {\"dim\": %d, \"n\": %d, \"order\": %d, \"shots\": %d, "
+                   "\"padded_cells\": %ld, \"forward_s\": %.6f, \"gcells_per_s\": %.6f, "
+                   "\"bytes_per_update\": %.2f, \"roofline_fraction\": %.4f, \"gradient_s\": %s, "
+                   "\"gradient_over_forward\": %s, \"state_mb\": %.3f, \"history_mb\": %.3f, "
+                   "\"rss_mb\": %.1f}",
+                   i ? "," : "", r.c.dim, r.c.n, r.c.order, r.c.shots, r.padded_cells, r.forward_s,
+                   r.gcells, r.bytes_per_update, r.roofline,
+                   r.gradient_s > 0 ? std::to_string(r.gradient_s).c_str() : "null",
+                   r.gradient_s > 0 ? std::to_string(r.gradient_s / r.forward_s).c_str() : "null",
+                   r.state_mb, r.history_mb, r.rss_mb);
+    }
+    std::fprintf(f, "\n]}\n");
+    std::fclose(f);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  const Options o = parse(argc, argv);
+  return o.precision == "float64" ? run<double>(o) : run<float>(o);
+}
