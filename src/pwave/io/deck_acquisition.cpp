@@ -156,7 +156,9 @@ Axis read_y_axis(const DeckReader& r, const YAML::Node& parent, const std::strin
 // element-wise. z then pairs with those points (or is broadcast).
 std::vector<DeckPoint> combine(const DeckReader& r, const Axis& x, std::size_t ix, const Axis& y,
                                std::size_t iy, const Axis& z, std::size_t iz) {
-  const std::vector<double>&xs = x.lists[ix], &ys = y.lists[iy], &zs = z.lists[iz];
+  const std::vector<double>& xs = x.lists[ix];
+  const std::vector<double>& ys = y.lists[iy];
+  const std::vector<double>& zs = z.lists[iz];
   // Horizontal points as (x index, y index).
   std::vector<std::pair<std::size_t, std::size_t>> h;
   bool carpet = false;
