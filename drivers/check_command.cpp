@@ -76,9 +76,10 @@ int check_command(const CommandLine& cl) {
   std::cout << io::resolved_yaml(deck);
 
   const double vmin = p.model.vmin(), vmax = p.model.vmax();
-  const double dt_max = physics::max_stable_dt(p.order, vmax, g.dx, g.dz);
+  const double dy = g.is_3d() ? g.dy : 0.0;
+  const double dt_max = physics::max_stable_dt(p.order, vmax, g.dx, g.dz, dy);
   const double fmax = physics::ricker_max_frequency(p.peak_frequency);
-  const double ppw = physics::points_per_wavelength(vmin, fmax, g.dx, g.dz);
+  const double ppw = physics::points_per_wavelength(vmin, fmax, g.dx, g.dz, dy);
   const PaddedGrid pg = padded_grid(p);
   const std::size_t bytes = deck.precision == "float64" ? 8 : 4;
   const MemoryEstimate m = estimate_memory(p, bytes);
@@ -90,17 +91,30 @@ int check_command(const CommandLine& cl) {
             << format(", vmax = %g m/s), CFL ratio dt/dt_max = %.3f", vmax, p.dt / dt_max) << "\n";
   std::cout << format("# dispersion: %.2f points per wavelength (vmin = %g m/s, fmax = %g Hz, ",
                       ppw, vmin, fmax)
-            << format("h = %g m; at least %g wanted)", std::max(g.dx, g.dz),
+            << format("h = %g m; at least %g wanted)", std::max({g.dx, g.dz, dy}),
                       physics::min_points_per_wavelength)
             << "\n";
-  std::cout << "# grid: " << g.nz << " x " << g.nx << " cells (nz x nx)"
-            << format(", dz = %g m, dx = %g m; ", g.dz, g.dx) << "padded with CPML ("
-            << p.boundary.width[top] << "/" << p.boundary.width[bottom] << "/"
-            << p.boundary.width[left] << "/" << p.boundary.width[right]
-            << " top/bottom/left/right): " << pg.nz << " x " << pg.nx << "\n";
+  const int* wd = p.boundary.width;
+  if (g.is_3d()) {
+    std::cout << "# grid: " << g.nz << " x " << g.ny << " x " << g.nx << " = " << g.cells()
+              << " cells (nz x ny x nx)"
+              << format(", dz = %g m, dy = %g m, dx = %g m; ", g.dz, g.dy, g.dx)
+              << "padded with CPML (" << wd[top] << "/" << wd[bottom] << "/" << wd[left] << "/"
+              << wd[right] << "/" << wd[front] << "/" << wd[back]
+              << " top/bottom/left/right/front/back): " << pg.nz << " x " << pg.ny << " x " << pg.nx
+              << " = " << pg.cells() << " cells\n";
+  } else {
+    std::cout << "# grid: " << g.nz << " x " << g.nx << " cells (nz x nx)"
+              << format(", dz = %g m, dx = %g m; ", g.dz, g.dx) << "padded with CPML (" << wd[top]
+              << "/" << wd[bottom] << "/" << wd[left] << "/" << wd[right]
+              << " top/bottom/left/right): " << pg.nz << " x " << pg.nx << "\n";
+  }
   std::cout << "# run: " << p.shots.size() << " shots x " << nrec << " receivers, " << p.nt
             << format(" steps (%g s of signal), ", p.nt * p.dt) << m.batch << " shots per batch, "
-            << deck.precision << "\n";
+            << deck.precision
+            << format(", %.3g cell updates (padded cells x steps x shots)",
+                      double(pg.cells()) * p.nt * double(p.shots.size()))
+            << "\n";
   std::cout << format("# memory: %.1f MB per shot (wavefields %.1f MB, CPML %.1f MB, receivers ",
                       mb(m.per_shot), mb(m.wavefields), mb(m.cpml))
             << format("%.1f MB) x ", mb(m.receivers)) << m.batch

@@ -8,7 +8,9 @@ namespace pwave::cli {
 
 PaddedGrid padded_grid(const ForwardProblem& p) {
   const int* w = p.boundary.width;
-  return PaddedGrid{p.model.grid.nz + w[top] + w[bottom], p.model.grid.nx + w[left] + w[right]};
+  const Grid& g = p.model.grid;
+  return PaddedGrid{g.nz + w[top] + w[bottom], g.nx + w[left] + w[right],
+                    g.is_3d() ? g.ny + w[front] + w[back] : 1};
 }
 
 MemoryEstimate estimate_memory(const ForwardProblem& p, std::size_t value_bytes) {
@@ -20,12 +22,26 @@ MemoryEstimate estimate_memory(const ForwardProblem& p, std::size_t value_bytes)
   const long nrec = p.shots.empty() ? 0 : long(p.shots.front().receivers.size());
   MemoryEstimate m;
   m.batch = int(p.shot_batch > 0 ? std::min<long>(p.shot_batch, nshots) : nshots);
-  m.wavefields = 2.0 * (g.nz + 2 * halo) * (g.nx + 2 * halo) * b;
-  m.cpml = 3.0 * (double(g.nz) * (w[left] + w[right]) + double(w[top] + w[bottom]) * g.nx) * b;
+  if (p.model.grid.is_3d()) {
+    // Each CPML strip spans the whole padded grid across its axis.
+    const double nz = g.nz, ny = g.ny, nx = g.nx;
+    m.wavefields = 2.0 * (nz + 2 * halo) * (ny + 2 * halo) * (nx + 2 * halo) * b;
+    m.cpml = 3.0 *
+             ((w[left] + w[right]) * nz * ny + (w[top] + w[bottom]) * ny * nx +
+              (w[front] + w[back]) * nz * nx) *
+             b;
+  } else {
+    m.wavefields = 2.0 * (g.nz + 2 * halo) * (g.nx + 2 * halo) * b;
+    m.cpml = 3.0 * (double(g.nz) * (w[left] + w[right]) + double(w[top] + w[bottom]) * g.nx) * b;
+  }
   m.receivers = double(nrec) * p.nt * b;
   m.per_shot = m.wavefields + m.cpml + m.receivers;
-  m.model = double(g.cells()) * b + 2.0 * (g.nz + g.nx) * b + double(p.nt) * b +
-            2.0 * double(nshots) * (nrec + 1) * sizeof(int);
+  // v^2 dt^2 on the padded grid, 2 CPML profiles per axis, the wavelet, and the source and
+  // receiver cell indices (one int per axis).
+  const int axes = p.model.grid.is_3d() ? 3 : 2;
+  const double profiles = g.nz + g.nx + (axes == 3 ? g.ny : 0);
+  m.model = double(g.cells()) * b + 2.0 * profiles * b + double(p.nt) * b +
+            double(axes) * double(nshots) * (nrec + 1) * sizeof(int);
   m.device_total = m.batch * m.per_shot + m.model;
   m.host_traces = double(nshots) * nrec * p.nt * b;
   return m;

@@ -11,17 +11,20 @@ namespace pwave::cli {
 struct PaddedGrid {
   int nz = 0;
   int nx = 0;
-  long cells() const { return long(nz) * long(nx); }
+  int ny = 1;  ///< 1 in 2D
+  long cells() const { return long(nz) * long(ny) * long(nx); }
 };
 
-/// Model grid plus boundary.width on each side.
+/// Model grid plus boundary.width on each side (front and back too for a 3D model).
 PaddedGrid padded_grid(const ForwardProblem& problem);
 
-/// Memory of a forward run in bytes, following the allocations of propagation/acoustic2d.cpp.
+/// Memory of a forward run in bytes, following the allocations of propagation/acoustic2d.cpp
+/// (3D: the same arrays with a y axis: wavefields [nz+2h][ny+2h][nx+2h], CPML memory variables
+/// on the six strips).
 struct MemoryEstimate {
   int batch = 0;            ///< shots propagated together
   double wavefields = 0;    ///< per shot: 2 time levels on the padded grid + stencil halo
-  double cpml = 0;          ///< per shot: psi, psi_next, zeta on the x and z CPML strips
+  double cpml = 0;          ///< per shot: psi, psi_next, zeta on the x and z (and y) CPML strips
   double receivers = 0;     ///< per shot: traces [receiver][time]
   double per_shot = 0;      ///< sum of the three above
   double model = 0;         ///< v^2 dt^2 on the padded grid, CPML profiles, cell indices

@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "estimates.hpp"
+#include "pwave/core/error.hpp"
 #include "pwave/core/log.hpp"
 #include "pwave/io/npy.hpp"
 #include "pwave/io/segy.hpp"
@@ -26,6 +27,13 @@ std::string format(const char* fmt, double a, double b = 0, double c = 0) {
 template <class T>
 void run_forward_task(const io::Deck& deck, const fs::path& dir) {
   const ForwardProblem& p = deck.problem;
+  // TODO(3D): remove when the 3D propagator lands (forward_model would run the 2D kernels on
+  // the first nz x nx values of a 3D model).
+  if (p.model.grid.is_3d()) {
+    throw RuntimeError(
+        "3D forward modelling is not implemented in this build yet (the deck is valid: `pwave "
+        "check` reports its figures)");
+  }
   std::optional<log::Progress> progress;
   const auto callback = [&](long done, long total) {
     if (!progress) progress.emplace("forward", total);
@@ -46,15 +54,23 @@ void run_forward_task(const io::Deck& deck, const fs::path& dir) {
   if (deck.output.segy) {
     const std::vector<float> f32(traces.data(), traces.data() + traces.size());
     io::write_shot_gathers_segy(files.add("receivers.segy"), f32.data(), int(nshots), int(nrec),
-                                int(nt), p.dt, p.shots);
+                                int(nt), p.dt, p.shots, p.model.grid.is_3d());
   }
   files.commit();
 
   const Grid2D& g = p.model.grid;
   const PaddedGrid pg = padded_grid(p);
-  log::info("summary: grid " + std::to_string(g.nz) + " x " + std::to_string(g.nx) +
-            format(" (nz x nx) at dz = %g m, dx = %g m", g.dz, g.dx) + ", padded " +
-            std::to_string(pg.nz) + " x " + std::to_string(pg.nx));
+  if (g.is_3d()) {
+    log::info("summary: grid " + std::to_string(g.nz) + " x " + std::to_string(g.ny) + " x " +
+              std::to_string(g.nx) +
+              format(" (nz x ny x nx) at dz = %g m, dy = %g m, dx = %g m", g.dz, g.dy, g.dx) +
+              ", padded " + std::to_string(pg.nz) + " x " + std::to_string(pg.ny) + " x " +
+              std::to_string(pg.nx));
+  } else {
+    log::info("summary: grid " + std::to_string(g.nz) + " x " + std::to_string(g.nx) +
+              format(" (nz x nx) at dz = %g m, dx = %g m", g.dz, g.dx) + ", padded " +
+              std::to_string(pg.nz) + " x " + std::to_string(pg.nx));
+  }
   log::info("summary: " + std::to_string(nshots) + " shots x " + std::to_string(nrec) +
             " receivers, " + std::to_string(nt) + format(" steps of %g s, order ", p.dt) +
             std::to_string(p.order) + ", " + deck.precision);

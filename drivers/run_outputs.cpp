@@ -102,10 +102,13 @@ std::string json_string(const std::string& text) {
 void write_run_json(const io::Deck& deck, const fs::path& dir) {
   const ForwardProblem& p = deck.problem;
   const Grid2D& g = p.model.grid;
-  const auto points = [](const std::vector<Position>& list) {
+  // [x, z] pairs in 2D, [x, y, z] triples in 3D.
+  const bool three_d = g.is_3d();
+  const auto points = [three_d](const std::vector<Position>& list) {
     std::string s = "[";
     for (std::size_t i = 0; i < list.size(); ++i) {
-      s += (i ? ", [" : "[") + json_number(list[i].x) + ", " + json_number(list[i].z) + "]";
+      s += (i ? ", [" : "[") + json_number(list[i].x) + ", " +
+           (three_d ? json_number(list[i].y) + ", " : std::string()) + json_number(list[i].z) + "]";
     }
     return s + "]";
   };
@@ -117,10 +120,13 @@ void write_run_json(const io::Deck& deck, const fs::path& dir) {
     << "  \"precision\": " << json_string(deck.precision) << ",\n"
     << "  \"dt\": " << json_number(p.dt) << ",\n"
     << "  \"nt\": " << p.nt << ",\n"
-    << "  \"nz\": " << g.nz << ",\n"
-    << "  \"nx\": " << g.nx << ",\n"
-    << "  \"dz\": " << json_number(g.dz) << ",\n"
-    << "  \"dx\": " << json_number(g.dx) << ",\n"
+    << "  \"dimension\": " << g.dimension << ",\n"
+    << "  \"nz\": " << g.nz << ",\n";
+  if (three_d) j << "  \"ny\": " << g.ny << ",\n";
+  j << "  \"nx\": " << g.nx << ",\n"
+    << "  \"dz\": " << json_number(g.dz) << ",\n";
+  if (three_d) j << "  \"dy\": " << json_number(g.dy) << ",\n";
+  j << "  \"dx\": " << json_number(g.dx) << ",\n"
     << "  \"sources\": " << points(sources) << ",\n"
     << "  \"receivers\": " << points(p.shots.front().receivers) << ",\n"
     << "  \"output_every\": " << (deck.task == "fwi" ? deck.inversion.output_every : 0) << ",\n"
@@ -134,7 +140,12 @@ template <class T>
 void write_grid_npy(const std::string& path, const Grid2D& grid,
                     const std::vector<double>& values) {
   const std::vector<T> v(values.begin(), values.end());
-  io::write_npy(path, v.data(), {std::size_t(grid.nz), std::size_t(grid.nx)});
+  if (grid.is_3d()) {
+    io::write_npy(path, v.data(),
+                  {std::size_t(grid.nz), std::size_t(grid.ny), std::size_t(grid.nx)});
+  } else {
+    io::write_npy(path, v.data(), {std::size_t(grid.nz), std::size_t(grid.nx)});
+  }
 }
 
 template <class T>

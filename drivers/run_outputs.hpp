@@ -39,11 +39,13 @@ std::string json_number(double value);
 std::string json_string(const std::string& text);
 
 /// Writes run.json, the run's description for tools/pwave-plot: task, precision, dt, nt,
-/// nz, nx, dz, dx, sources [[x, z], ...], receivers (shot 0's) [[x, z], ...], output_every,
-/// observed_file (absolute path or "") and true_model (bool).
+/// dimension (2 or 3), nz, [ny,] nx, dz, [dy,] dx, sources [[x, z], ...], receivers (shot 0's)
+/// [[x, z], ...] (3D: ny, dy and [x, y, z] triples), output_every, observed_file (absolute
+/// path or "") and true_model (bool).
 void write_run_json(const io::Deck& deck, const std::filesystem::path& dir);
 
-/// Writes `values` ([nz][nx] doubles, e.g. a model) as a [nz, nx] .npy in precision T.
+/// Writes `values` ([nz][nx] or [nz][ny][nx] doubles, e.g. a model) as a [nz, nx] or
+/// [nz, ny, nx] .npy in precision T.
 template <class T>
 void write_grid_npy(const std::string& path, const Grid2D& grid, const std::vector<double>& values);
 

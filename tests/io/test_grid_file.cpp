@@ -346,6 +346,140 @@ TEST_F(GridFileTest, NotASegyFileIsAnInputError) {
   EXPECT_THROW(load_grid_file(spec, 2, 2), pwave::InputError);
 }
 
+// 3D grids: cell_value3 names every cell.
+double cell_value3(long iz, long iy, long ix) {
+  return 1000.0 + 100.0 * iz + 10.0 * iy + ix;
+}
+
+// Stored [nz][ny][nx] (zyx) or [nx][ny][nz] (xyz).
+template <typename T>
+std::vector<T> stored_grid3(long nz, long ny, long nx, bool zyx) {
+  std::vector<T> v(std::size_t(nz * ny * nx));
+  for (long iz = 0; iz < nz; ++iz)
+    for (long iy = 0; iy < ny; ++iy)
+      for (long ix = 0; ix < nx; ++ix)
+        v[zyx ? (iz * ny + iy) * nx + ix : (ix * ny + iy) * nz + iz] = T(cell_value3(iz, iy, ix));
+  return v;
+}
+
+pwave::Grid grid3(int nz, int ny, int nx) {
+  pwave::Grid g;
+  g.dimension = 3;
+  g.nz = nz;
+  g.ny = ny;
+  g.nx = nx;
+  g.dz = g.dy = g.dx = 1.0;
+  return g;
+}
+
+void expect_cells3(const std::vector<double>& got, long nz, long ny, long nx, int sz = 1,
+                   int sy = 1, int sx = 1) {
+  ASSERT_EQ(got.size(), std::size_t(nz * ny * nx));
+  std::size_t i = 0;
+  for (long iz = 0; iz < nz; ++iz)
+    for (long iy = 0; iy < ny; ++iy)
+      for (long ix = 0; ix < nx; ++ix, ++i)
+        ASSERT_EQ(got[i], cell_value3(iz * sz, iy * sy, ix * sx))
+            << "iz=" << iz << " iy=" << iy << " ix=" << ix;
+}
+
+TEST_F(GridFileTest, ThreeDimensionalNpyAndRawInBothOrders) {
+  const auto zyx = stored_grid3<float>(4, 3, 5, true);
+  const auto xyz = stored_grid3<double>(4, 3, 5, false);
+  pwave::io::write_npy(path("zyx.npy"), zyx.data(), {4, 3, 5});
+  pwave::io::write_npy(path("xyz.npy"), xyz.data(), {5, 3, 4});
+  write_raw(path("zyx.bin"), zyx);
+  write_raw(path("xyz.f64"), xyz);
+  GridFileSpec spec;
+  spec.path = path("zyx.npy");
+  expect_cells3(load_grid_file(spec, grid3(4, 3, 5)), 4, 3, 5);
+  spec.order = "zyx";
+  expect_cells3(load_grid_file(spec, grid3(4, 3, 5)), 4, 3, 5);
+  spec.path = path("xyz.npy");
+  spec.order = "xyz";
+  expect_cells3(load_grid_file(spec, grid3(4, 3, 5)), 4, 3, 5);
+  spec.order = "xz";  // the 2D name of the same order
+  expect_cells3(load_grid_file(spec, grid3(4, 3, 5)), 4, 3, 5);
+
+  spec = GridFileSpec{};
+  spec.path = path("zyx.bin");
+  expect_cells3(load_grid_file(spec, grid3(4, 3, 5)), 4, 3, 5);
+  spec.shape = {4, 3, 5};
+  expect_cells3(load_grid_file(spec, grid3(4, 3, 5)), 4, 3, 5);
+  spec = GridFileSpec{};
+  spec.path = path("xyz.f64");
+  spec.dtype = "float64";
+  spec.order = "xyz";
+  expect_cells3(load_grid_file(spec, grid3(4, 3, 5)), 4, 3, 5);
+}
+
+TEST_F(GridFileTest, ThreeDimensionalDecimation) {
+  // Stored 5 x 7 x 9 (zyx) with strides (2, 3, 4): kept 3 x 3 x 3.
+  const auto v = stored_grid3<float>(5, 7, 9, true);
+  write_raw(path("d.bin"), v);
+  pwave::io::write_npy(path("d.npy"), v.data(), {5, 7, 9});
+  GridFileSpec spec;
+  spec.path = path("d.bin");
+  spec.stride_z = 2;
+  spec.stride_y = 3;
+  spec.stride_x = 4;
+  expect_cells3(load_grid_file(spec, grid3(3, 3, 3)), 3, 3, 3, 2, 3, 4);
+  spec.path = path("d.npy");
+  expect_cells3(load_grid_file(spec, grid3(3, 3, 3)), 3, 3, 3, 2, 3, 4);
+  const std::string what = error_of([&] { load_grid_file(spec, grid3(3, 2, 3)); });
+  EXPECT_HAS(what,
+             "file holds an array of shape [5, 7, 9] (nz=5, ny=7, nx=9 in order zyx; "
+             "decimated: nz=3, ny=3, nx=3), but the model is (nz=3, ny=2, nx=3) after "
+             "decimation by (stride_z=2, stride_y=3, stride_x=4)");
+}
+
+TEST_F(GridFileTest, ThreeDimensionalErrors) {
+  write_raw(path("m.bin"), stored_grid3<float>(2, 3, 4, true));
+  GridFileSpec spec;
+  spec.path = path("m.bin");
+  std::string what = error_of([&] { load_grid_file(spec, grid3(2, 3, 5)); });
+  EXPECT_HAS(what,
+             "file holds 96 bytes = 24 float32 values, but shape [2, 3, 5] (order zyx, "
+             "stored [nz][ny][nx]) needs 30 float32 values = 120 bytes");
+  spec.shape = {6, 4};
+  EXPECT_HAS(error_of([&] { load_grid_file(spec, grid3(2, 3, 4)); }),
+             "shape [6, 4] must be three positive sizes");
+  spec.shape.clear();
+  spec.order = "zyx";
+  EXPECT_HAS(error_of([&] { load_grid_file(spec, 2, 12); }), "unknown order 'zyx'");
+  spec.order = "yzx";
+  EXPECT_HAS(error_of([&] { load_grid_file(spec, grid3(2, 3, 4)); }),
+             "(expected zyx or xyz for a 3D model)");
+  spec.order = "zyx";
+  // With strides, two stored shapes may fit the file size: the stored shape must be given.
+  spec.stride_y = spec.stride_x = 2;
+  write_raw(path("a.bin"), std::vector<float>(2 * 3 * 4, 2000.0f));
+  spec.path = path("a.bin");
+  what = error_of([&] { load_grid_file(spec, grid3(2, 2, 2)); });
+  EXPECT_HAS(what, "which fits several stored shapes");
+  EXPECT_HAS(what, "[2, 3, 4]");
+  EXPECT_HAS(what, "[2, 4, 3]");
+  // A 2D npy for a 3D model and the reverse.
+  const std::vector<float> flat(12, 1.0f);
+  pwave::io::write_npy(path("flat.npy"), flat.data(), {3, 4});
+  spec = GridFileSpec{};
+  spec.path = path("flat.npy");
+  EXPECT_HAS(error_of([&] { load_grid_file(spec, grid3(1, 3, 4)); }),
+             "holds a 2-d array of shape [3, 4], but a 3D model needs a 3-d array");
+  // SEG-Y holds 2D sections only.
+  spec.path = path("m.sgy");
+  EXPECT_HAS(error_of([&] { load_grid_file(spec, grid3(2, 3, 4)); }),
+             "SEG-Y velocity files hold 2D models only");
+  // Non-finite values name the 3D cell.
+  std::vector<float> bad = stored_grid3<float>(2, 3, 4, true);
+  bad[(1 * 3 + 2) * 4 + 1] = std::numeric_limits<float>::infinity();
+  write_raw(path("bad.bin"), bad);
+  spec = GridFileSpec{};
+  spec.path = path("bad.bin");
+  EXPECT_HAS(error_of([&] { load_grid_file(spec, grid3(2, 3, 4)); }),
+             "non-finite value (inf) at model index (iz=1, iy=2, ix=1), stored index [1, 2, 1]");
+}
+
 class MarmousiTest : public GridFileTest {
  protected:
   void SetUp() override {

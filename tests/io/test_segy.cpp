@@ -135,6 +135,44 @@ TEST_F(SegyTest, WrittenFileReadsBackWithSegyio) {
   EXPECT_EQ(segy_close(fp), SEGY_OK);
 }
 
+TEST_F(SegyTest, ThreeDimensionalShotsCarryYInSourceYAndGroupY) {
+  std::vector<ShotGeometry> shots = shots_;
+  for (int s = 0; s < kShots; ++s) {
+    shots[s].source.y = 300.0 + 50.5 * s;
+    for (int r = 0; r < kRec; ++r) shots[s].receivers[r].y = 20.0 * r;
+  }
+  const std::string p = path("shots3d.sgy");
+  write_shot_gathers_segy(p, traces_.data(), kShots, kRec, kNt, kDt, shots, true);
+
+  segy_file* fp = segy_open(p.c_str(), "rb");
+  ASSERT_NE(fp, nullptr);
+  char text[SEGY_TEXT_HEADER_SIZE + 1] = {};
+  ASSERT_EQ(segy_read_textheader(fp, text), SEGY_OK);
+  EXPECT_NE(std::string(text).find("3D: SourceX (73), SourceY (77)"), std::string::npos);
+  char bin[SEGY_BINARY_HEADER_SIZE];
+  ASSERT_EQ(segy_binheader(fp, bin), SEGY_OK);
+  ASSERT_EQ(segy_set_format(fp, segy_format(bin)), SEGY_OK);
+  const long trace0 = segy_trace0(bin);
+  const int bsize = segy_trsize(segy_format(bin), segy_samples(bin));
+  for (int s = 0; s < kShots; ++s) {
+    for (int r = 0; r < kRec; ++r) {
+      SCOPED_TRACE("shot " + std::to_string(s) + " receiver " + std::to_string(r));
+      char th[SEGY_TRACE_HEADER_SIZE];
+      ASSERT_EQ(segy_traceheader(fp, s * kRec + r, th, trace0, bsize), SEGY_OK);
+      const Position& src = shots[s].source;
+      const Position& rec = shots[s].receivers[r];
+      EXPECT_EQ(field(th, SEGY_TR_SOURCE_X), std::lround(src.x * 100));
+      EXPECT_EQ(field(th, SEGY_TR_SOURCE_Y), std::lround(src.y * 100));
+      EXPECT_EQ(field(th, SEGY_TR_GROUP_X), std::lround(rec.x * 100));
+      EXPECT_EQ(field(th, SEGY_TR_GROUP_Y), std::lround(rec.y * 100));
+      EXPECT_EQ(field(th, SEGY_TR_SOURCE_DEPTH), std::lround(src.z * 100));
+      EXPECT_EQ(field(th, SEGY_TR_RECV_GROUP_ELEV), -std::lround(rec.z * 100));
+      EXPECT_EQ(field(th, SEGY_TR_OFFSET), std::lround(std::hypot(rec.x - src.x, rec.y - src.y)));
+    }
+  }
+  EXPECT_EQ(segy_close(fp), SEGY_OK);
+}
+
 TEST_F(SegyTest, LayoutIsBigEndianRev1) {
   const std::string p = path("layout.sgy");
   write_shot_gathers_segy(p, traces_.data(), kShots, kRec, kNt, kDt, shots_);

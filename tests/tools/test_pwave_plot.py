@@ -235,6 +235,24 @@ class Figures(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assert_figures(grad, ["shot_gathers.png", "gradient.png"], r.stdout)
 
+    def test_3d_forward_run(self):
+        """3D runs list [x, y, z] triples: the wavelet and the gathers are drawn, no maps."""
+        w = ricker(NT, DT)
+        np.save(os.path.join(self.dir, "wavelet.npy"), w.astype("<f4"))
+        np.save(os.path.join(self.dir, "receivers.npy"), gathers(2, w))
+        # A carpet of receivers (several y): traces by receiver number.
+        receivers = [[x, 40.0 * (i % 2), 10.0] for i, (x, _) in enumerate(RECEIVERS)]
+        sources = [[x, 200.0, z] for x, z in SOURCES[:2]]
+        write_run_json(self.dir, "forward", dimension=3, ny=11, dy=DX, sources=sources,
+                       receivers=receivers)
+        r = run_tool(self.dir, "--dpi", "60")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertNotIn("warning", r.stderr)
+        self.assert_figures(self.dir, ["wavelet.png", "shot_gathers.png"], r.stdout)
+        r = run_tool(self.dir, "--only", "final_model")
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("3D run", r.stderr)
+
     def test_only(self):
         make_fwi_run(self.dir)
         r = run_tool(self.dir, "--only", "loss", "--dpi", "60")

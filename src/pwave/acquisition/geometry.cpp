@@ -14,8 +14,9 @@ GridIndex to_grid_index(const Grid& grid, const Position& p, const std::string& 
   const double fy = is3d ? p.y / grid.dy : 0.0;
   const double rx = std::round(fx), rz = std::round(fz), ry = std::round(fy);
   std::ostringstream where, what;
-  where << "(x=" << p.x << " m, " << (is3d ? "y=" + std::to_string(p.y) + " m, " : "")
-        << "z=" << p.z << " m)";
+  where << "(x=" << p.x << " m, ";
+  if (is3d) where << "y=" << p.y << " m, ";
+  where << "z=" << p.z << " m)";
   if (!std::isfinite(fx) || !std::isfinite(fz) || !std::isfinite(fy)) {
     throw InputError(key, "", "position is not a finite number");
   }
@@ -31,9 +32,11 @@ GridIndex to_grid_index(const Grid& grid, const Position& p, const std::string& 
   }
   if (std::abs(fx - rx) > 1e-6 || std::abs(fz - rz) > 1e-6 || std::abs(fy - ry) > 1e-6) {
     what << "position " << where.str() << " is not on a grid point (spacing dx=" << grid.dx
-         << " m, " << (is3d ? "dy=" + std::to_string(grid.dy) + " m, " : "") << "dz=" << grid.dz
-         << " m); nearest is (x=" << rx * grid.dx << ", " << (is3d ? "y=" : "")
-         << (is3d ? std::to_string(ry * grid.dy) + ", " : "") << "z=" << rz * grid.dz << ")";
+         << " m, ";
+    if (is3d) what << "dy=" << grid.dy << " m, ";
+    what << "dz=" << grid.dz << " m); nearest is (x=" << rx * grid.dx << ", ";
+    if (is3d) what << "y=" << ry * grid.dy << ", ";
+    what << "z=" << rz * grid.dz << ")";
     throw InputError(key, "", what.str());
   }
   GridIndex c;

@@ -38,46 +38,58 @@ void resolve_section(Node& resolved, const char* name, F read) {
   resolved[name] = section;
 }
 
-Node resolved_acquisition(const DeckAcquisition& acq) {
-  auto axis = [](const std::vector<DeckPoint>& points, bool want_x) {
+// Coordinates spelled out (carpets and ranges expanded), so that x, y and z pair element-wise.
+Node resolved_acquisition(const DeckAcquisition& acq, bool three_d) {
+  auto coordinate = [](const DeckPoint& p, char axis) {
+    return axis == 'x' ? p.position.x : axis == 'y' ? p.position.y : p.position.z;
+  };
+  auto list = [&](const std::vector<DeckPoint>& points, char axis) {
     std::vector<double> v;
-    for (const DeckPoint& p : points) v.push_back(want_x ? p.position.x : p.position.z);
+    for (const DeckPoint& p : points) v.push_back(coordinate(p, axis));
     return yaml_list(v);
   };
-  // Depths are often all equal: one number (broadcast to the x list) keeps the deck readable.
-  auto common_z = [&](double& z) {
-    z = acq.sources.front().position.z;
-    for (const DeckPoint& p : acq.sources) {
-      if (p.position.z != z) return false;
+  // Depths (and y) are often all equal: one number (broadcast to the x list) keeps the deck
+  // readable.
+  auto common = [&](const std::vector<DeckPoint>& points, char axis, double& value) {
+    value = coordinate(points.front(), axis);
+    for (const DeckPoint& p : points) {
+      if (coordinate(p, axis) != value) return false;
     }
     return true;
   };
+  const std::string axes = three_d ? "xyz" : "xz";
   Node out(YAML::NodeType::Map);
-  double z = 0.0;
-  out["sources"]["x"] = axis(acq.sources, true);
-  out["sources"]["z"] = common_z(z) ? yaml_number(z) : axis(acq.sources, false);
-  double rz = acq.receivers.front().front().position.z;
-  bool receivers_common_z = true;
-  for (const auto& shot : acq.receivers) {
-    for (const DeckPoint& p : shot) receivers_common_z = receivers_common_z && p.position.z == rz;
+  for (char axis : axes) {
+    double value = 0.0;
+    const bool one = axis != 'x' && common(acq.sources, axis, value);
+    out["sources"][std::string(1, axis)] = one ? yaml_number(value) : list(acq.sources, axis);
   }
-  for (bool want_x : {true, false}) {
-    Node list;
-    if (!want_x && receivers_common_z) {
-      list = yaml_number(rz);
-    } else if (acq.shared_receivers) {
-      list = axis(acq.receivers.front(), want_x);
-    } else {
-      list = Node(YAML::NodeType::Sequence);
-      for (const auto& shot : acq.receivers) list.push_back(axis(shot, want_x));
-      list.SetStyle(YAML::EmitterStyle::Flow);
+  for (char axis : axes) {
+    bool all_equal = axis != 'x';
+    double value = coordinate(acq.receivers.front().front(), axis), v = 0.0;
+    for (const auto& shot : acq.receivers) {
+      all_equal = all_equal && common(shot, axis, v) && v == value;
     }
-    out["receivers"][want_x ? "x" : "z"] = list;
+    Node n;
+    if (all_equal) {
+      n = yaml_number(value);
+    } else if (acq.shared_receivers) {
+      n = list(acq.receivers.front(), axis);
+    } else {
+      n = Node(YAML::NodeType::Sequence);
+      for (const auto& shot : acq.receivers) n.push_back(list(shot, axis));
+      n.SetStyle(YAML::EmitterStyle::Flow);
+    }
+    out["receivers"][std::string(1, axis)] = n;
   }
   return out;
 }
 
-std::string spacing_text(const Grid2D& g) {
+std::string spacing_text(const Grid& g) {
+  if (g.is_3d()) {
+    if (g.dx == g.dz && g.dy == g.dx) return "spacing " + num(g.dx) + " m";
+    return "spacing dz = " + num(g.dz) + " m, dy = " + num(g.dy) + " m, dx = " + num(g.dx) + " m";
+  }
   if (g.dx == g.dz) return "spacing " + num(g.dx) + " m";
   return "spacing dz = " + num(g.dz) + " m, dx = " + num(g.dx) + " m";
 }
@@ -86,7 +98,8 @@ void check_stability(const DeckReader& r, const Node& root, Deck& deck) {
   const ForwardProblem& p = deck.problem;
   const Grid2D& g = p.model.grid;
   const double vmax = p.model.vmax();
-  const double dt_max = physics::max_stable_dt(p.order, vmax, g.dx, g.dz);
+  const double dy = g.is_3d() ? g.dy : 0.0;
+  const double dt_max = physics::max_stable_dt(p.order, vmax, g.dx, g.dz, dy);
   if (p.dt > dt_max) {
     char limit[32];
     std::snprintf(limit, sizeof limit, "%.3g", round_down_3(dt_max));
@@ -96,7 +109,7 @@ void check_stability(const DeckReader& r, const Node& root, Deck& deck) {
                "; the largest stable dt is " + limit + " s");
   }
   const double fmax = physics::ricker_max_frequency(p.peak_frequency);
-  const double ppw = physics::points_per_wavelength(p.model.vmin(), fmax, g.dx, g.dz);
+  const double ppw = physics::points_per_wavelength(p.model.vmin(), fmax, g.dx, g.dz, dy);
   if (ppw < physics::min_points_per_wavelength) {
     char text[256];
     std::snprintf(text, sizeof text,
@@ -170,12 +183,23 @@ Deck load_deck_text(const std::string& text, const std::string& path,
       read_model(r, r.required(root, "", "model", "{shape, spacing, vp}"), deck.warnings);
   deck.problem.model = std::move(model.model);
   res["model"] = model.resolved;
+  const bool three_d = deck.problem.model.grid.is_3d();
+  if (three_d && deck.task != "forward") {
+    // The 3D propagator has no adjoint yet.
+    r.fail("task", task,
+           "3D models support task: forward only in this version (this deck has task: " +
+               deck.task + " and a 3D model.shape)");
+  }
   resolve_section(res, "time", [&](Node& n) { read_time(r, root, deck, n); });
   resolve_section(res, "wavelet", [&](Node& n) { read_wavelet(r, root, deck, n); });
-  const DeckAcquisition acq = read_acquisition(
-      r, r.required(root, "", "acquisition", "{sources: {x, z}, receivers: {x, z}}"));
+  const DeckAcquisition acq =
+      read_acquisition(r,
+                       r.required(root, "", "acquisition",
+                                  three_d ? "{sources: {x, y, z}, receivers: {x, y, z}}"
+                                          : "{sources: {x, z}, receivers: {x, z}}"),
+                       three_d);
   deck.problem.shots = place_acquisition(r, acq, deck.problem.model.grid);
-  res["acquisition"] = resolved_acquisition(acq);
+  res["acquisition"] = resolved_acquisition(acq, three_d);
   resolve_section(res, "physics", [&](Node& n) { read_physics(r, root, deck, n); });
   resolve_section(res, "boundary", [&](Node& n) { read_boundary(r, root, deck, n); });
   resolve_section(res, "output", [&](Node& n) { read_output(r, root, deck, n); });

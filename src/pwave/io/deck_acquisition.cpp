@@ -10,12 +10,13 @@ namespace {
 // A range longer than this is almost certainly a typo (and would exhaust memory).
 constexpr int max_range_count = 1000000;
 
-/// One coordinate (x or z) of sources or receivers, as written.
+/// One coordinate (x, y or z) of sources or receivers, as written.
 struct Axis {
   std::string key;
   YAML::Node node;
-  bool scalar = false;    ///< a single number, broadcast to the other coordinate's length
+  bool scalar = false;    ///< a single number, broadcast to the other coordinates' length
   bool per_shot = false;  ///< a list of lists, one per shot
+  bool absent = false;    ///< y not given: 0 (a single number without a key)
   std::vector<std::vector<double>> lists;
   std::vector<std::vector<std::string>> keys;
   std::vector<std::vector<YAML::Node>> nodes;
@@ -30,10 +31,17 @@ struct Axis {
     keys.back().push_back(k);
     nodes.back().push_back(n);
   }
+  /// The key and node of list `i` (the whole axis unless given per shot).
+  std::string list_key(std::size_t i) const;
+  YAML::Node list_node(std::size_t i) const { return per_shot ? node[i] : node; }
 };
 
 std::string indexed(const std::string& key, std::size_t i) {
   return key + "[" + std::to_string(i) + "]";
+}
+
+std::string Axis::list_key(std::size_t i) const {
+  return per_shot ? indexed(key, i) : key;
 }
 
 void read_range(const DeckReader& r, const YAML::Node& node, const std::string& key, Axis& axis) {
@@ -109,33 +117,90 @@ Axis read_axis(const DeckReader& r, const YAML::Node& parent, const std::string&
   return axis;
 }
 
-// Pairs list `ix` of x with list `iz` of z, broadcasting a single number.
-std::vector<DeckPoint> combine(const DeckReader& r, const Axis& x, std::size_t ix, const Axis& z,
-                               std::size_t iz) {
-  const std::size_t nx = x.lists[ix].size(), nz = z.lists[iz].size();
-  std::size_t n = nx;
-  if (x.scalar) {
-    n = nz;
-  } else if (!z.scalar && nx != nz) {
-    const std::string key_x = x.per_shot ? indexed(x.key, ix) : x.key;
-    const std::string key_z = z.per_shot ? indexed(z.key, iz) : z.key;
-    const YAML::Node node_x = x.per_shot ? x.node[ix] : x.node;
-    const YAML::Node node_z = z.per_shot ? z.node[iz] : z.node;
-    // Point at the list given with --set if one was: that is the one the user just changed.
-    const bool z_set = r.where(key_z, node_z) == "--set" && r.where(key_x, node_x) != "--set";
-    r.fail(z_set ? key_z : key_x, z_set ? node_z : node_x,
-           "has " + std::to_string(z_set ? nz : nx) + " values but " + (z_set ? key_x : key_z) +
-               " has " + std::to_string(z_set ? nx : nz) +
-               "; give both the same length, or one of them as a single number");
+// y: optional (0 when left out) and for 3D models only.
+Axis read_y_axis(const DeckReader& r, const YAML::Node& parent, const std::string& parent_key,
+                 bool allow_per_shot, bool three_d) {
+  const YAML::Node node = r.child(parent, parent_key, "y");
+  if (!DeckReader::given(node)) {
+    Axis axis;
+    axis.key = parent_key + ".y";
+    axis.scalar = axis.absent = true;
+    axis.add_list();
+    axis.push(0.0, "", YAML::Node());
+    return axis;
+  }
+  if (!three_d) {
+    r.fail(parent_key + ".y", node,
+           "applies to 3D models only (model.shape has two entries, [nz, nx]); remove it, or "
+           "give model.shape: [nz, ny, nx]");
+  }
+  return read_axis(r, parent, parent_key, "y", allow_per_shot);
+}
+
+// Says that list `i` of `a` and list `j` of `b` have different lengths. Points at the list
+// given with --set if one was: that is the one the user just changed.
+[[noreturn]] void fail_lengths(const DeckReader& r, const Axis& a, std::size_t i, const Axis& b,
+                               std::size_t j) {
+  const std::string key_a = a.list_key(i), key_b = b.list_key(j);
+  const YAML::Node node_a = a.list_node(i), node_b = b.list_node(j);
+  const std::size_t na = a.lists[i].size(), nb = b.lists[j].size();
+  const bool b_set = r.where(key_b, node_b) == "--set" && r.where(key_a, node_a) != "--set";
+  r.fail(b_set ? key_b : key_a, b_set ? node_b : node_a,
+         "has " + std::to_string(b_set ? nb : na) + " values but " + (b_set ? key_a : key_b) +
+             " has " + std::to_string(b_set ? na : nb) +
+             "; give both the same length, or one of them as a single number");
+}
+
+// The points of list `ix` of x, `iy` of y and `iz` of z. A single number is broadcast. x and y
+// lists of different lengths make a carpet (y outer, x inner); lists of equal lengths pair
+// element-wise. z then pairs with those points (or is broadcast).
+std::vector<DeckPoint> combine(const DeckReader& r, const Axis& x, std::size_t ix, const Axis& y,
+                               std::size_t iy, const Axis& z, std::size_t iz) {
+  const std::vector<double>& xs = x.lists[ix];
+  const std::vector<double>& ys = y.lists[iy];
+  const std::vector<double>& zs = z.lists[iz];
+  // Horizontal points as (x index, y index).
+  std::vector<std::pair<std::size_t, std::size_t>> h;
+  bool carpet = false;
+  if (x.scalar && y.scalar) {
+    h.emplace_back(0, 0);
+  } else if (x.scalar || y.scalar || xs.size() == ys.size()) {
+    const std::size_t n = x.scalar ? ys.size() : xs.size();
+    for (std::size_t i = 0; i < n; ++i) h.emplace_back(x.scalar ? 0 : i, y.scalar ? 0 : i);
+  } else {
+    carpet = true;
+    for (std::size_t j = 0; j < ys.size(); ++j) {
+      for (std::size_t i = 0; i < xs.size(); ++i) h.emplace_back(i, j);
+    }
+  }
+  const bool h_scalar = x.scalar && y.scalar;
+  std::size_t n = h.size();
+  if (h_scalar) {
+    n = zs.size();
+  } else if (!z.scalar && zs.size() != h.size()) {
+    if (!carpet) {
+      // The horizontal list that z disagrees with: x, unless x is a single number.
+      if (x.scalar) fail_lengths(r, y, iy, z, iz);
+      fail_lengths(r, x, ix, z, iz);
+    }
+    r.fail(z.list_key(iz), z.list_node(iz),
+           "has " + std::to_string(zs.size()) + " values but the carpet of " + x.list_key(ix) +
+               " (" + std::to_string(xs.size()) + " values) by " + y.list_key(iy) + " (" +
+               std::to_string(ys.size()) + " values) has " + std::to_string(h.size()) +
+               " points; give z as a single number or one value per point (y outer, x inner)");
   }
   std::vector<DeckPoint> points(n);
   for (std::size_t i = 0; i < n; ++i) {
-    const std::size_t jx = x.scalar ? 0 : i, jz = z.scalar ? 0 : i;
-    points[i].position = Position{x.lists[ix][jx], z.lists[iz][jz]};
-    points[i].key_x = x.keys[ix][jx];
-    points[i].node_x = x.nodes[ix][jx];
-    points[i].key_z = z.keys[iz][jz];
-    points[i].node_z = z.nodes[iz][jz];
+    const auto [jx, jy] = h_scalar ? std::pair<std::size_t, std::size_t>{0, 0} : h[i];
+    const std::size_t jz = z.scalar ? 0 : i;
+    DeckPoint& p = points[i];
+    p.position = Position{xs[jx], zs[jz], ys[jy]};
+    p.key_x = x.keys[ix][jx];
+    p.node_x = x.nodes[ix][jx];
+    p.key_y = y.keys[iy][jy];
+    p.node_y = y.nodes[iy][jy];
+    p.key_z = z.keys[iz][jz];
+    p.node_z = z.nodes[iz][jz];
   }
   return points;
 }
@@ -152,45 +217,54 @@ GridIndex check_point(const DeckReader& r, const Grid2D& grid, const DeckPoint& 
   } catch (const InputError& e) {
     // Name the coordinate that is wrong, so the line points at the number to fix.
     const bool x_ok = on_axis(p.position.x, grid.dx, grid.nx);
-    r.fail(x_ok ? p.key_z : p.key_x, x_ok ? p.node_z : p.node_x,
-           bare_message(e.what(), e.key(), e.where()));
+    const bool y_ok = !grid.is_3d() || on_axis(p.position.y, grid.dy, grid.ny);
+    const std::string& key = !x_ok ? p.key_x : !y_ok ? p.key_y : p.key_z;
+    const YAML::Node& node = !x_ok ? p.node_x : !y_ok ? p.node_y : p.node_z;
+    r.fail(key, node, bare_message(e.what(), e.key(), e.where()));
   }
 }
 
 }  // namespace
 
-DeckAcquisition read_acquisition(const DeckReader& r, const YAML::Node& acquisition) {
+DeckAcquisition read_acquisition(const DeckReader& r, const YAML::Node& acquisition, bool three_d) {
   const std::string key = "acquisition";
   r.check_keys(acquisition, key);
   DeckAcquisition acq;
 
   const std::string skey = key + ".sources";
-  const YAML::Node sources = r.required(acquisition, key, "sources", "{x: [...], z: [...]}");
+  const YAML::Node sources =
+      r.required(acquisition, key, "sources",
+                 three_d ? "{x: [...], y: [...], z: [...]}" : "{x: [...], z: [...]}");
   r.check_keys(sources, skey);
   const Axis sx = read_axis(r, sources, skey, "x", false);
+  const Axis sy = read_y_axis(r, sources, skey, false, three_d);
   const Axis sz = read_axis(r, sources, skey, "z", false);
-  acq.sources = combine(r, sx, 0, sz, 0);
+  acq.sources = combine(r, sx, 0, sy, 0, sz, 0);
   const std::size_t nshots = acq.sources.size();
 
   const std::string rkey = key + ".receivers";
-  const YAML::Node receivers = r.required(acquisition, key, "receivers", "{x: [...], z: [...]}");
+  const YAML::Node receivers =
+      r.required(acquisition, key, "receivers",
+                 three_d ? "{x: [...], y: [...], z: [...]}" : "{x: [...], z: [...]}");
   r.check_keys(receivers, rkey);
   const Axis rx = read_axis(r, receivers, rkey, "x", true);
+  const Axis ry = read_y_axis(r, receivers, rkey, true, three_d);
   const Axis rz = read_axis(r, receivers, rkey, "z", true);
-  for (const Axis* a : {&rx, &rz}) {
+  for (const Axis* a : {&rx, &ry, &rz}) {
     if (a->per_shot && a->lists.size() != nshots) {
       r.fail(a->key, a->node,
              "has " + std::to_string(a->lists.size()) + " per-shot lists but there are " +
                  std::to_string(nshots) + " shots (one per source)");
     }
   }
-  acq.shared_receivers = !rx.per_shot && !rz.per_shot;
+  acq.shared_receivers = !rx.per_shot && !ry.per_shot && !rz.per_shot;
   const std::size_t groups = acq.shared_receivers ? 1 : nshots;
   for (std::size_t s = 0; s < groups; ++s) {
-    acq.receivers.push_back(combine(r, rx, rx.per_shot ? s : 0, rz, rz.per_shot ? s : 0));
+    acq.receivers.push_back(
+        combine(r, rx, rx.per_shot ? s : 0, ry, ry.per_shot ? s : 0, rz, rz.per_shot ? s : 0));
     const std::size_t n = acq.receivers.back().size(), n0 = acq.receivers.front().size();
     if (n != n0) {
-      const Axis& a = rx.per_shot ? rx : rz;
+      const Axis& a = rx.per_shot ? rx : ry.per_shot ? ry : rz;
       r.fail(indexed(a.key, s), a.node[s],
              "shot " + std::to_string(s) + " has " + std::to_string(n) +
                  " receivers but shot 0 has " + std::to_string(n0) +

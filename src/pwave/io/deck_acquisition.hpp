@@ -1,9 +1,12 @@
 #pragma once
 // The deck's acquisition section: source and receiver coordinates, in metres.
 //
-// Each of sources.x, sources.z, receivers.x, receivers.z is a number (broadcast to the other
-// coordinate's length), a list, or {start, step, count}. receivers.x / receivers.z may also be
-// a list of such lists, one per shot (every shot must have the same number of receivers).
+// Each of sources.x, .y, .z, receivers.x, .y, .z is a number (broadcast to the other
+// coordinates' length), a list, or {start, step, count}. receivers.* may also be a list of such
+// lists, one per shot (every shot must have the same number of receivers). y is for 3D models
+// only and defaults to 0. In 3D, x and y lists of different lengths make a carpet: the outer
+// product, y outer and x inner (x: 50 values, y: 40 values -> 2000 points); lists of equal
+// lengths pair element-wise, as x and z do. z then pairs with those points or is broadcast.
 
 #include <yaml-cpp/yaml.h>
 
@@ -17,9 +20,9 @@ namespace pwave::io {
 
 /// One position and where each of its coordinates came from (for error messages).
 struct DeckPoint {
-  Position position;  ///< metres
-  std::string key_x, key_z;
-  YAML::Node node_x, node_z;
+  Position position;                ///< metres
+  std::string key_x, key_y, key_z;  ///< key_y is empty when y was left out (0)
+  YAML::Node node_x, node_y, node_z;
 };
 
 /// Sources and, per shot, receivers as written in the deck (not yet checked against a grid).
@@ -29,8 +32,10 @@ struct DeckAcquisition {
   bool shared_receivers = true;                   ///< every shot has the same receivers
 };
 
-/// Reads `acquisition` (the section's node); throws InputError with key and line.
-DeckAcquisition read_acquisition(const DeckReader& reader, const YAML::Node& acquisition);
+/// Reads `acquisition` (the section's node) for a 3D (`three_d`) or 2D model; y is an error in
+/// 2D. Throws InputError with key and line.
+DeckAcquisition read_acquisition(const DeckReader& reader, const YAML::Node& acquisition,
+                                 bool three_d);
 
 /// Checks every position is inside `grid` and on a grid point (naming the offending
 /// coordinate's key and line) and returns one ShotGeometry per source.

@@ -15,15 +15,19 @@ namespace fs = std::filesystem;
 namespace pwave::io {
 namespace {
 
-Grid2D read_grid(const DeckReader& r, const YAML::Node& model, YAML::Node& resolved) {
-  Grid2D grid;
-  const YAML::Node shape = r.required(model, "model", "shape", "[nz, nx] cells");
-  if (!shape.IsSequence() || shape.size() != 2) {
+Grid read_grid(const DeckReader& r, const YAML::Node& model, YAML::Node& resolved) {
+  Grid grid;
+  const YAML::Node shape = r.required(model, "model", "shape", "[nz, nx] or [nz, ny, nx] cells");
+  if (!shape.IsSequence() || (shape.size() != 2 && shape.size() != 3)) {
     r.fail("model.shape", shape,
-           "expected [nz, nx] (two cell counts), got " + DeckReader::describe(shape));
+           "expected [nz, nx] (2D) or [nz, ny, nx] (3D): two or three cell counts, got " +
+               DeckReader::describe(shape));
   }
+  const bool is3d = shape.size() == 3;
+  grid.dimension = is3d ? 3 : 2;
   grid.nz = r.integer(shape[0], "model.shape[0]", 1);
-  grid.nx = r.integer(shape[1], "model.shape[1]", 1);
+  grid.ny = is3d ? r.integer(shape[1], "model.shape[1]", 1) : 1;
+  grid.nx = r.integer(shape[is3d ? 2 : 1], is3d ? "model.shape[2]" : "model.shape[1]", 1);
   // Cell indices are int on the device; past 2^31 cells they would wrap.
   if (grid.cells() > INT_MAX) {
     r.fail("model.shape", shape,
@@ -31,20 +35,33 @@ Grid2D read_grid(const DeckReader& r, const YAML::Node& model, YAML::Node& resol
                " pwave can index");
   }
 
-  const YAML::Node spacing = r.required(model, "model", "spacing", "metres: a number, or [dz, dx]");
+  const YAML::Node spacing =
+      r.required(model, "model", "spacing",
+                 is3d ? "metres: a number, or [dz, dy, dx]" : "metres: a number, or [dz, dx]");
   if (spacing.IsSequence()) {
-    if (spacing.size() != 2) {
+    if (spacing.size() != shape.size()) {
       r.fail("model.spacing", spacing,
-             "expected a number or [dz, dx], got a list of " + std::to_string(spacing.size()) +
-                 " values");
+             std::string("expected a number or ") + (is3d ? "[dz, dy, dx]" : "[dz, dx]") +
+                 " for a " + (is3d ? "3D" : "2D") + " model (model.shape has " +
+                 std::to_string(shape.size()) + " entries), got a list of " +
+                 std::to_string(spacing.size()) + " values");
     }
     grid.dz = r.positive(spacing[0], "model.spacing[0]");
-    grid.dx = r.positive(spacing[1], "model.spacing[1]");
+    if (is3d) grid.dy = r.positive(spacing[1], "model.spacing[1]");
+    grid.dx = r.positive(spacing[is3d ? 2 : 1], is3d ? "model.spacing[2]" : "model.spacing[1]");
   } else {
     grid.dz = grid.dx = r.positive(spacing, "model.spacing");
+    if (is3d) grid.dy = grid.dx;
   }
-  resolved["shape"] = yaml_list({double(grid.nz), double(grid.nx)});
-  resolved["spacing"] = grid.dz == grid.dx ? yaml_number(grid.dx) : yaml_list({grid.dz, grid.dx});
+  if (is3d) {
+    resolved["shape"] = yaml_list({double(grid.nz), double(grid.ny), double(grid.nx)});
+    resolved["spacing"] = grid.dz == grid.dx && grid.dy == grid.dx
+                              ? yaml_number(grid.dx)
+                              : yaml_list({grid.dz, grid.dy, grid.dx});
+  } else {
+    resolved["shape"] = yaml_list({double(grid.nz), double(grid.nx)});
+    resolved["spacing"] = grid.dz == grid.dx ? yaml_number(grid.dx) : yaml_list({grid.dz, grid.dx});
+  }
   return grid;
 }
 
@@ -59,8 +76,10 @@ std::string format_from_extension(const std::string& path) {
 // Reads the {file: ...} form of a velocity (`key`, e.g. model.vp) into a GridFileSpec (path
 // resolved) and its resolved node. The caller has checked the keys.
 GridFileSpec read_file_spec(const DeckReader& r, const YAML::Node& vp, const std::string& key,
-                            YAML::Node& resolved) {
+                            const Grid& grid, YAML::Node& resolved) {
+  const bool is3d = grid.is_3d();
   GridFileSpec spec;
+  if (is3d) spec.order = "zyx";
   const YAML::Node file = r.required(vp, key, "file", "path of the velocity file");
   const std::string name = r.text(file, key + ".file");
   fs::path path(name);
@@ -81,6 +100,12 @@ GridFileSpec read_file_spec(const DeckReader& r, const YAML::Node& vp, const std
   spec.format = DeckReader::given(format)
                     ? r.choice(format, key + ".format", {"npy", "raw", "segy"})
                     : format_from_extension(spec.path);
+  if (is3d && spec.format == "segy") {
+    r.fail(DeckReader::given(format) ? key + ".format" : key + ".file",
+           DeckReader::given(format) ? format : file,
+           "SEG-Y velocity files hold 2D models only (one trace per x position); for a 3D model "
+           "use npy ([nz][ny][nx]) or raw (format: raw, order: zyx or xyz)");
+  }
   const YAML::Node shape = r.child(vp, key, "shape");
   const YAML::Node dtype = r.child(vp, key, "dtype");
   for (const auto& [node, sub] : {std::pair{shape, "shape"}, std::pair{dtype, "dtype"}}) {
@@ -100,21 +125,27 @@ GridFileSpec read_file_spec(const DeckReader& r, const YAML::Node& vp, const std
   if (DeckReader::given(dtype))
     spec.dtype = r.choice(dtype, key + ".dtype", {"float32", "float64"});
   const YAML::Node order = r.child(vp, key, "order");
-  if (DeckReader::given(order)) spec.order = r.choice(order, key + ".order", {"zx", "xz"});
+  if (DeckReader::given(order)) {
+    spec.order = is3d ? r.choice(order, key + ".order", {"zyx", "xyz"})
+                      : r.choice(order, key + ".order", {"zx", "xz"});
+  }
   const YAML::Node scale = r.child(vp, key, "scale");
   if (DeckReader::given(scale)) spec.scale = r.positive(scale, key + ".scale");
   const YAML::Node stride = r.child(vp, key, "stride");
   if (DeckReader::given(stride)) {
     if (stride.IsSequence()) {
-      if (stride.size() != 2) {
+      if (stride.size() != (is3d ? 3u : 2u)) {
         r.fail(key + ".stride", stride,
-               "expected a number or [sz, sx], got a list of " + std::to_string(stride.size()) +
-                   " values");
+               std::string("expected a number or ") +
+                   (is3d ? "[sz, sy, sx] for a 3D model" : "[sz, sx]") + ", got a list of " +
+                   std::to_string(stride.size()) + " values");
       }
       spec.stride_z = r.integer(stride[0], key + ".stride[0]", 1);
-      spec.stride_x = r.integer(stride[1], key + ".stride[1]", 1);
+      if (is3d) spec.stride_y = r.integer(stride[1], key + ".stride[1]", 1);
+      spec.stride_x = r.integer(stride[is3d ? 2 : 1], key + ".stride[" + (is3d ? "2]" : "1]"), 1);
     } else {
       spec.stride_z = spec.stride_x = r.integer(stride, key + ".stride", 1);
+      if (is3d) spec.stride_y = spec.stride_x;
     }
   }
 
@@ -128,7 +159,9 @@ GridFileSpec read_file_spec(const DeckReader& r, const YAML::Node& vp, const std
   }
   resolved["order"] = spec.order;
   resolved["scale"] = yaml_number(spec.scale);
-  resolved["stride"] = yaml_list({double(spec.stride_z), double(spec.stride_x)});
+  resolved["stride"] =
+      is3d ? yaml_list({double(spec.stride_z), double(spec.stride_y), double(spec.stride_x)})
+           : yaml_list({double(spec.stride_z), double(spec.stride_x)});
   return spec;
 }
 
@@ -136,19 +169,20 @@ void check_values(const DeckReader& r, const std::string& key, const Grid2D& gri
                   const std::vector<double>& vp, const YAML::Node& where_node,
                   std::vector<std::string>& warnings) {
   double vmax = 0.0, vmin = vp.empty() ? 0.0 : vp.front();
-  for (int iz = 0; iz < grid.nz; ++iz) {
-    for (int ix = 0; ix < grid.nx; ++ix) {
-      const double v = vp[std::size_t(iz) * grid.nx + ix];
-      if (!(v > 0.0) || !std::isfinite(v)) {
-        std::ostringstream what;
-        what << "velocity at cell (iz=" << iz << ", ix=" << ix << ") is " << v
-             << " m/s; every velocity must be positive and finite (check format, dtype, order "
-                "and scale)";
-        r.fail(key, where_node, what.str());
-      }
-      vmax = std::max(vmax, v);
-      vmin = std::min(vmin, v);
+  const std::size_t plane = std::size_t(grid.ny) * std::size_t(grid.nx);
+  for (std::size_t i = 0; i < vp.size(); ++i) {
+    const double v = vp[i];
+    if (!(v > 0.0) || !std::isfinite(v)) {
+      std::ostringstream what;
+      what << "velocity at cell (iz=" << i / plane;
+      if (grid.is_3d()) what << ", iy=" << i % plane / std::size_t(grid.nx);
+      what << ", ix=" << i % std::size_t(grid.nx) << ") is " << v
+           << " m/s; every velocity must be positive and finite (check format, dtype, order "
+              "and scale)";
+      r.fail(key, where_node, what.str());
     }
+    vmax = std::max(vmax, v);
+    vmin = std::min(vmin, v);
   }
   if (vmax < 20.0) {
     std::ostringstream w;
@@ -170,11 +204,11 @@ std::vector<double> read_file_velocity(const DeckReader& r, const YAML::Node& vp
              "file");
     }
   }
-  const GridFileSpec spec = read_file_spec(r, vp, key, resolved);
+  const GridFileSpec spec = read_file_spec(r, vp, key, grid, resolved);
   const YAML::Node file_node = r.child(vp, key, "file");
   std::vector<double> values;
   try {
-    values = load_grid_file(spec, grid.nz, grid.nx);
+    values = load_grid_file(spec, grid);
   } catch (const InputError& e) {
     r.fail(key, file_node, bare_message(e.what(), e.key(), ""));
   }
@@ -202,6 +236,7 @@ std::vector<double> read_built_velocity(const DeckReader& r, const YAML::Node& v
                  key + ".constant");
   std::vector<double> values(std::size_t(grid.cells()), background);
   resolved["constant"] = yaml_number(background);
+  const bool is3d = grid.is_3d();
   const auto list_of_maps = [&](const char* name) {
     const YAML::Node list = r.child(vp, key, name);
     if (DeckReader::given(list) && !list.IsSequence()) {
@@ -227,10 +262,11 @@ std::vector<double> read_built_velocity(const DeckReader& r, const YAML::Node& v
     }
     previous_z = z;
     const double tol = 1e-6 * grid.dz;
+    const std::size_t plane = std::size_t(grid.ny) * std::size_t(grid.nx);
     for (int iz = 0; iz < grid.nz; ++iz) {
       if (iz * grid.dz + tol < z) continue;
-      std::fill(values.begin() + std::size_t(iz) * grid.nx,
-                values.begin() + std::size_t(iz + 1) * grid.nx, v);
+      std::fill(values.begin() + std::size_t(iz) * plane,
+                values.begin() + std::size_t(iz + 1) * plane, v);
     }
     YAML::Node out(YAML::NodeType::Map);
     out["z"] = yaml_number(z);
@@ -246,27 +282,47 @@ std::vector<double> read_built_velocity(const DeckReader& r, const YAML::Node& v
     const YAML::Node& a = anomalies[i];
     r.check_keys(a, item);
     const double x = r.number(r.required(a, item, "x", "metres: the centre"), item + ".x");
+    // 3D: a sphere around (x, y, z), y required; 2D: a circle, y refused.
+    const YAML::Node y_node = r.child(a, item, "y");
+    if (!is3d && DeckReader::given(y_node)) {
+      r.fail(item + ".y", y_node,
+             "applies to 3D models only (model.shape has two entries: [nz, nx])");
+    }
+    const double y =
+        is3d ? r.number(r.required(a, item, "y",
+                                   "metres: the centre's y; a 3D model's anomalies are spheres "
+                                   "around (x, y, z)"),
+                        item + ".y")
+             : 0.0;
     const double z = r.number(r.required(a, item, "z", "metres: the centre"), item + ".z");
     const double radius = r.positive(r.required(a, item, "radius", "metres"), item + ".radius");
-    const double v = r.positive(r.required(a, item, "vp", "m/s inside the circle"), item + ".vp");
+    const double v = r.positive(
+        r.required(a, item, "vp", is3d ? "m/s inside the sphere" : "m/s inside the circle"),
+        item + ".vp");
     long inside = 0;
+    std::size_t cell = 0;
     for (int iz = 0; iz < grid.nz; ++iz) {
-      for (int ix = 0; ix < grid.nx; ++ix) {
-        const double ddx = ix * grid.dx - x, ddz = iz * grid.dz - z;
-        if (ddx * ddx + ddz * ddz <= radius * radius) {
-          values[std::size_t(iz) * grid.nx + ix] = v;
-          ++inside;
+      for (int iy = 0; iy < grid.ny; ++iy) {
+        for (int ix = 0; ix < grid.nx; ++ix, ++cell) {
+          const double ddx = ix * grid.dx - x, ddz = iz * grid.dz - z;
+          const double ddy = is3d ? iy * grid.dy - y : 0.0;
+          if (ddx * ddx + ddy * ddy + ddz * ddz <= radius * radius) {
+            values[cell] = v;
+            ++inside;
+          }
         }
       }
     }
     if (inside == 0) {
       r.fail(item, a,
-             "the circle of radius " + yaml_number(radius).Scalar() +
-                 " m around (x = " + yaml_number(x).Scalar() + ", z = " + yaml_number(z).Scalar() +
-                 ") m contains no cell of the model");
+             std::string(is3d ? "the sphere" : "the circle") + " of radius " +
+                 yaml_number(radius).Scalar() + " m around (x = " + yaml_number(x).Scalar() +
+                 (is3d ? ", y = " + yaml_number(y).Scalar() : std::string()) +
+                 ", z = " + yaml_number(z).Scalar() + ") m contains no cell of the model");
     }
     YAML::Node out(YAML::NodeType::Map);
     out["x"] = yaml_number(x);
+    if (is3d) out["y"] = yaml_number(y);
     out["z"] = yaml_number(z);
     out["radius"] = yaml_number(radius);
     out["vp"] = yaml_number(v);
@@ -281,7 +337,7 @@ std::vector<double> read_built_velocity(const DeckReader& r, const YAML::Node& v
 // One pass of a normalised Gaussian along one axis: n samples `stride` apart, `count` lines
 // `line_stride` apart; edges extended.
 void smooth_axis(std::vector<double>& v, int n, std::size_t stride, int count,
-                 std::size_t line_stride, double sigma_cells) {
+                 std::size_t line_stride, double sigma_cells, std::size_t offset = 0) {
   if (!(sigma_cells > 0.0) || n < 2) return;
   const int radius = int(std::ceil(4.0 * sigma_cells));
   std::vector<double> w(std::size_t(2 * radius + 1));
@@ -293,7 +349,7 @@ void smooth_axis(std::vector<double>& v, int n, std::size_t stride, int count,
   for (double& x : w) x /= sum;
   std::vector<double> line(static_cast<std::size_t>(n)), out(static_cast<std::size_t>(n));
   for (int l = 0; l < count; ++l) {
-    const std::size_t base = std::size_t(l) * line_stride;
+    const std::size_t base = offset + std::size_t(l) * line_stride;
     for (int i = 0; i < n; ++i) line[std::size_t(i)] = v[base + std::size_t(i) * stride];
     for (int i = 0; i < n; ++i) {
       double acc = 0.0;
@@ -311,9 +367,16 @@ void smooth_axis(std::vector<double>& v, int n, std::size_t stride, int count,
 
 void smooth_gaussian(std::vector<double>& values, const Grid2D& grid, double sigma) {
   if (!(sigma > 0.0)) return;
-  // Along x: nz lines of nx contiguous samples; along z: nx lines of nz samples nx apart.
-  smooth_axis(values, grid.nx, 1, grid.nz, std::size_t(grid.nx), sigma / grid.dx);
-  smooth_axis(values, grid.nz, std::size_t(grid.nx), grid.nx, 1, sigma / grid.dz);
+  // Along x: nz ny lines of nx contiguous samples; along z: ny nx lines of nz samples ny nx
+  // apart; along y (3D): in each depth plane, nx lines of ny samples nx apart.
+  const std::size_t nx = std::size_t(grid.nx), plane = std::size_t(grid.ny) * nx;
+  smooth_axis(values, grid.nx, 1, grid.nz * grid.ny, nx, sigma / grid.dx);
+  if (grid.is_3d()) {
+    for (int iz = 0; iz < grid.nz; ++iz) {
+      smooth_axis(values, grid.ny, nx, grid.nx, 1, sigma / grid.dy, std::size_t(iz) * plane);
+    }
+  }
+  smooth_axis(values, grid.nz, plane, int(plane), 1, sigma / grid.dz);
 }
 
 std::vector<double> read_velocity(const DeckReader& r, const YAML::Node& vp, const std::string& key,

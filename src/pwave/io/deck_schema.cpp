@@ -20,7 +20,7 @@ DeckKey velocity(const char* name) {
       name,
       {leaf("file"), leaf("format"), leaf("shape"), leaf("order"), leaf("dtype"), leaf("scale"),
        leaf("stride"), leaf("smooth"), leaf("constant"), DeckKey{"layers", {leaf("z"), leaf("vp")}},
-       DeckKey{"anomalies", {leaf("x"), leaf("z"), leaf("radius"), leaf("vp")}}}};
+       DeckKey{"anomalies", {leaf("x"), leaf("y"), leaf("z"), leaf("radius"), leaf("vp")}}}};
 }
 
 DeckKey build_schema() {
@@ -30,12 +30,15 @@ DeckKey build_schema() {
       "wavelet",
       {leaf("type"), leaf("peak_frequency"), leaf("delay"), leaf("amplitude"), leaf("file")}};
   DeckKey acquisition{"acquisition",
-                      {DeckKey{"sources", {coordinate("x"), coordinate("z")}},
-                       DeckKey{"receivers", {coordinate("x"), coordinate("z")}}}};
+                      {DeckKey{"sources", {coordinate("x"), coordinate("y"), coordinate("z")}},
+                       DeckKey{"receivers", {coordinate("x"), coordinate("y"), coordinate("z")}}}};
   DeckKey physics{"physics", {leaf("order")}};
   DeckKey boundary{
       "boundary",
-      {leaf("type"), DeckKey{"width", {leaf("top"), leaf("bottom"), leaf("left"), leaf("right")}},
+      {leaf("type"),
+       DeckKey{
+           "width",
+           {leaf("top"), leaf("bottom"), leaf("left"), leaf("right"), leaf("front"), leaf("back")}},
        leaf("free_surface"), leaf("reflection"), leaf("pml_frequency"), leaf("pml_velocity")}};
   DeckKey output{"output", {leaf("directory"), leaf("segy"), leaf("plots")}};
   DeckKey execution{"execution", {leaf("shot_batch"), leaf("check_interval")}};

@@ -142,12 +142,23 @@ void read_boundary(const DeckReader& r, const Node& root, Deck& deck, Node& reso
   const Node fs_node = r.child(b, key, "free_surface");
   cfg.free_surface = DeckReader::given(fs_node) && r.boolean(fs_node, key + ".free_surface");
 
-  const char* sides[4] = {"top", "bottom", "left", "right"};
+  // front and back are the y sides of a 3D model; a 2D model has four sides.
+  const char* sides[num_sides] = {"top", "bottom", "left", "right", "front", "back"};
+  const bool three_d = deck.problem.model.grid.is_3d();
+  const int used_sides = three_d ? 6 : 4;
   const Node width = r.child(b, key, "width");
   bool top_given = false;
   if (DeckReader::given(width) && width.IsMap()) {
     r.check_keys(width, key + ".width");
-    for (int s = 0; s < 4; ++s) {
+    for (int s = used_sides; s < num_sides; ++s) {
+      const Node side = r.child(width, key + ".width", sides[s]);
+      if (DeckReader::given(side)) {
+        r.fail(key + ".width." + sides[s], side,
+               "applies to 3D models only (front and back are the y sides; model.shape has two "
+               "entries, [nz, nx])");
+      }
+    }
+    for (int s = 0; s < num_sides; ++s) {
       const Node side = r.child(width, key + ".width", sides[s]);
       top_given = top_given || (s == top && DeckReader::given(side));
       cfg.width[s] = DeckReader::given(side)
@@ -160,7 +171,7 @@ void read_boundary(const DeckReader& r, const Node& root, Deck& deck, Node& reso
     for (int& side : cfg.width) side = w;
   }
   if (type == "none") {
-    for (int s = 0; s < 4; ++s) {
+    for (int s = 0; s < used_sides; ++s) {
       if (cfg.width[s] != 0) {
         r.fail(key + ".width", width, "must be 0 (or left out) when boundary.type is none");
       }
@@ -194,7 +205,7 @@ void read_boundary(const DeckReader& r, const Node& root, Deck& deck, Node& reso
 
   resolved["type"] = type;
   Node widths(YAML::NodeType::Map);
-  for (int s = 0; s < 4; ++s) widths[sides[s]] = cfg.width[s];
+  for (int s = 0; s < used_sides; ++s) widths[sides[s]] = cfg.width[s];
   widths.SetStyle(YAML::EmitterStyle::Flow);
   resolved["width"] = widths;
   resolved["free_surface"] = cfg.free_surface;

@@ -155,7 +155,8 @@ void read_true_model_section(const DeckReader& r, const Node& tm, Deck& deck, No
   deck.has_true_model = true;
   const ForwardProblem& p = deck.problem;
   const double vmax = deck.true_model.vmax();
-  const double dt_max = physics::max_stable_dt(p.order, vmax, grid.dx, grid.dz);
+  const double dt_max =
+      physics::max_stable_dt(p.order, vmax, grid.dx, grid.dz, grid.is_3d() ? grid.dy : 0.0);
   if (p.dt > dt_max) {
     r.fail("true_model.vp", vp,
            "vmax = " + num(vmax) + " m/s makes time.dt = " + num(p.dt) + " s unstable for order " +
@@ -266,7 +267,7 @@ void read_bounds(const DeckReader& r, const Node& inv, Deck& deck) {
   // The inversion may raise any velocity up to vmax: the time step must be stable there.
   const ForwardProblem& p = deck.problem;
   const Grid2D& g = p.model.grid;
-  const double dt_max = physics::max_stable_dt(p.order, d.vmax, g.dx, g.dz);
+  const double dt_max = physics::max_stable_dt(p.order, d.vmax, g.dx, g.dz, g.is_3d() ? g.dy : 0.0);
   if (p.dt > dt_max) {
     r.fail("inversion.bounds", bounds,
            "the inversion may raise velocities up to vmax = " + num(d.vmax) +

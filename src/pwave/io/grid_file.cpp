@@ -1,4 +1,5 @@
-// Loading 2D grids from .npy, raw binary and SEG-Y files, with decimation, axis order and scale.
+// Loading 2D and 3D grids from .npy, raw binary and SEG-Y files, with decimation, axis order and
+// scale.
 
 #include "pwave/io/grid_file.hpp"
 
@@ -35,13 +36,47 @@ bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
-std::string shape_text(long a, long b) {
-  return "[" + std::to_string(a) + ", " + std::to_string(b) + "]";
+std::string shape_text(const std::vector<long>& dims) {
+  std::string s;
+  for (std::size_t i = 0; i < dims.size(); ++i) s += (i ? ", " : "") + std::to_string(dims[i]);
+  return "[" + s + "]";
 }
 
 long decimated(long stored, int stride) {
   return (stored + stride - 1) / stride;
 }
+
+long product(const std::vector<long>& dims) {
+  long p = 1;
+  for (long d : dims) p *= d;
+  return p;
+}
+
+// The model's axes, the stored order and the strides: everything but the data.
+struct Layout {
+  std::string axes;   ///< the model's axes, slowest first: "zx" or "zyx"
+  std::string order;  ///< the stored axes, slowest first ("zx", "xz", "zyx" or "xyz")
+  long nz = 0, ny = 1, nx = 0;
+  int sz = 1, sy = 1, sx = 1;
+
+  long size(char axis) const { return axis == 'z' ? nz : axis == 'y' ? ny : nx; }
+  int stride(char axis) const { return axis == 'z' ? sz : axis == 'y' ? sy : sx; }
+  bool strided() const { return sz != 1 || sy != 1 || sx != 1; }
+  /// "nz=3, nx=5" (model order) for the sizes `n(axis)`.
+  template <class F>
+  std::string sizes(F n) const {
+    std::string s;
+    for (char a : axes)
+      s += std::string(s.empty() ? "" : ", ") + "n" + a + "=" + std::to_string(n(a));
+    return s;
+  }
+  /// "[nz][nx]": the stored order spelled as sizes.
+  std::string stored_axes() const {
+    std::string s;
+    for (char a : order) s += std::string("[n") + a + "]";
+    return s;
+  }
+};
 
 // Fails with the same message for every missing/unreadable file, whatever the format.
 void check_readable(const std::string& path) {
@@ -53,9 +88,9 @@ void check_readable(const std::string& path) {
   if (S_ISDIR(st.st_mode)) fail(path, "is a directory, not a grid file");
 }
 
-// A 2D array exactly as stored: dims[0] is the slow axis.
+// An array exactly as stored: dims[0] is the slowest axis.
 struct StoredGrid {
-  long dims[2] = {0, 0};
+  std::vector<long> dims;
   std::vector<double> values;
 };
 
@@ -72,30 +107,51 @@ std::string resolve_format(const GridFileSpec& spec) {
   return "raw";
 }
 
-// Stored dims that decimate to (nz, nx) in `order`, as [slow, fast].
-void wanted_stored_range(const GridFileSpec& spec, int nz, int nx, long lo[2], long hi[2]) {
-  const bool zx = spec.order == "zx";
-  const long n[2] = {zx ? nz : nx, zx ? nx : nz};
-  const int s[2] = {zx ? spec.stride_z : spec.stride_x, zx ? spec.stride_x : spec.stride_z};
-  for (int a = 0; a < 2; ++a) {
-    lo[a] = (n[a] - 1) * s[a] + 1;
-    hi[a] = n[a] * s[a];
+// Stored dims that decimate to the model in `order`, slowest first.
+void wanted_stored_range(const Layout& l, std::vector<long>& lo, std::vector<long>& hi) {
+  lo.clear();
+  hi.clear();
+  for (char a : l.order) {
+    lo.push_back((l.size(a) - 1) * l.stride(a) + 1);
+    hi.push_back(l.size(a) * l.stride(a));
   }
 }
 
-std::string expected_text(const GridFileSpec& spec, int nz, int nx) {
+std::string expected_text(const Layout& l) {
   std::ostringstream os;
-  os << "the model is (nz=" << nz << ", nx=" << nx << ")";
-  if (spec.stride_z != 1 || spec.stride_x != 1) {
-    os << " after decimation by (stride_z=" << spec.stride_z << ", stride_x=" << spec.stride_x
-       << ")";
+  os << "the model is (" << l.sizes([&](char a) { return l.size(a); }) << ")";
+  if (l.strided()) {
+    std::string s;
+    for (char a : l.axes) {
+      s += std::string(s.empty() ? "" : ", ") + "stride_" + a + "=" + std::to_string(l.stride(a));
+    }
+    os << " after decimation by (" << s << ")";
   }
   return os.str();
 }
 
-// Raw files: without `shape`, the stored shape is whatever decimates to (nz, nx) and matches the
-// file size; with a stride several stored sizes decimate alike, so the size picks one.
-StoredGrid read_raw(const GridFileSpec& spec, int nz, int nx) {
+// Every stored shape within [lo, hi] per axis that holds exactly `nvalues` values.
+void fitting_shapes(const std::vector<long>& lo, const std::vector<long>& hi, long nvalues,
+                    std::vector<long>& prefix, std::vector<std::vector<long>>& fits) {
+  const std::size_t k = prefix.size();
+  const long before = product(prefix);
+  if (k + 1 == lo.size()) {
+    if (nvalues % before == 0 && nvalues / before >= lo[k] && nvalues / before <= hi[k]) {
+      fits.push_back(prefix);
+      fits.back().push_back(nvalues / before);
+    }
+    return;
+  }
+  for (long a = lo[k]; a <= hi[k]; ++a) {
+    prefix.push_back(a);
+    fitting_shapes(lo, hi, nvalues, prefix, fits);
+    prefix.pop_back();
+  }
+}
+
+// Raw files: without `shape`, the stored shape is whatever decimates to the model and matches
+// the file size; with a stride several stored sizes decimate alike, so the size picks one.
+StoredGrid read_raw(const GridFileSpec& spec, const Layout& l) {
   const std::string& path = spec.path;
   const std::string dtype = lower(spec.dtype);
   std::size_t item = 0;
@@ -129,47 +185,43 @@ StoredGrid read_raw(const GridFileSpec& spec, int nz, int nx) {
     holds << ", not a whole number of " << dname << " values (" << item << " bytes each)";
   }
 
+  const std::size_t rank = l.axes.size();
   StoredGrid g;
   if (!spec.shape.empty()) {
-    if (spec.shape.size() != 2 || spec.shape[0] <= 0 || spec.shape[1] <= 0) {
-      std::string s;
-      for (std::size_t i = 0; i < spec.shape.size(); ++i) {
-        s += (i ? ", " : "") + std::to_string(spec.shape[i]);
-      }
-      fail(path, "shape [" + s + "] must be two positive sizes, as stored (C order)");
+    bool positive = true;
+    for (long d : spec.shape) positive = positive && d > 0;
+    if (spec.shape.size() != rank || !positive) {
+      fail(path, "shape " + shape_text(spec.shape) + " must be " + (rank == 2 ? "two" : "three") +
+                     " positive sizes, as stored (C order)");
     }
-    g.dims[0] = spec.shape[0];
-    g.dims[1] = spec.shape[1];
-    const long need = g.dims[0] * g.dims[1];
+    g.dims = spec.shape;
+    const long need = product(g.dims);
     if (nbytes % item != 0 || nvalues != need) {
-      fail(path, holds.str() + ", but shape " + shape_text(g.dims[0], g.dims[1]) + " needs " +
+      fail(path, holds.str() + ", but shape " + shape_text(g.dims) + " needs " +
                      std::to_string(need) + " " + dname +
                      " values = " + std::to_string(need * long(item)) + " bytes");
     }
   } else {
-    long lo[2], hi[2];
-    wanted_stored_range(spec, nz, nx, lo, hi);
-    std::vector<std::pair<long, long>> fits;
-    if (nbytes % item == 0) {
-      for (long a = lo[0]; a <= hi[0]; ++a) {
-        if (nvalues % a == 0 && nvalues / a >= lo[1] && nvalues / a <= hi[1]) {
-          fits.emplace_back(a, nvalues / a);
-        }
-      }
-    }
-    const std::string axes = spec.order == "zx" ? "[nz][nx]" : "[nx][nz]";
+    std::vector<long> lo, hi, prefix;
+    wanted_stored_range(l, lo, hi);
+    std::vector<std::vector<long>> fits;
+    if (nbytes % item == 0) fitting_shapes(lo, hi, nvalues, prefix, fits);
     if (fits.empty()) {
       std::ostringstream os;
       os << holds.str();
-      if (lo[0] == hi[0] && lo[1] == hi[1]) {
-        os << ", but shape " << shape_text(lo[0], lo[1]) << " (order " << spec.order << ", stored "
-           << axes << ") needs " << lo[0] * lo[1] << " " << dname
-           << " values = " << lo[0] * lo[1] * long(item) << " bytes";
+      if (lo == hi) {
+        os << ", but shape " << shape_text(lo) << " (order " << l.order << ", stored "
+           << l.stored_axes() << ") needs " << product(lo) << " " << dname
+           << " values = " << product(lo) * long(item) << " bytes";
       } else {
         // Several stored sizes decimate to the model; none of them has this many values.
-        os << ", but " << expected_text(spec, nz, nx) << ", which needs a stored shape in ["
-           << lo[0] << ".." << hi[0] << ", " << lo[1] << ".." << hi[1] << "] (order " << spec.order
-           << ", stored " << axes << ", e.g. " << shape_text(hi[0], hi[1]) << " = " << hi[0] * hi[1]
+        std::string range;
+        for (std::size_t k = 0; k < lo.size(); ++k) {
+          range += (k ? ", " : "") + std::to_string(lo[k]) + ".." + std::to_string(hi[k]);
+        }
+        os << ", but " << expected_text(l) << ", which needs a stored shape in [" << range
+           << "] (order " << l.order << ", stored " << l.stored_axes() << ", e.g. "
+           << shape_text(hi) << " = " << product(hi)
            << " values), and no shape in that range holds " << nvalues << " values";
       }
       os << "; check the model shape, `order` and `dtype`, or give the stored `shape`";
@@ -177,19 +229,18 @@ StoredGrid read_raw(const GridFileSpec& spec, int nz, int nx) {
     }
     if (fits.size() > 1) {
       std::ostringstream os;
-      os << holds.str() << ", which fits several stored shapes that decimate to (nz=" << nz
-         << ", nx=" << nx << "):";
-      for (const auto& [a, b] : fits) os << " " << shape_text(a, b);
+      os << holds.str() << ", which fits several stored shapes that decimate to ("
+         << l.sizes([&](char a) { return l.size(a); }) << "):";
+      for (const auto& fit : fits) os << " " << shape_text(fit);
       os << "; give the stored `shape`";
       fail(path, os.str());
     }
-    g.dims[0] = fits[0].first;
-    g.dims[1] = fits[0].second;
+    g.dims = fits[0];
   }
 
   // Raw files are little-endian by definition; byte order is spelled out so that the result
   // does not depend on the host.
-  g.values.resize(static_cast<std::size_t>(g.dims[0] * g.dims[1]));
+  g.values.resize(static_cast<std::size_t>(product(g.dims)));
   const unsigned char* p = bytes.data();
   for (std::size_t i = 0; i < g.values.size(); ++i, p += item) {
     if (item == 4) {
@@ -209,25 +260,21 @@ StoredGrid read_raw(const GridFileSpec& spec, int nz, int nx) {
   return g;
 }
 
-StoredGrid read_npy_grid(const GridFileSpec& spec) {
+StoredGrid read_npy_grid(const GridFileSpec& spec, const Layout& l) {
   NpyArray a = read_npy(spec.path);
-  std::string s;
-  for (std::size_t i = 0; i < a.shape.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(a.shape[i]);
-  if (a.shape.size() != 2) {
-    fail(spec.path, "holds a " + std::to_string(a.shape.size()) + "-d array of shape [" + s +
-                        "], but a grid file must hold a 2-d array");
-  }
   StoredGrid g;
-  g.dims[0] = static_cast<long>(a.shape[0]);
-  g.dims[1] = static_cast<long>(a.shape[1]);
-  if (!spec.shape.empty() &&
-      (spec.shape.size() != 2 || spec.shape[0] != g.dims[0] || spec.shape[1] != g.dims[1])) {
-    std::string want;
-    for (std::size_t i = 0; i < spec.shape.size(); ++i) {
-      want += (i ? ", " : "") + std::to_string(spec.shape[i]);
-    }
-    fail(spec.path, "holds an array of shape [" + s + "], but `shape` says [" + want + "]");
+  for (std::size_t d : a.shape) g.dims.push_back(static_cast<long>(d));
+  const std::string s = shape_text(g.dims);
+  const std::size_t rank = l.axes.size();
+  if (a.shape.size() != rank) {
+    fail(spec.path, "holds a " + std::to_string(a.shape.size()) + "-d array of shape " + s +
+                        (rank == 2 ? ", but a grid file must hold a 2-d array"
+                                   : ", but a 3D model needs a 3-d array (model.shape has three "
+                                     "entries)"));
+  }
+  if (!spec.shape.empty() && spec.shape != g.dims) {
+    fail(spec.path,
+         "holds an array of shape " + s + ", but `shape` says " + shape_text(spec.shape));
   }
   g.values = std::move(a.data);
   return g;
@@ -314,8 +361,7 @@ StoredGrid read_segy(const GridFileSpec& spec) {
   if (traces <= 0) fail(path, "SEG-Y file holds no traces");
 
   StoredGrid g;
-  g.dims[0] = traces;
-  g.dims[1] = samples;
+  g.dims = {traces, samples};
   g.values.resize(static_cast<std::size_t>(traces) * samples);
   std::vector<float> buf(static_cast<std::size_t>(samples));
   for (int t = 0; t < traces; ++t) {
@@ -336,63 +382,108 @@ std::string value_text(double v) {
 
 }  // namespace
 
-std::vector<double> load_grid_file(const GridFileSpec& spec, int nz, int nx) {
+std::vector<double> load_grid_file(const GridFileSpec& spec, const Grid& grid) {
   const std::string& path = spec.path;
   if (path.empty()) fail("", "grid file: empty path");
-  if (nz <= 0 || nx <= 0) {
-    fail(path, "model shape (nz=" + std::to_string(nz) + ", nx=" + std::to_string(nx) +
-                   ") must be positive");
+  const bool is3d = grid.is_3d();
+  Layout l;
+  l.axes = is3d ? "zyx" : "zx";
+  l.nz = grid.nz;
+  l.ny = is3d ? grid.ny : 1;
+  l.nx = grid.nx;
+  l.sz = spec.stride_z;
+  l.sy = is3d ? spec.stride_y : 1;
+  l.sx = spec.stride_x;
+  if (l.nz <= 0 || l.nx <= 0 || l.ny <= 0) {
+    fail(path, "model shape (" + l.sizes([&](char a) { return l.size(a); }) + ") must be positive");
   }
-  if (spec.stride_z < 1 || spec.stride_x < 1) {
-    fail(path, "strides must be at least 1 (stride_z=" + std::to_string(spec.stride_z) +
-                   ", stride_x=" + std::to_string(spec.stride_x) + ")");
+  if (l.sz < 1 || l.sy < 1 || l.sx < 1) {
+    std::string s;
+    for (char a : l.axes) {
+      s += std::string(s.empty() ? "" : ", ") + "stride_" + a + "=" + std::to_string(l.stride(a));
+    }
+    fail(path, "strides must be at least 1 (" + s + ")");
   }
   if (!std::isfinite(spec.scale)) fail(path, "scale must be a finite number");
   const std::string format = resolve_format(spec);
-  if (format != "segy" && spec.order != "zx" && spec.order != "xz") {
-    fail(path, "unknown order '" + spec.order + "' (expected zx or xz)");
+  if (format == "segy" && is3d) {
+    fail(path,
+         "SEG-Y velocity files hold 2D models only (one trace per x position); for a 3D model "
+         "use npy ([nz][ny][nx]) or raw (format: raw, order: zyx or xyz)");
+  }
+  l.order = spec.order;
+  if (is3d && l.order == "zx") l.order = "zyx";
+  if (is3d && l.order == "xz") l.order = "xyz";
+  if (format != "segy" &&
+      !(is3d ? (l.order == "zyx" || l.order == "xyz") : (l.order == "zx" || l.order == "xz"))) {
+    fail(path, "unknown order '" + spec.order + "' (expected " +
+                   (is3d ? "zyx or xyz for a 3D model" : "zx or xz") + ")");
   }
 
   StoredGrid g;
-  bool zx = spec.order == "zx";
   if (format == "raw") {
-    g = read_raw(spec, nz, nx);
+    g = read_raw(spec, l);
   } else if (format == "npy") {
-    g = read_npy_grid(spec);
+    g = read_npy_grid(spec, l);
   } else {
     g = read_segy(spec);
-    zx = false;  // one trace per x position, whatever `order` says
+    l.order = "xz";  // one trace per x position, whatever `order` says
   }
 
-  const long stored_z = zx ? g.dims[0] : g.dims[1];
-  const long stored_x = zx ? g.dims[1] : g.dims[0];
-  if (decimated(stored_z, spec.stride_z) != nz || decimated(stored_x, spec.stride_x) != nx) {
+  // Stored size and element stride of each model axis.
+  const auto stored = [&](char a) { return g.dims[l.order.find(a)]; };
+  const auto element_stride = [&](char a) {
+    long s = 1;
+    for (std::size_t k = l.order.find(a) + 1; k < l.order.size(); ++k) s *= g.dims[k];
+    return s;
+  };
+  bool fits = true;
+  for (char a : l.axes) fits = fits && decimated(stored(a), l.stride(a)) == l.size(a);
+  if (!fits) {
     std::ostringstream os;
-    os << "file holds an array of shape " << shape_text(g.dims[0], g.dims[1]) << " (nz=" << stored_z
-       << ", nx=" << stored_x << " in order " << (zx ? "zx" : "xz");
-    if (spec.stride_z != 1 || spec.stride_x != 1) {
-      os << "; decimated: nz=" << decimated(stored_z, spec.stride_z)
-         << ", nx=" << decimated(stored_x, spec.stride_x);
+    os << "file holds an array of shape " << shape_text(g.dims) << " (" << l.sizes(stored)
+       << " in order " << l.order;
+    if (l.strided()) {
+      os << "; decimated: " << l.sizes([&](char a) { return decimated(stored(a), l.stride(a)); });
     }
-    os << "), but " << expected_text(spec, nz, nx);
+    os << "), but " << expected_text(l);
     fail(path, os.str());
   }
 
-  std::vector<double> out(static_cast<std::size_t>(nz) * nx);
-  for (long iz = 0; iz < nz; ++iz) {
-    for (long ix = 0; ix < nx; ++ix) {
-      const long sz = iz * spec.stride_z, sx = ix * spec.stride_x;
-      const long i0 = zx ? sz : sx, i1 = zx ? sx : sz;
-      const double v = g.values[std::size_t(i0) * g.dims[1] + i1] * spec.scale;
-      if (!std::isfinite(v)) {
-        fail(path, "non-finite value (" + value_text(v) +
-                       ") at model index (iz=" + std::to_string(iz) + ", ix=" + std::to_string(ix) +
-                       "), stored index " + shape_text(i0, i1));
+  const long step_z = element_stride('z') * l.sz, step_x = element_stride('x') * l.sx;
+  const long step_y = is3d ? element_stride('y') * l.sy : 0;
+  std::vector<double> out(static_cast<std::size_t>(l.nz * l.ny * l.nx));
+  std::size_t i = 0;
+  for (long iz = 0; iz < l.nz; ++iz) {
+    for (long iy = 0; iy < l.ny; ++iy) {
+      for (long ix = 0; ix < l.nx; ++ix, ++i) {
+        const long at = iz * step_z + iy * step_y + ix * step_x;
+        const double v = g.values[std::size_t(at)] * spec.scale;
+        if (!std::isfinite(v)) {
+          // The stored index, slowest axis first.
+          std::vector<long> index;
+          for (char a : l.order) {
+            index.push_back((a == 'z' ? iz : a == 'y' ? iy : ix) * l.stride(a));
+          }
+          const std::string where =
+              is3d ? "iz=" + std::to_string(iz) + ", iy=" + std::to_string(iy) +
+                         ", ix=" + std::to_string(ix)
+                   : "iz=" + std::to_string(iz) + ", ix=" + std::to_string(ix);
+          fail(path, "non-finite value (" + value_text(v) + ") at model index (" + where +
+                         "), stored index " + shape_text(index));
+        }
+        out[i] = v;
       }
-      out[std::size_t(iz) * nx + ix] = v;
     }
   }
   return out;
+}
+
+std::vector<double> load_grid_file(const GridFileSpec& spec, int nz, int nx) {
+  Grid grid;
+  grid.nz = nz;
+  grid.nx = nx;
+  return load_grid_file(spec, grid);
 }
 
 }  // namespace pwave::io

@@ -48,7 +48,7 @@ std::int32_t to_centimetres(double metres, const std::string& path, const char* 
 }
 
 // 40 lines of 80 columns, "Cnn " first, as SEG-Y rev 1 asks; segyio converts it to EBCDIC.
-std::string textual_header(int nshots, int nreceivers, int nt, double dt, int dt_us) {
+std::string textual_header(int nshots, int nreceivers, int nt, double dt, int dt_us, bool three_d) {
   std::vector<std::string> lines(40);
   std::ostringstream os;
   lines[0] = "pwave shot gathers (acoustic finite-difference modelling)";
@@ -60,10 +60,17 @@ std::string textual_header(int nshots, int nreceivers, int nt, double dt, int dt
   lines[2] = os.str();
   lines[3] = "sample format 5: IEEE float32, big-endian; traces ordered shot by shot";
   lines[4] = "trace header: FieldRecord (byte 9) = shot + 1, TraceNumber (13) = receiver + 1";
-  lines[5] = "SourceX (73), SourceY (77) = source depth z, GroupX (81), GroupY (85) =";
-  lines[6] = "receiver depth z: centimetres, SourceGroupScalar (71) = -100";
-  lines[7] = "SourceDepth (49) in cm and ReceiverGroupElevation (41) = -z in cm, scalar (69)";
-  lines[8] = "= -100; offset (37) = receiver x - source x in whole metres";
+  if (three_d) {
+    lines[5] = "3D: SourceX (73), SourceY (77), GroupX (81), GroupY (85) = x and y:";
+    lines[6] = "centimetres, SourceGroupScalar (71) = -100";
+    lines[7] = "SourceDepth (49) in cm and ReceiverGroupElevation (41) = -z in cm, scalar (69)";
+    lines[8] = "= -100; offset (37) = horizontal source-receiver distance in whole metres";
+  } else {
+    lines[5] = "SourceX (73), SourceY (77) = source depth z, GroupX (81), GroupY (85) =";
+    lines[6] = "receiver depth z: centimetres, SourceGroupScalar (71) = -100";
+    lines[7] = "SourceDepth (49) in cm and ReceiverGroupElevation (41) = -z in cm, scalar (69)";
+    lines[8] = "= -100; offset (37) = receiver x - source x in whole metres";
+  }
   lines[38] = "SEG Y REV1";
   lines[39] = "END TEXTUAL HEADER";
   std::string text;
@@ -101,7 +108,7 @@ void check(int err, const std::string& path, const std::string& what) {
 
 void write_shot_gathers_segy(const std::string& path, const float* traces, int nshots,
                              int nreceivers, int nt, double dt,
-                             const std::vector<ShotGeometry>& shots) {
+                             const std::vector<ShotGeometry>& shots, bool three_d) {
   if (nshots < 0 || nreceivers < 0 || nt <= 0) {
     fail(path, "invalid sizes (shots " + std::to_string(nshots) + ", receivers " +
                    std::to_string(nreceivers) + ", samples " + std::to_string(nt) + ")");
@@ -143,7 +150,7 @@ void write_shot_gathers_segy(const std::string& path, const float* traces, int n
   if (!fp) fail(path, "cannot open '" + file.temp_path() + "': " + std::strerror(errno));
   check(segy_set_format(fp.get(), SEGY_IEEE_FLOAT_4_BYTE), path, "cannot set the sample format");
 
-  const std::string text = textual_header(nshots, nreceivers, nt, dt, int(dt_us));
+  const std::string text = textual_header(nshots, nreceivers, nt, dt, int(dt_us), three_d);
   check(segy_write_textheader(fp.get(), 0, text.c_str()), path, "cannot write the textual header");
 
   char bin[SEGY_BINARY_HEADER_SIZE] = {};
@@ -168,6 +175,8 @@ void write_shot_gathers_segy(const std::string& path, const float* traces, int n
     const Position& src = shots[s].source;
     const std::int32_t sx = to_centimetres(src.x, path, "source x");
     const std::int32_t sz = to_centimetres(src.z, path, "source z");
+    // SourceY: the y coordinate in 3D; in 2D (no y axis) the depth, as pwave always wrote it.
+    const std::int32_t sy = three_d ? to_centimetres(src.y, path, "source y") : sz;
     for (int r = 0; r < nreceivers; ++r) {
       const Position& rec = shots[s].receivers[r];
       const int traceno = s * nreceivers + r;
@@ -180,16 +189,20 @@ void write_shot_gathers_segy(const std::string& path, const float* traces, int n
       set_field(th, SEGY_TR_TRACE_ID, 1, path);  // seismic data
       set_field(th, SEGY_TR_DATA_USE, 1, path);  // production
       // Offset is not scaled by byte 71 in the standard, so it is in whole metres.
-      const double offset = std::round(rec.x - src.x);
+      const double offset = three_d ? std::round(std::hypot(rec.x - src.x, rec.y - src.y))
+                                    : std::round(rec.x - src.x);
       set_field(th, SEGY_TR_OFFSET, static_cast<std::int32_t>(offset), path);
       set_field(th, SEGY_TR_ELEV_SCALAR, kCoordScalar, path);
       set_field(th, SEGY_TR_RECV_GROUP_ELEV, -to_centimetres(rec.z, path, "receiver z"), path);
       set_field(th, SEGY_TR_SOURCE_DEPTH, sz, path);
       set_field(th, SEGY_TR_SOURCE_GROUP_SCALAR, kCoordScalar, path);
       set_field(th, SEGY_TR_SOURCE_X, sx, path);
-      set_field(th, SEGY_TR_SOURCE_Y, sz, path);
+      set_field(th, SEGY_TR_SOURCE_Y, sy, path);
       set_field(th, SEGY_TR_GROUP_X, to_centimetres(rec.x, path, "receiver x"), path);
-      set_field(th, SEGY_TR_GROUP_Y, to_centimetres(rec.z, path, "receiver z"), path);
+      set_field(th, SEGY_TR_GROUP_Y,
+                three_d ? to_centimetres(rec.y, path, "receiver y")
+                        : to_centimetres(rec.z, path, "receiver z"),
+                path);
       set_field(th, SEGY_TR_COORD_UNITS, 1, path);  // length (metres)
       set_field(th, SEGY_TR_SAMPLE_COUNT, nt, path);
       set_field(th, SEGY_TR_SAMPLE_INTER, int(dt_us), path);
