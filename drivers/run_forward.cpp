@@ -27,13 +27,6 @@ std::string format(const char* fmt, double a, double b = 0, double c = 0) {
 template <class T>
 void run_forward_task(const io::Deck& deck, const fs::path& dir) {
   const ForwardProblem& p = deck.problem;
-  // TODO(3D): remove when the 3D propagator lands (forward_model would run the 2D kernels on
-  // the first nz x nx values of a 3D model).
-  if (p.model.grid.is_3d()) {
-    throw RuntimeError(
-        "3D forward modelling is not implemented in this build yet (the deck is valid: `pwave "
-        "check` reports its figures)");
-  }
   std::optional<log::Progress> progress;
   const auto callback = [&](long done, long total) {
     if (!progress) progress.emplace("forward", total);

@@ -4,12 +4,12 @@
 #include <sstream>
 
 #include "estimates.hpp"
+#include "mpi_context.hpp"
 #include "pwave/core/log.hpp"
 #include "pwave/io/atomic_file.hpp"
 #include "pwave/io/npy.hpp"
 #include "pwave/propagation/gradient.hpp"
 #include "run_outputs.hpp"
-#include "mpi_context.hpp"
 #include "run_tasks.hpp"
 
 namespace fs = std::filesystem;
@@ -39,7 +39,8 @@ void run_gradient_task(const io::Deck& deck, const fs::path& dir) {
     progress->update(done);
   };
   const auto start = std::chrono::steady_clock::now();
-  const GradientResult<T> g = misfit_gradient<T>(p, observed, deck.storage_options, callback, world());
+  const GradientResult<T> g =
+      misfit_gradient<T>(p, observed, deck.storage_options, callback, world());
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (progress) progress->finish();
@@ -59,8 +60,9 @@ void run_gradient_task(const io::Deck& deck, const fs::path& dir) {
           << ", \"seconds\": " << json_number(seconds) << "}\n";
 
   ResultFiles files(dir);
-  io::write_npy(files.add("gradient.npy"), g.gradient.data(),
-                {std::size_t(grid.nz), std::size_t(grid.nx)});
+  std::vector<std::size_t> shape{std::size_t(grid.nz), std::size_t(grid.nx)};
+  if (grid.is_3d()) shape.insert(shape.begin() + 1, std::size_t(grid.ny));  // [nz, ny, nx]
+  io::write_npy(files.add("gradient.npy"), g.gradient.data(), shape);
   io::write_npy(files.add("synthetic.npy"), g.synthetic.data(), {nshots, nrec, nt});
   const std::vector<T> wavelet(p.wavelet.begin(), p.wavelet.end());
   io::write_npy(files.add("wavelet.npy"), wavelet.data(), {wavelet.size()});

@@ -52,10 +52,15 @@ void read_gradient_section(const DeckReader& r, const Node& root, Deck& deck, No
   const Node g = r.child(root, "", "gradient");
   if (DeckReader::given(g)) r.check_keys(g, "gradient");
   const Node storage = r.child(g, "gradient", "storage");
-  const std::string s =
-      DeckReader::given(storage)
-          ? r.choice(storage, "gradient.storage", {"boundary", "checkpoint", "full"})
-          : "boundary";
+  // 3D gradients have no boundary storage yet: checkpointing is their memory-saving default.
+  const bool three_d = deck.problem.model.grid.is_3d();
+  const std::string s = DeckReader::given(storage) ? r.choice(storage, "gradient.storage",
+                                                              {"boundary", "checkpoint", "full"})
+                                                   : (three_d ? "checkpoint" : "boundary");
+  if (three_d && s == "boundary") {
+    r.fail("gradient.storage", storage,
+           "3D gradients support storage: checkpoint (the default in 3D) or full in this version");
+  }
   deck.storage = s == "full"         ? Storage::full
                  : s == "checkpoint" ? Storage::checkpoint
                                      : Storage::boundary;
@@ -78,6 +83,9 @@ void read_gradient_section(const DeckReader& r, const Node& root, Deck& deck, No
       r.fail("gradient.stride", stride, "applies to storage: full only");
     }
     o.stride = r.integer(stride, "gradient.stride", 1);
+    if (three_d && o.stride != 1) {
+      r.fail("gradient.stride", stride, "3D gradients keep every step (stride 1) in this version");
+    }
   }
   const Node compression = r.child(g, "gradient", "compression");
   if (DeckReader::given(compression)) {
@@ -85,7 +93,13 @@ void read_gradient_section(const DeckReader& r, const Node& root, Deck& deck, No
       r.fail("gradient.compression", compression, "applies to storage: full only");
     }
     const std::string c = r.choice(compression, "gradient.compression", {"none", "bf16", "int8"});
-    o.compression = c == "bf16" ? Compression::bf16 : c == "int8" ? Compression::int8 : Compression::none;
+    o.compression = c == "bf16"   ? Compression::bf16
+                    : c == "int8" ? Compression::int8
+                                  : Compression::none;
+    if (three_d && o.compression != Compression::none) {
+      r.fail("gradient.compression", compression,
+             "3D gradients keep uncompressed snapshots in this version");
+    }
   }
   if (deck.storage == Storage::full) {
     out["stride"] = o.stride;
