@@ -487,6 +487,138 @@ struct CpmlStep {
     st.u_prev(s, z, x) = T(2) * u - st.u_prev(s, z, x) + st.v2dt2(iz, st.plane(iy, ix)) * lap;
   }
 
+  /// 3D host path: cells [x0, x1) of the x line (iz, iy), all inside one box of this functor's
+  /// kind (for InX all in the left or all in the right strip). The operator() formulas on raw
+  /// pointers: the strip lookups are resolved once per line, psi values outside their strip
+  /// (zero by definition) come from zero rows or zero-guarded copies, so the x loop has no
+  /// branch and vectorises.
+  void line(int s, int iz, int iy, int x0, int x1) const {
+    if (x1 <= x0) return;
+    constexpr int CH = 128;  // cells per chunk: bounds the zero-guarded copy on the stack
+    static const T zeros[CH] = {};
+    const int h = st.halo, ys = st.ys, nx = st.nx;
+    const long zs = long(st.u_cur.stride(1));
+    const T* uc = &st.u_cur(s, iz + h, st.column(iy, 0));
+    T* un = &st.u_prev(s, iz + h, st.column(iy, 0));
+    const T* vv = &st.v2dt2(iz, st.plane(iy, 0));
+    // x strip: grid columns [sx0, sx1) of this line, stored from psx[grid column - xoff].
+    const int xcols = st.pad_left + st.pad_right;
+    const bool left = x0 < st.pad_left;
+    const int sx0 = left ? 0 : nx - st.pad_right, sx1 = left ? st.pad_left : nx;
+    const int xoff = (left ? 0 : sx0 - st.pad_left) - iy * xcols;
+    const T* psx = InX ? &st.psi_x(s, iz, 0) - xoff : nullptr;
+    T* psxn = InX ? &st.psi_x_next(s, iz, 0) - xoff : nullptr;
+    T* zx = InX ? &st.zeta_x(s, iz, 0) - xoff : nullptr;
+    // z strip: psi_z of rows iz +- j at this y line, or zeros outside the strip.
+    const T* zup[R + 1] = {};
+    const T* zdn[R + 1] = {};
+    const T *pzc = nullptr, *yc = nullptr;
+    T *pzn = nullptr, *zz = nullptr, *pyn = nullptr, *zy = nullptr;
+    T az = 0, bz = 0, ay = 0, by = 0;
+    if constexpr (InZ) {
+      const int row = z_strip_row(st, iz);
+      pzc = &st.psi_z(s, row, st.plane(iy, 0));
+      pzn = &st.psi_z_next(s, row, st.plane(iy, 0));
+      zz = &st.zeta_z(s, row, st.plane(iy, 0));
+      for (int j = 1; j <= R; ++j) {
+        const int up = z_strip_row(st, iz + j), dn = z_strip_row(st, iz - j);
+        zup[j] = up >= 0 ? &st.psi_z(s, up, st.plane(iy, 0)) : nullptr;
+        zdn[j] = dn >= 0 ? &st.psi_z(s, dn, st.plane(iy, 0)) : nullptr;
+      }
+      az = st.az(iz), bz = st.bz(iz);
+    }
+    // y strip: psi_y of lines iy +- j at this depth, or zeros outside the strip.
+    const T* yup[R + 1] = {};
+    const T* ydn[R + 1] = {};
+    if constexpr (InY) {
+      const int l = y_strip_line(st, iy);
+      yc = &st.psi_y(s, iz, l * nx);
+      pyn = &st.psi_y_next(s, iz, l * nx);
+      zy = &st.zeta_y(s, iz, l * nx);
+      for (int j = 1; j <= R; ++j) {
+        const int up = y_strip_line(st, iy + j), dn = y_strip_line(st, iy - j);
+        yup[j] = up >= 0 ? &st.psi_y(s, iz, up * nx) : nullptr;
+        ydn[j] = dn >= 0 ? &st.psi_y(s, iz, dn * nx) : nullptr;
+      }
+      ay = st.ay(iy), by = st.by(iy);
+    }
+    const T* ax = st.ax.data();
+    const T* bx = st.bx.data();
+    T pbuf[CH + 2 * R];
+    for (int c0 = x0; c0 < x1; c0 += CH) {
+      const int n = std::min(CH, x1 - c0);
+      if constexpr (InX) {  // pbuf[k] = psi_x at grid column c0 - R + k, zero outside the strip
+        for (int k = 0; k < n + 2 * R; ++k) {
+          const int gx = c0 - R + k;
+          pbuf[k] = gx >= sx0 && gx < sx1 ? psx[gx] : T(0);
+        }
+      }
+      const T* zu[R + 1];
+      const T* zd[R + 1];
+      const T* yu[R + 1];
+      const T* yd[R + 1];
+      for (int j = 1; j <= R; ++j) {
+        zu[j] = zup[j] ? zup[j] + c0 : zeros;
+        zd[j] = zdn[j] ? zdn[j] + c0 : zeros;
+        yu[j] = yup[j] ? yup[j] + c0 : zeros;
+        yd[j] = ydn[j] ? ydn[j] + c0 : zeros;
+      }
+      const T* pb = pbuf + R;
+      PWAVE_SIMD
+      for (int i = 0; i < n; ++i) {
+        const int ix = c0 + i;
+        const T u = uc[ix];
+        T d2x = c.d2x[0] * u, d2z = c.d2z[0] * u, d1x = 0, d1z = 0;
+        T d2y = c.d2y[0] * u, d1y = 0;
+        PWAVE_UNROLL
+        for (int j = 1; j <= R; ++j) {
+          const T xp = uc[ix + j], xm = uc[ix - j];
+          const T zp = uc[ix + j * zs], zm = uc[ix - j * zs];
+          const T yp = uc[ix + j * ys], ym = uc[ix - j * ys];
+          d2x += c.d2x[j] * (xp + xm);
+          d2z += c.d2z[j] * (zp + zm);
+          d1x += c.d1x[j] * (xp - xm);
+          d1z += c.d1z[j] * (zp - zm);
+          d2y += c.d2y[j] * (yp + ym);
+          d1y += c.d1y[j] * (yp - ym);
+        }
+        T lap_x = d2x, lap_z = d2z, lap_y = d2y;
+        if constexpr (InX) {
+          T dpsi = 0;
+          PWAVE_UNROLL
+          for (int j = 1; j <= R; ++j) dpsi += c.d1x[j] * (pb[i + j] - pb[i - j]);
+          const T a = ax[ix], b = bx[ix];
+          const T t = d2x + dpsi;
+          const T zeta = zx[ix];
+          lap_x = (T(1) + b) * t + a * zeta;
+          zx[ix] = a * zeta + b * t;
+          psxn[ix] = a * psx[ix] + b * d1x;
+        }
+        if constexpr (InZ) {
+          T dpsi = 0;
+          PWAVE_UNROLL
+          for (int j = 1; j <= R; ++j) dpsi += c.d1z[j] * (zu[j][i] - zd[j][i]);
+          const T t = d2z + dpsi;
+          const T zeta = zz[ix];
+          lap_z = (T(1) + bz) * t + az * zeta;
+          zz[ix] = az * zeta + bz * t;
+          pzn[ix] = az * pzc[ix] + bz * d1z;
+        }
+        if constexpr (InY) {
+          T dpsi = 0;
+          PWAVE_UNROLL
+          for (int j = 1; j <= R; ++j) dpsi += c.d1y[j] * (yu[j][i] - yd[j][i]);
+          const T t = d2y + dpsi;
+          const T zeta = zy[ix];
+          lap_y = (T(1) + by) * t + ay * zeta;
+          zy[ix] = ay * zeta + by * t;
+          pyn[ix] = ay * yc[ix] + by * d1y;
+        }
+        un[ix] = T(2) * u - un[ix] + vv[ix] * (lap_x + lap_z + lap_y);
+      }
+    }
+  }
+
   /// Rows one rows() call may take (host path).
   static constexpr int block_rows = 8;
 
