@@ -4,12 +4,12 @@
 #include <sstream>
 
 #include "estimates.hpp"
+#include "mpi_context.hpp"
 #include "pwave/core/log.hpp"
 #include "pwave/io/atomic_file.hpp"
 #include "pwave/io/npy.hpp"
 #include "pwave/propagation/gradient.hpp"
 #include "run_outputs.hpp"
-#include "mpi_context.hpp"
 #include "run_tasks.hpp"
 
 namespace fs = std::filesystem;
@@ -19,7 +19,6 @@ namespace pwave::cli {
 template <class T>
 void run_gradient_task(const io::Deck& deck, const fs::path& dir) {
   const ForwardProblem& p = deck.problem;
-  const HostArray3<T> observed = observed_array<T>(deck.observed);
   const HistoryEstimate h = estimate_history(p, sizeof(T), 0);
   const double per_shot = deck.storage == Storage::full ? h.full_per_shot : h.boundary_per_shot;
   char line[256];
@@ -39,7 +38,8 @@ void run_gradient_task(const io::Deck& deck, const fs::path& dir) {
     progress->update(done);
   };
   const auto start = std::chrono::steady_clock::now();
-  const GradientResult<T> g = misfit_gradient<T>(p, observed, deck.storage_options, callback, world());
+  const GradientResult<T> g =
+      misfit_gradient<T>(p, *deck.observed.traces, deck.storage_options, callback, world());
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (progress) progress->finish();

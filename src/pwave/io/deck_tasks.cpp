@@ -52,10 +52,9 @@ void read_gradient_section(const DeckReader& r, const Node& root, Deck& deck, No
   const Node g = r.child(root, "", "gradient");
   if (DeckReader::given(g)) r.check_keys(g, "gradient");
   const Node storage = r.child(g, "gradient", "storage");
-  const std::string s =
-      DeckReader::given(storage)
-          ? r.choice(storage, "gradient.storage", {"boundary", "checkpoint", "full"})
-          : "boundary";
+  const std::string s = DeckReader::given(storage) ? r.choice(storage, "gradient.storage",
+                                                              {"boundary", "checkpoint", "full"})
+                                                   : "boundary";
   deck.storage = s == "full"         ? Storage::full
                  : s == "checkpoint" ? Storage::checkpoint
                                      : Storage::boundary;
@@ -85,7 +84,9 @@ void read_gradient_section(const DeckReader& r, const Node& root, Deck& deck, No
       r.fail("gradient.compression", compression, "applies to storage: full only");
     }
     const std::string c = r.choice(compression, "gradient.compression", {"none", "bf16", "int8"});
-    o.compression = c == "bf16" ? Compression::bf16 : c == "int8" ? Compression::int8 : Compression::none;
+    o.compression = c == "bf16"   ? Compression::bf16
+                    : c == "int8" ? Compression::int8
+                                  : Compression::none;
   }
   if (deck.storage == Storage::full) {
     out["stride"] = o.stride;
@@ -138,6 +139,7 @@ void read_observed_section(const DeckReader& r, const Node& obs, Deck& deck, Nod
                " ([shot, receiver, time])");
   }
   deck.observed.file = fs::absolute(path, ec).string();
+  deck.observed.where = r.where(key + ".file", file);
   Node out(YAML::NodeType::Map);
   out["file"] = deck.observed.file;
   out["format"] = format;

@@ -1,9 +1,10 @@
 #pragma once
 // Misfit and its exact gradient with respect to the velocity model.
 
+#include "pwave/core/observed.hpp"
 #include "pwave/core/types.hpp"
-#include "pwave/propagation/forward.hpp"
 #include "pwave/parallel/communicator.hpp"
+#include "pwave/propagation/forward.hpp"
 #include "pwave/propagation/storage.hpp"
 
 namespace pwave {
@@ -13,21 +14,28 @@ namespace pwave {
 template <class T>
 struct GradientResult {
   double misfit = 0.0;
-  HostArray2<T> gradient;  ///< dJ/dvp on the model grid [nz][nx]
-  HostArray3<T> synthetic; ///< modelled data [shot][receiver][time]
+  HostArray2<T> gradient;   ///< dJ/dvp on the model grid [nz][nx]
+  HostArray3<T> synthetic;  ///< modelled data [shot][receiver][time]
 };
-
 
 /// Computes the misfit against `observed` ([shot][receiver][time], host) and its gradient with
 /// the exact discrete adjoint. CPML cells' gradient is folded onto the edge cells they copy.
-/// With several ranks the shots are split over them (each rank one launch of its share) and
-/// the result, identical on every rank, is bitwise the single-rank one with shot_batch 0.
+/// With several ranks the shots are split over them; each rank propagates its share in chunks
+/// of at most problem.shot_batch shots (0: all at once), staging only a chunk's observed traces
+/// on the device. The result, identical on every rank, is bitwise the same for any number of
+/// ranks and any shot_batch (see ShotGradient). Every rank returns all synthetic traces.
 template <class T>
-GradientResult<T> misfit_gradient(const ForwardProblem& problem, const HostArray3<T>& observed,
-                                  const StorageOptions& storage = Storage::boundary,
-                                  const ProgressCallback& progress = {},
-                                  const parallel::Communicator& comm =
-                                      parallel::Communicator::self());
+GradientResult<T> misfit_gradient(
+    const ForwardProblem& problem, const ObservedTraces& observed,
+    const StorageOptions& storage = Storage::boundary, const ProgressCallback& progress = {},
+    const parallel::Communicator& comm = parallel::Communicator::self());
+
+/// The same for observed data in a host array.
+template <class T>
+GradientResult<T> misfit_gradient(
+    const ForwardProblem& problem, const HostArray3<T>& observed,
+    const StorageOptions& storage = Storage::boundary, const ProgressCallback& progress = {},
+    const parallel::Communicator& comm = parallel::Communicator::self());
 
 /// Folds dJ/dw on the padded grid (w = v^2 dt^2) into dJ/dvp on the model grid:
 /// dJ/dvp = sum over the padded cells copying a model cell of dJ/dw * 2 vp dt^2.
