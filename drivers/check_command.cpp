@@ -6,6 +6,7 @@
 #include "commands.hpp"
 #include "estimates.hpp"
 #include "pwave/io/deck.hpp"
+#include "pwave/io/deck_observed.hpp"
 #include "pwave/physics/stability.hpp"
 #include "pwave/propagation/forward.hpp"
 
@@ -28,8 +29,8 @@ void print_gradient_figures(const io::Deck& deck, std::size_t bytes) {
   const int nshots = int(p.shots.size());
   const int per_iteration =
       deck.task == "fwi" && deck.inversion.batch_size > 0 ? deck.inversion.batch_size : nshots;
-  HistoryEstimate h = estimate_history(p, bytes, per_iteration);
-  if (deck.task == "fwi") h.batch = per_iteration;  // run_fwi propagates a whole minibatch
+  // Both tasks propagate in chunks of at most execution.shot_batch shots (per rank).
+  const HistoryEstimate h = estimate_history(p, bytes, per_iteration);
   const char* chosen = to_string(deck.storage);
   std::cout << "# gradient storage (" << chosen << " selected): full "
             << format("%.1f MB per shot, boundary %.1f MB per shot (", mb(h.full_per_shot),
@@ -40,6 +41,20 @@ void print_gradient_figures(const io::Deck& deck, std::size_t bytes) {
             << format(" shots: full %.1f MB, boundary %.1f MB", mb(h.batch * h.full_per_shot),
                       mb(h.batch * h.boundary_per_shot))
             << "\n";
+  if (deck.observed.traces) {
+    // A file's traces are never loaded whole: only a chunk's are staged, on the host and the
+    // device, in the deck's precision.
+    const ObservedTraces& o = *deck.observed.traces;
+    const auto* npy = dynamic_cast<const io::MappedNpyTraces*>(&o);
+    const double file_values = double(o.shots()) * double(o.shot_size());
+    const double file_bytes = file_values * (npy ? (npy->holds_float64() ? 8.0 : 4.0) : 4.0);
+    std::cout << "# observed data: " << deck.observed.file << " ("
+              << (npy ? npy->dtype() + " .npy, memory-mapped" : std::string("SEG-Y, read by shot"))
+              << format(", %.1f MB); staged per chunk of ", mb(file_bytes)) << h.batch
+              << format(" shots: %.1f MB on the host (and as much on a GPU)",
+                        mb(double(h.batch) * double(o.shot_size()) * double(bytes)))
+              << "\n";
+  }
   std::cout << "# gradient: CPML velocity fixed at "
             << format("%g m/s (boundary.pml_velocity)", p.boundary.pml_velocity) << "\n";
   if (deck.task != "fwi") return;
@@ -68,6 +83,8 @@ void print_gradient_figures(const io::Deck& deck, std::size_t bytes) {
 int check_command(const CommandLine& cl) {
   const io::Deck deck = io::load_deck(cl.deck, cl.sets);
   validate(deck.problem);
+  if (deck.observed.traces)
+    io::check_observed_values(deck.observed, 0, deck.observed.traces->shots());
   const ForwardProblem& p = deck.problem;
   const Grid2D& g = p.model.grid;
 

@@ -10,6 +10,7 @@
 #include "pwave/core/version.hpp"
 #include "pwave/io/atomic_file.hpp"
 #include "pwave/io/deck.hpp"
+#include "pwave/io/deck_observed.hpp"
 #include "pwave/propagation/forward.hpp"
 #include "run_outputs.hpp"
 #include "run_tasks.hpp"
@@ -45,6 +46,11 @@ int run_command(const CommandLine& cl) {
   const parallel::Status loaded = parallel::run_collectively(world(), [&] {
     deck = io::load_deck(cl.deck, cl.sets);
     validate(deck.problem);
+    // The observed values are checked once over all ranks, each reading only its slice of the
+    // shots, rather than the whole file on every rank.
+    const auto [first, last] = io::observed_check_range(
+        deck.observed.shape.empty() ? 0 : deck.observed.shape[0], world().rank(), world().size());
+    io::check_observed_values(deck.observed, first, last);
     if ((cl.resume || cl.stop_after > 0) && deck.task != "fwi") {
       throw InputError("", deck.path,
                        std::string(cl.resume ? "--resume" : "--stop-after") +
@@ -57,10 +63,10 @@ int run_command(const CommandLine& cl) {
   // Rank 0 alone writes the run's files; the other ranks write into a private scratch folder
   // (removed at the end) so that the code paths stay the same.
   const bool root = world().is_root();
-  const fs::path dir = root ? fs::path(deck.output.directory)
-                            : fs::temp_directory_path() /
-                                  ("pwave-rank" + std::to_string(world().rank()) + "-" +
-                                   std::to_string(::getpid()));
+  const fs::path dir =
+      root ? fs::path(deck.output.directory)
+           : fs::temp_directory_path() /
+                 ("pwave-rank" + std::to_string(world().rank()) + "-" + std::to_string(::getpid()));
   struct RemoveScratch {
     fs::path path;
     bool active;

@@ -1,17 +1,18 @@
 #include <chrono>
 #include <cstdio>
+#include <memory>
 #include <optional>
 #include <sstream>
 
+#include "mpi_context.hpp"
 #include "pwave/core/error.hpp"
 #include "pwave/core/log.hpp"
 #include "pwave/inversion/fwi.hpp"
 #include "pwave/io/atomic_file.hpp"
 #include "pwave/io/npy.hpp"
+#include "pwave/parallel/shot_plan.hpp"
 #include "pwave/propagation/forward.hpp"
 #include "run_outputs.hpp"
-#include "mpi_context.hpp"
-#include "pwave/parallel/shot_plan.hpp"
 #include "run_tasks.hpp"
 
 namespace fs = std::filesystem;
@@ -73,7 +74,8 @@ HostArray3<T> model_observed(const ForwardProblem& truth, const ProgressCallback
     ForwardProblem part = truth;
     part.shots.clear();
     for (int s : mine.shots) part.shots.push_back(truth.shots[s]);
-    const HostArray3<T> traces = forward_model<T>(part, comm.is_root() ? progress : ProgressCallback());
+    const HostArray3<T> traces =
+        forward_model<T>(part, comm.is_root() ? progress : ProgressCallback());
     local.assign(traces.data(), traces.data() + traces.size());
   }
   const std::vector<double> gathered = comm.allgatherv(local);
@@ -100,7 +102,8 @@ void run_fwi_task(const io::Deck& deck, const fs::path& dir, bool resume, int st
     files.commit();
   }
 
-  HostArray3<T> observed;
+  // Modelled data live in memory; a file's are read shot by shot from it (deck.observed).
+  std::shared_ptr<const ObservedTraces> observed = deck.observed.traces;
   if (deck.has_true_model) {
     ForwardProblem truth = p;  // same acquisition, wavelet and (fixed) CPML
     truth.model = deck.true_model;
@@ -109,15 +112,14 @@ void run_fwi_task(const io::Deck& deck, const fs::path& dir, bool resume, int st
       if (!progress) progress.emplace("observed data (true model)", total);
       progress->update(done);
     };
-    observed = model_observed<T>(truth, callback);
+    const HostArray3<T> modelled = model_observed<T>(truth, callback);
     if (progress) progress->finish();
     ResultFiles files(dir);
     write_grid_npy<T>(files.add("true_model.npy"), grid, deck.true_model.vp);
-    io::write_npy(files.add("observed.npy"), observed.data(),
-                  {observed.extent(0), observed.extent(1), observed.extent(2)});
+    io::write_npy(files.add("observed.npy"), modelled.data(),
+                  {modelled.extent(0), modelled.extent(1), modelled.extent(2)});
     files.commit();
-  } else {
-    observed = observed_array<T>(deck.observed);
+    observed = std::make_shared<ObservedArray<T>>(modelled);
   }
   {
     ResultFiles files(dir);
@@ -130,7 +132,7 @@ void run_fwi_task(const io::Deck& deck, const fs::path& dir, bool resume, int st
   // Models, history and checkpoints go to the deck's folder, which every rank reads on --resume
   // (only rank 0 writes there).
   const FwiResult result = run_fwi<T>(
-      fwi_config(deck, fs::path(deck.output.directory), resume, stop_after), observed, world());
+      fwi_config(deck, fs::path(deck.output.directory), resume, stop_after), *observed, world());
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 

@@ -19,7 +19,6 @@ namespace pwave::cli {
 template <class T>
 void run_gradient_task(const io::Deck& deck, const fs::path& dir) {
   const ForwardProblem& p = deck.problem;
-  const HostArray3<T> observed = observed_array<T>(deck.observed);
   const HistoryEstimate h = estimate_history(p, sizeof(T), 0);
   const double per_shot = deck.storage == Storage::full ? h.full_per_shot : h.boundary_per_shot;
   char line[256];
@@ -40,7 +39,7 @@ void run_gradient_task(const io::Deck& deck, const fs::path& dir) {
   };
   const auto start = std::chrono::steady_clock::now();
   const GradientResult<T> g =
-      misfit_gradient<T>(p, observed, deck.storage_options, callback, world());
+      misfit_gradient<T>(p, *deck.observed.traces, deck.storage_options, callback, world());
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (progress) progress->finish();

@@ -148,15 +148,6 @@ void write_grid_npy(const std::string& path, const Grid2D& grid,
   }
 }
 
-template <class T>
-HostArray3<T> observed_array(const io::DeckObserved& observed) {
-  HostArray3<T> a("pwave::observed", observed.shape.at(0), observed.shape.at(1),
-                  observed.shape.at(2));
-  T* out = a.data();
-  for (std::size_t i = 0; i < observed.data.size(); ++i) out[i] = T(observed.data[i]);
-  return a;
-}
-
 void make_plots(const fs::path& dir) {
   const char* env = std::getenv("PWAVE_TOOLS_DIR");
   const fs::path tool = fs::path(env && *env ? env : PWAVE_TOOLS_DIR) / "pwave-plot";
@@ -206,7 +197,5 @@ void make_plots(const fs::path& dir) {
 
 template void write_grid_npy<float>(const std::string&, const Grid2D&, const std::vector<double>&);
 template void write_grid_npy<double>(const std::string&, const Grid2D&, const std::vector<double>&);
-template HostArray3<float> observed_array<float>(const io::DeckObserved&);
-template HostArray3<double> observed_array<double>(const io::DeckObserved&);
 
 }  // namespace pwave::cli

@@ -49,10 +49,6 @@ void write_run_json(const io::Deck& deck, const std::filesystem::path& dir);
 template <class T>
 void write_grid_npy(const std::string& path, const Grid2D& grid, const std::vector<double>& values);
 
-/// The observed data of the deck as a host array [shot][receiver][time] in precision T.
-template <class T>
-HostArray3<T> observed_array(const io::DeckObserved& observed);
-
 /// Runs `python3 <tools>/pwave-plot <dir>` when the tool, python3 and matplotlib exist (the
 /// tools folder is PWAVE_TOOLS_DIR from the environment, else the one of the source tree).
 /// A missing tool or Python is a log line; a failing tool is a warning, never an error.

@@ -222,8 +222,10 @@ TEST(CliTasks, FwiRunWritesModelsAndHistory) {
             2000.0);
   EXPECT_FALSE(has_partial_files(dir));
 
-  // The same inversion from a data file instead of a true model gives the same first misfit.
-  std::string text = fwi_deck(dir / "out_file", 1);
+  // The same inversion from a data file (memory-mapped, read per batch) instead of a true model
+  // gives the same misfits and the same final model, bit for bit; so does propagating one shot
+  // at a time.
+  std::string text = fwi_deck(dir / "out_file", 3);
   const std::string true_model =
       "true_model:\n"
       "  vp: {constant: 2000.0, anomalies: [{x: 300, z: 200, radius: 60, vp: 2200}]}\n";
@@ -237,9 +239,36 @@ TEST(CliTasks, FwiRunWritesModelsAndHistory) {
   const YAML::Node run_file = YAML::LoadFile((dir / "out_file" / "run.json").string());
   EXPECT_EQ(fs::path(run_file["observed_file"].as<std::string>()), out / "observed.npy");
   EXPECT_FALSE(run_file["true_model"].as<bool>());
-  const std::string first = lines(read_text(dir / "out_file" / "history.csv"))[1];
-  // Same iteration, stage, misfit, gradient norm and step; only the seconds differ.
-  EXPECT_EQ(first.substr(0, first.rfind(',')), history[1].substr(0, history[1].rfind(',')));
+  const Result one_shot = pwave("run --no-plots '" + (dir / "fwi_file.yaml").string() +
+                                    "' --set execution.shot_batch=1 --set output.directory='" +
+                                    (dir / "out_one").string() + "'",
+                                dir);
+  ASSERT_EQ(one_shot.code, 0) << one_shot.err;
+  for (const char* run_dir : {"out_file", "out_one"}) {
+    const std::vector<std::string> h = lines(read_text(dir / run_dir / "history.csv"));
+    ASSERT_EQ(h.size(), history.size()) << run_dir;
+    for (std::size_t i = 1; i < h.size(); ++i) {
+      // Same iteration, stage, misfit, gradient norm and step; only the seconds differ.
+      EXPECT_EQ(h[i].substr(0, h[i].rfind(',')), history[i].substr(0, history[i].rfind(',')))
+          << run_dir;
+    }
+    EXPECT_EQ(read_text(dir / run_dir / "model_final.npy"), read_text(out / "model_final.npy"))
+        << run_dir;
+  }
+
+  // A value that is not finite is bad input (exit 2) naming the key and the line.
+  auto bad = npy(out / "observed.npy");
+  std::vector<float> values(bad.data.begin(), bad.data.end());
+  values[values.size() - 3] = std::nanf("");
+  pwave::io::write_npy((dir / "bad.npy").string(), values.data(), bad.shape);
+  text.replace(text.find(out.string() + "/observed.npy"), (out.string() + "/observed.npy").size(),
+               (dir / "bad.npy").string());
+  write_file(dir / "fwi_bad.yaml", text);
+  expect_one_error_line(pwave("run --no-plots '" + (dir / "fwi_bad.yaml").string() + "'", dir), 2,
+                        "fwi_bad.yaml:3: 'observed.file': " + (dir / "bad.npy").string() +
+                            ": value 1497 (C order) is not finite");
+  expect_one_error_line(pwave("check '" + (dir / "fwi_bad.yaml").string() + "'", dir), 2,
+                        "value 1497 (C order) is not finite");
 }
 
 TEST(CliTasks, FwiStopsAndResumes) {

@@ -10,6 +10,7 @@
 #include "pwave/inversion/checkpoint.hpp"
 #include "pwave/inversion/fwi.hpp"
 #include "pwave/inversion/lowpass.hpp"
+#include "pwave/io/deck_observed.hpp"
 #include "pwave/io/npy.hpp"
 #include "pwave/propagation/forward.hpp"
 #include "support/problems.hpp"
@@ -21,7 +22,9 @@ constexpr int nz = 41, nx = 81;
 constexpr double h = 10.0, v0 = 2000.0, dv = 250.0;
 constexpr double az = 200.0, ax = 400.0, radius = 70.0;  // anomaly centre and radius, metres
 
-bool in_anomaly(int iz, int ix) { return std::hypot(iz * h - az, ix * h - ax) < radius; }
+bool in_anomaly(int iz, int ix) {
+  return std::hypot(iz * h - az, ix * h - ax) < radius;
+}
 
 Model2D true_model() {
   Model2D m = constant_model(Grid2D{nz, nx, h, h}, v0);
@@ -83,8 +86,9 @@ void recovers_anomaly(const char* optimizer) {
     const FwiResult r = run_fwi<double>(c, observed);
     const double e0 = anomaly_error(c.problem.model), e1 = anomaly_error(r.model);
     ::testing::Test::RecordProperty("anomaly_error_ratio", std::to_string(e1 / e0));
-    ::testing::Test::RecordProperty("misfit_ratio", std::to_string(r.misfits.back() / r.misfits.front()));
-    EXPECT_LT(e1, 0.6 * e0) << optimizer;                                // >= 40% better
+    ::testing::Test::RecordProperty("misfit_ratio",
+                                    std::to_string(r.misfits.back() / r.misfits.front()));
+    EXPECT_LT(e1, 0.6 * e0) << optimizer;                               // >= 40% better
     EXPECT_LT(r.misfits.back(), 0.3 * r.misfits.front()) << optimizer;  // >= 70% lower
     // Outputs: final model, history with one row per iteration.
     const auto final_model = io::read_npy(dir + "/model_final.npy");
@@ -101,8 +105,12 @@ void recovers_anomaly(const char* optimizer) {
 
 // Measured: Adam 24 iterations, anomaly error x0.46, misfit x0.04; L-BFGS 10 iterations,
 // x0.38 and x0.02.
-TEST(Fwi, AdamRecoversTheAnomalyAndReducesTheMisfit) { recovers_anomaly("adam"); }
-TEST(Fwi, LbfgsRecoversTheAnomalyAndReducesTheMisfit) { recovers_anomaly("lbfgs"); }
+TEST(Fwi, AdamRecoversTheAnomalyAndReducesTheMisfit) {
+  recovers_anomaly("adam");
+}
+TEST(Fwi, LbfgsRecoversTheAnomalyAndReducesTheMisfit) {
+  recovers_anomaly("lbfgs");
+}
 
 TEST(Fwi, ResumeReachesTheSameModelAsAnUninterruptedRun) {
   FwiConfig c = small_config(scratch("fwi_straight"));
@@ -127,6 +135,48 @@ TEST(Fwi, ResumeReachesTheSameModelAsAnUninterruptedRun) {
   for (std::size_t i = 0; i < straight.model.vp.size(); ++i) {
     ASSERT_EQ(resumed.model.vp[i], straight.model.vp[i]) << "cell " << i;
   }
+}
+
+// Observed data memory-mapped from a file (float32 or float64), read and low-passed per batch,
+// give bitwise the inversion of the same data in memory; so does propagating one shot at a time.
+TEST(Fwi, ObservedFileAndShotBatchGiveTheSameInversion) {
+  FwiConfig c = small_config(scratch("fwi_array"));
+  c.stages = {StageConfig{1, 8.0}, StageConfig{1, 0.0}};  // a filtered stage, then unfiltered
+  c.batch_size = 3;
+  c.seed = 4;
+  ForwardProblem truth = c.problem;
+  truth.model = true_model();
+  const HostArray3<float> observed = forward_model<float>(truth);
+  const FwiResult reference = run_fwi<float>(c, observed);
+
+  const std::string dir = scratch("fwi_observed_file");
+  const std::vector<std::size_t> shape = {observed.extent(0), observed.extent(1),
+                                          observed.extent(2)};
+  const std::vector<double> as_double(observed.data(), observed.data() + observed.size());
+  io::write_npy(dir + "/obs_f32.npy", observed.data(), shape);
+  io::write_npy(dir + "/obs_f64.npy", as_double.data(), shape);
+  auto same = [&](const FwiResult& r, const std::string& what) {
+    ASSERT_EQ(r.misfits.size(), reference.misfits.size()) << what;
+    for (std::size_t i = 0; i < r.misfits.size(); ++i) {
+      EXPECT_EQ(r.misfits[i], reference.misfits[i]) << what << ", iteration " << i + 1;
+    }
+    for (std::size_t i = 0; i < r.model.vp.size(); ++i) {
+      ASSERT_EQ(r.model.vp[i], reference.model.vp[i]) << what << ", cell " << i;
+    }
+  };
+  for (const char* name : {"obs_f32.npy", "obs_f64.npy"}) {
+    const io::DeckObserved file = io::read_observed_file(dir + "/" + name, "npy", c.problem.dt);
+    ASSERT_TRUE(file.traces);
+    FwiConfig from_file = c;
+    from_file.output_directory = scratch(std::string("fwi_from_") + name);
+    same(run_fwi<float>(from_file, *file.traces), name);
+    from_file.problem.shot_batch = 1;  // chunks of one shot: device memory for one shot
+    same(run_fwi<float>(from_file, *file.traces), std::string(name) + ", shot_batch 1");
+  }
+  FwiConfig chunks = c;
+  chunks.output_directory = scratch("fwi_shot_batch_2");
+  chunks.problem.shot_batch = 2;  // 3 shots: a chunk of 2 and one of 1
+  same(run_fwi<float>(chunks, observed), "shot_batch 2");
 }
 
 TEST(Fwi, ResumeRefusesAnotherInversionsCheckpoint) {
@@ -172,7 +222,8 @@ TEST(Lowpass, PassesLowAndStopsHighFrequencies) {
   }
   const auto fl = lowpass(low, 10.0, dt), fh = lowpass(high, 10.0, dt);
   double el = 0, eh = 0, e0 = 0;
-  for (int n = 500; n < 1500; ++n) el += std::pow(fl[n] - low[n], 2), eh += fh[n] * fh[n], e0 += high[n] * high[n];
+  for (int n = 500; n < 1500; ++n)
+    el += std::pow(fl[n] - low[n], 2), eh += fh[n] * fh[n], e0 += high[n] * high[n];
   EXPECT_LT(std::sqrt(el / e0), 0.01);  // 3 Hz passes unchanged, no phase shift
   EXPECT_LT(std::sqrt(eh / e0), 1e-3);  // 40 Hz is gone (8th order effective)
 }

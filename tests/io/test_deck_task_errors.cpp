@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+
 #include "deck_fixtures.hpp"
+#include "pwave/io/deck_observed.hpp"
 #include "pwave/io/npy.hpp"
 
 namespace pwave::test {
@@ -39,6 +42,22 @@ TEST(DeckTaskErrors, SectionsOfOtherTasks) {
                     "deck.yaml:16", "applies to task fwi only");
 }
 
+// An .npy file written byte by byte (header dict as given, values in native order), so that
+// headers our writer never produces can be tested.
+template <class V>
+void write_npy_bytes(const std::filesystem::path& path, std::string dict, const std::vector<V>& v) {
+  while ((10 + dict.size() + 1) % 64 != 0) dict += ' ';
+  dict += '\n';
+  std::string out = "\x93NUMPY";
+  out += char(1);
+  out += char(0);
+  out += char(dict.size() & 0xFF);
+  out += char((dict.size() >> 8) & 0xFF);
+  out += dict;
+  out.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(V));
+  write_file(path, out);
+}
+
 TEST(DeckTaskErrors, ObservedFiles) {
   const auto dir = scratch_dir("bad_observed");
   const std::string deck = (dir / "deck.yaml").string();
@@ -65,11 +84,44 @@ TEST(DeckTaskErrors, ObservedFiles) {
   io::write_npy((dir / "obs.npy").string(), v.data(), {600, 2});
   EXPECT_DECK_ERROR(error_for(gradient_deck()), "observed.file", deck + ":15",
                     "shape [600, 2] but the acquisition and time.nt need [2, 3, 300]");
+  // Values are checked apart from the deck (by slices of shots, one per rank), still naming
+  // the key and its line.
   std::vector<float> bad(2 * 3 * 300, 0.0f);
-  bad[17] = std::numeric_limits<float>::quiet_NaN();
+  bad[900 + 17] = std::numeric_limits<float>::quiet_NaN();
   io::write_npy((dir / "obs.npy").string(), bad.data(), {2, 3, 300});
+  const io::Deck with_nan = io::load_deck(deck);
+  EXPECT_NO_THROW(io::check_observed_values(with_nan.observed, 0, 1));  // shot 0 is fine
+  CaughtError nan;
+  try {
+    io::check_observed_values(with_nan.observed, 1, 2);
+  } catch (const InputError& e) {
+    nan = {true, e.key(), e.where(), e.what()};
+  }
+  EXPECT_TRUE(nan.thrown);
+  EXPECT_DECK_ERROR(nan, "observed.file", deck + ":15", "value 917 (C order) is not finite");
+  // Arrays that cannot be read in place are refused with the numpy line that fixes them.
+  const std::vector<float> good(2 * 3 * 300, 0.0f);
+  write_npy_bytes(dir / "obs.npy",
+                  "{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3, 300), }", good);
   EXPECT_DECK_ERROR(error_for(gradient_deck()), "observed.file", deck + ":15",
-                    "value 17 (C order) is not finite");
+                    "is stored in Fortran order (fortran_order: True), not C order; observed data "
+                    "are read in place from the file: re-save it with "
+                    "np.save(name, np.ascontiguousarray(a, dtype='<f4'))");
+  write_npy_bytes(dir / "obs.npy",
+                  "{'descr': '<i4', 'fortran_order': False, 'shape': (2, 3, 300), }",
+                  std::vector<std::int32_t>(2 * 3 * 300, 0));
+  EXPECT_DECK_ERROR(error_for(gradient_deck()), "observed.file", deck + ":15",
+                    "holds <i4 integers, not float32 or float64");
+  write_npy_bytes(dir / "obs.npy",
+                  "{'descr': '>f4', 'fortran_order': False, 'shape': (2, 3, 300), }", good);
+  EXPECT_DECK_ERROR(error_for(gradient_deck()), "observed.file", deck + ":15",
+                    "holds >f4 values in the other byte order");
+  // A file cut short (a copy that did not finish) is found before anything maps past its end.
+  write_npy_bytes(dir / "obs.npy",
+                  "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3, 300), }",
+                  std::vector<float>(2 * 3 * 300 - 1, 0.0f));
+  EXPECT_DECK_ERROR(error_for(gradient_deck()), "observed.file", deck + ":15",
+                    "truncated data: expected 7200 bytes for shape [2, 3, 300] of <f4, found 7196");
   write_file(dir / "obs.txt", "hello");
   EXPECT_DECK_ERROR(error_for(edit(gradient_deck(), "obs.npy", "obs.txt")), "observed.file",
                     deck + ":15", "set observed.format: npy or segy");
@@ -91,8 +143,9 @@ TEST(DeckTaskErrors, GradientStorage) {
                     "gradient.storage", "deck.yaml:23",
                     "got 'checkpoints' (did you mean 'checkpoint'?)");
   // Settings of one strategy with another, and bad values.
-  EXPECT_DECK_ERROR(deck_error(edit(fwi_deck(), "{storage: full}", "{storage: boundary, stride: 2}")),
-                    "gradient.stride", "deck.yaml:23", "applies to storage: full only");
+  EXPECT_DECK_ERROR(
+      deck_error(edit(fwi_deck(), "{storage: full}", "{storage: boundary, stride: 2}")),
+      "gradient.stride", "deck.yaml:23", "applies to storage: full only");
   EXPECT_DECK_ERROR(
       deck_error(edit(fwi_deck(), "{storage: full}", "{storage: full, checkpoint_interval: 9}")),
       "gradient.checkpoint_interval", "deck.yaml:23", "applies to storage: checkpoint only");

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # `mpirun -np N pwave run` end to end: the FWI deck gives the same final model, bit for bit, on
-# 1, 2 and 3 ranks, and after a stop on 2 ranks resumed on 3; a deck that only one rank cannot
-# use ends every rank with exit code 2; task gradient gives the same gradient on 1 and 3 ranks.
+# 1, 2 and 3 ranks, and after a stop on 2 ranks resumed on 3, and from the observed data file
+# with one shot per launch; a deck that only one rank cannot use ends every rank with exit code
+# 2; task gradient gives the same gradient on 1 and 3 ranks and with shot_batch 1; a non-finite
+# observed value seen by one rank ends every rank with exit code 2.
 #   cli_ranks.sh MPIEXEC PWAVE SOURCE_DIR [mpiexec flags...]
 set -u
 mpiexec=$1 pwave=$2 src=$3
@@ -21,6 +23,16 @@ for n in 2 3; do
   cmp -s <(cut -d, -f1-3 out1/history.csv) <(cut -d, -f1-3 out$n/history.csv) \
     || { echo "FAIL: $n ranks give another misfit history than 1 rank"; exit 1; }
 done
+# The same data read from out1's observed.npy (memory-mapped, each rank staging only its shots)
+# on 2 ranks, one shot per launch: the same final model.
+awk '/^true_model:/{skip=1} skip && /^$/{skip=0} !skip' "$deck" > fromfile.yaml
+echo "observed: {file: $work/out1/observed.npy}" >> fromfile.yaml
+"$mpiexec" -n 2 "$@" "$pwave" run fromfile.yaml "${common[@]}" --set output.directory=outo \
+  --set execution.shot_batch=1 || { echo "FAIL: fwi from the observed file exited $?"; exit 1; }
+cmp -s out1/model_final.npy outo/model_final.npy \
+  || { echo "FAIL: fwi from the observed file gives another final model"; exit 1; }
+cmp -s <(cut -d, -f1-3 out1/history.csv) <(cut -d, -f1-3 outo/history.csv) \
+  || { echo "FAIL: fwi from the observed file gives another misfit history"; exit 1; }
 # Interrupted on 2 ranks, resumed on 3: the same final model as the uninterrupted run.
 "$mpiexec" -n 2 "$@" "$pwave" run "$deck" "${common[@]}" --set output.directory=outr --stop-after 1 \
   || { echo "FAIL: the interrupted run exited $?"; exit 1; }
@@ -41,6 +53,22 @@ cmp -s outg1/gradient.npy outg3/gradient.npy \
   || { echo "FAIL: 3 ranks give another gradient than 1 rank"; exit 1; }
 cmp -s outg1/synthetic.npy outg3/synthetic.npy \
   || { echo "FAIL: 3 ranks give other synthetic traces than 1 rank"; exit 1; }
+"$mpiexec" -n 2 "$@" "$pwave" run "$src/inputs/gradient_small.yaml" --no-plots --quiet \
+  --set observed.file="$work/outf/receivers.npy" --set output.directory=outgb \
+  --set execution.shot_batch=1 || { echo "FAIL: gradient with shot_batch 1 exited $?"; exit 1; }
+cmp -s outg1/gradient.npy outgb/gradient.npy \
+  || { echo "FAIL: shot_batch 1 on 2 ranks gives another gradient"; exit 1; }
+# A value that is not finite in the last shot (checked by the last rank only): exit 2 on every
+# rank, one message naming the key.
+cp outf/receivers.npy inf.npy  # float32, little-endian: +inf is 00 00 80 7f, 100th value from the end
+printf '\000\000\200\177' | dd of=inf.npy bs=1 seek=$(( $(stat -c %s inf.npy) - 400 )) conv=notrunc 2>/dev/null
+"$mpiexec" -n 2 "$@" "$pwave" run "$src/inputs/gradient_small.yaml" --no-plots --quiet \
+  --set observed.file="$work/inf.npy" --set output.directory=outinf 2> errinf.txt
+code=$?
+[ "$code" = 2 ] || { echo "FAIL: an infinite observed value gave exit $code, not 2"; cat errinf.txt; exit 1; }
+grep -q "'observed.file': .*inf.npy: value .* is not finite" errinf.txt \
+  || { echo "FAIL: no error naming observed.file:"; cat errinf.txt; exit 1; }
+[ "$(grep -c "pwave: error:" errinf.txt)" = 1 ] || { echo "FAIL: the error was not printed once:"; cat errinf.txt; exit 1; }
 sed 's/order: 4/order: 5/' "$deck" > bad.yaml
 cp "$deck" good.yaml
 start=$(date +%s)

@@ -10,6 +10,7 @@
 #include "parallel_test_env.hpp"
 #include "pwave/inversion/fwi.hpp"
 #include "pwave/propagation/forward.hpp"
+#include "pwave/propagation/gradient.hpp"
 #include "support/problems.hpp"
 
 namespace pwave {
@@ -73,8 +74,63 @@ void rank_invariance(const std::string& optimizer) {
   EXPECT_GT(change, 1.0);
 }
 
-TEST(FwiRanks, AdamIsBitwiseIndependentOfTheRankCount) { rank_invariance("adam"); }
-TEST(FwiRanks, LbfgsIsBitwiseIndependentOfTheRankCount) { rank_invariance("lbfgs"); }
+// A rank propagating its share one shot at a time (execution.shot_batch 1) gives bitwise the
+// inversion of one launch per share, on any number of ranks.
+TEST(FwiRanks, ShotBatchDoesNotChangeTheInversion) {
+  const auto& world = parallel::test_env::world();
+  const auto base = std::filesystem::temp_directory_path() / "pwave-fwi-ranks";
+  FwiConfig c = rank_test_config((base / "shot-batch-0").string(), "adam");
+  ForwardProblem truth = c.problem;
+  truth.model = anomaly_model(c);
+  const auto observed = forward_model<float>(truth);
+  const FwiResult whole = run_fwi<float>(c, observed, world);
+  for (int shot_batch : {1, 3}) {
+    FwiConfig chunked = c;
+    chunked.problem.shot_batch = shot_batch;
+    chunked.output_directory = (base / ("shot-batch-" + std::to_string(shot_batch))).string();
+    const FwiResult r = run_fwi<float>(chunked, observed, world);
+    EXPECT_EQ(0, std::memcmp(r.model.vp.data(), whole.model.vp.data(),
+                             whole.model.vp.size() * sizeof(double)))
+        << "shot_batch " << shot_batch << " on " << world.size() << " ranks";
+    ASSERT_EQ(r.misfits.size(), whole.misfits.size());
+    for (std::size_t i = 0; i < r.misfits.size(); ++i) {
+      EXPECT_EQ(r.misfits[i], whole.misfits[i])
+          << "shot_batch " << shot_batch << ", iteration " << i + 1;
+    }
+  }
+}
+
+// The gradient task too: misfit, gradient and synthetic traces do not depend on shot_batch.
+TEST(FwiRanks, ShotBatchDoesNotChangeTheGradient) {
+  const auto& world = parallel::test_env::world();
+  FwiConfig c = rank_test_config("", "adam");
+  ForwardProblem truth = c.problem;
+  truth.model = anomaly_model(c);
+  const auto observed = forward_model<float>(truth);
+  const GradientResult<float> whole =
+      misfit_gradient<float>(c.problem, observed, Storage::boundary, {}, world);
+  EXPECT_GT(whole.misfit, 0.0);
+  for (int shot_batch : {1, 2}) {
+    ForwardProblem p = c.problem;
+    p.shot_batch = shot_batch;
+    const GradientResult<float> g =
+        misfit_gradient<float>(p, observed, Storage::boundary, {}, world);
+    EXPECT_EQ(g.misfit, whole.misfit) << "shot_batch " << shot_batch;
+    EXPECT_EQ(0, std::memcmp(g.gradient.data(), whole.gradient.data(),
+                             whole.gradient.size() * sizeof(float)))
+        << "shot_batch " << shot_batch << " on " << world.size() << " ranks";
+    EXPECT_EQ(0, std::memcmp(g.synthetic.data(), whole.synthetic.data(),
+                             whole.synthetic.size() * sizeof(float)))
+        << "shot_batch " << shot_batch;
+  }
+}
+
+TEST(FwiRanks, AdamIsBitwiseIndependentOfTheRankCount) {
+  rank_invariance("adam");
+}
+TEST(FwiRanks, LbfgsIsBitwiseIndependentOfTheRankCount) {
+  rank_invariance("lbfgs");
+}
 
 }  // namespace
 }  // namespace pwave

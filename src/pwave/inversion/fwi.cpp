@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <random>
 #include <sstream>
 
@@ -21,6 +22,7 @@
 #include "pwave/physics/stability.hpp"
 #include "pwave/propagation/acoustic2d.hpp"
 #include "pwave/propagation/gradient.hpp"
+#include "pwave/propagation/shot_gradient.hpp"
 
 namespace pwave {
 namespace {
@@ -30,7 +32,8 @@ void validate_fwi(const FwiConfig& c, std::size_t observed_shots) {
   const int nshots = int(c.problem.shots.size());
   if (c.stages.empty()) throw InputError("inversion.iterations", "", "no iterations to run");
   for (const StageConfig& s : c.stages) {
-    if (s.iterations < 1) throw InputError("inversion.stages", "", "every stage needs iterations >= 1");
+    if (s.iterations < 1)
+      throw InputError("inversion.stages", "", "every stage needs iterations >= 1");
   }
   if (c.batch_size < 0 || c.batch_size > nshots) {
     throw InputError("inversion.batch_size", "",
@@ -74,9 +77,8 @@ std::vector<int> draw_batch(unsigned long seed, long iteration, int nshots, int 
 std::string fingerprint(const FwiConfig& c, int precision_bytes) {
   std::ostringstream f;
   const Grid2D& g = c.problem.model.grid;
-  f << "pwave-fwi-1 " << precision_bytes << ' ' << g.nz << 'x' << g.nx << ' ' << c.problem.nt
-    << ' ' << c.problem.shots.size() << ' ' << c.optimizer.type << ' ' << c.batch_size << ' '
-    << c.seed;
+  f << "pwave-fwi-1 " << precision_bytes << ' ' << g.nz << 'x' << g.nx << ' ' << c.problem.nt << ' '
+    << c.problem.shots.size() << ' ' << c.optimizer.type << ' ' << c.batch_size << ' ' << c.seed;
   for (const StageConfig& s : c.stages) f << ' ' << s.iterations << '@' << s.max_frequency;
   return f.str();
 }
@@ -95,19 +97,21 @@ void write_model(const std::string& path, const DeviceVector<T>& v, int nz, int 
 
 std::string seconds_text(double s) {
   char b[32];
-  if (s < 120) std::snprintf(b, sizeof b, "%.1fs", s);
-  else std::snprintf(b, sizeof b, "%dm%02ds", int(s) / 60, int(s) % 60);
+  if (s < 120)
+    std::snprintf(b, sizeof b, "%.1fs", s);
+  else
+    std::snprintf(b, sizeof b, "%dm%02ds", int(s) / 60, int(s) % 60);
   return b;
 }
 
 }  // namespace
 
 template <class T>
-FwiResult run_fwi(const FwiConfig& config_in, const HostArray3<T>& observed,
+FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed,
                   const parallel::Communicator& comm) {
   const bool root = comm.is_root();
   FwiConfig cfg = config_in;
-  validate_fwi(cfg, observed.extent(0));
+  validate_fwi(cfg, observed.shots());
   // The CPML must not change as the model does (the gradient treats it as fixed).
   if (cfg.problem.boundary.pml_velocity <= 0) {
     cfg.problem.boundary.pml_velocity = cfg.problem.model.vmax();
@@ -119,29 +123,31 @@ FwiResult run_fwi(const FwiConfig& config_in, const HostArray3<T>& observed,
   const int batch = cfg.batch_size > 0 ? cfg.batch_size : nshots;
   const int nt = cfg.problem.nt;
 
-  // Each rank propagates at most its share of a minibatch.
+  // Each rank propagates at most its share of a minibatch, in chunks of at most shot_batch
+  // shots: device memory (wavefields, history, traces) is sized for one chunk.
   const int share = (batch + comm.size() - 1) / comm.size();
-  Acoustic2D<T> prop(cfg.problem, share);
+  const int chunk = cfg.problem.shot_batch > 0 ? std::min(cfg.problem.shot_batch, share) : share;
+  Acoustic2D<T> prop(cfg.problem, chunk);
   const int nrec = prop.receivers_per_shot();
-  if (observed.extent(1) != std::size_t(nrec) || observed.extent(2) != std::size_t(nt)) {
+  if (observed.receivers() != std::size_t(nrec) || observed.samples() != std::size_t(nt)) {
     throw InputError("observed", "",
-                     "has shape [" + std::to_string(observed.extent(0)) + ", " +
-                         std::to_string(observed.extent(1)) + ", " +
-                         std::to_string(observed.extent(2)) + "] but the acquisition needs [" +
+                     "has shape [" + std::to_string(observed.shots()) + ", " +
+                         std::to_string(observed.receivers()) + ", " +
+                         std::to_string(observed.samples()) + "] but the acquisition needs [" +
                          std::to_string(nshots) + ", " + std::to_string(nrec) + ", " +
                          std::to_string(nt) + "]");
   }
-  auto history = prop.make_history(share, cfg.storage);
-  Traces<T> syn("pwave::fwi_syn", share, nrec, nt), obs("pwave::fwi_obs", share, nrec, nt),
-      res("pwave::fwi_res", share, nrec, nt);
   Grid2DView<T> grad_w("pwave::fwi_grad_w", prop.padded_nz(), prop.padded_nx());
-  Grid2DView<T> imaging("pwave::fwi_imaging", prop.padded_nz(), prop.padded_nx());
   const parallel::AllreduceChoice path = parallel::choose_allreduce_path(
       parallel::parse_gpu_aware_setting(cfg.gpu_aware_mpi, "execution.gpu_aware_mpi"));
-  parallel::OrderedSum<T> imaging_sum(imaging.size(), path.path);
+  ShotGradient<T> shot_gradient(prop, observed, share, cfg.storage, path.path, comm);
   if (root && comm.size() > 1) {
     log::info(std::to_string(comm.size()) + " ranks, up to " + std::to_string(share) +
               " shots each per iteration; " + path.log_line());
+  }
+  if (root && chunk < share) {
+    log::info("shots propagated in chunks of " + std::to_string(chunk) + " per launch (of up to " +
+              std::to_string(share) + " per rank and iteration; execution.shot_batch)");
   }
   DeviceVector<T> model("pwave::fwi_model", ncells), gradient("pwave::fwi_gradient", ncells);
   {
@@ -175,7 +181,8 @@ FwiResult run_fwi(const FwiConfig& config_in, const HostArray3<T>& observed,
       opt.load(state.optimizer);
       if (root) log::info("resuming after iteration " + std::to_string(state.iteration));
     } else {
-      if (root) log::warn("--resume: no checkpoint in " + dir + "; starting from the initial model");
+      if (root)
+        log::warn("--resume: no checkpoint in " + dir + "; starting from the initial model");
     }
   }
   if (root) io::write_text_file(history_path, history_csv(state.history));
@@ -185,31 +192,24 @@ FwiResult run_fwi(const FwiConfig& config_in, const HostArray3<T>& observed,
 
   // One objective evaluation: misfit and conditioned dJ/dvp of the iteration's minibatch.
   // This rank runs its share; misfits and per-shot imaging sums are added over the whole batch
-  // in batch order on every rank (bitwise independent of the number of ranks).
+  // in batch order on every rank (bitwise independent of the number of ranks and of the chunk
+  // size). The observed traces of each chunk are staged (and, in a multiscale stage, low-passed:
+  // the same filter per trace as filtering all data first) as it starts; the full data stay
+  // where `observed` keeps them.
   parallel::ShotPlan plan;
-  double reduce_seconds = 0.0;
+  std::optional<LowpassFilter> filter;
+  typename ShotGradient<T>::Hooks hooks;  // hooks.filter: the stage's low-pass, if any
   auto objective = [&](const DeviceVector<T>& m, const DeviceVector<T>& grad) {
     const Grid2DView<T> m2(m.data(), nz, nx), g2(grad.data(), nz, nx);
-    const std::vector<long> keys = plan.positions();
-    std::vector<double> misfits;
-    if (!plan.empty()) {
-      prop.set_velocity(m2);
-      prop.forward(plan.shots, syn, {}, 0, 0, history);
-      misfits = residual_and_misfits(syn, obs, res, plan.count);
-      prop.adjoint_per_shot(plan.shots, res, history);
-    }
-    const auto r0 = std::chrono::steady_clock::now();
-    const double j = parallel::ordered_sum(comm, keys, misfits);
-    imaging_sum.sum(comm, keys, prop.shot_imaging(), imaging);
-    reduce_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - r0).count();
+    if (!plan.empty()) prop.set_velocity(m2);
+    const double j = shot_gradient.evaluate(plan.shots, plan.positions(), hooks);
     Kokkos::deep_copy(grad_w, T(0));
-    prop.add_imaging(imaging, grad_w);
+    prop.add_imaging(shot_gradient.imaging(), grad_w);
     fold_to_model(cfg.problem, grad_w, m2, g2);
     cond.apply(g2);
     return j;
   };
 
-  HostArray3<T> stage_data = observed;
   long done = state.iteration, stage_start = 0;
   const auto run_start = std::chrono::steady_clock::now();
   long iterations_this_run = 0;
@@ -221,28 +221,25 @@ FwiResult run_fwi(const FwiConfig& config_in, const HostArray3<T>& observed,
       stage_start = stage_end;
       continue;
     }
+    shot_gradient.invalidate_observed();
     if (stage.max_frequency > 0) {
-      stage_data = HostArray3<T>("pwave::stage_observed", observed.extent(0), observed.extent(1),
-                                 observed.extent(2));
-      Kokkos::deep_copy(stage_data, observed);
-      lowpass_traces(stage_data, stage.max_frequency, cfg.problem.dt);
+      filter.emplace(stage.max_frequency, cfg.problem.dt);
+      hooks.filter = [&](T* trace, std::size_t n) { filter->apply(trace, n); };
       prop.set_wavelet(lowpass(cfg.problem.wavelet, stage.max_frequency, cfg.problem.dt));
-      if (root) log::info("stage " + std::to_string(si + 1) + "/" + std::to_string(cfg.stages.size()) +
-                ": data and wavelet low-passed below " + std::to_string(stage.max_frequency) +
-                " Hz");
+      if (root)
+        log::info("stage " + std::to_string(si + 1) + "/" + std::to_string(cfg.stages.size()) +
+                  ": data and wavelet low-passed below " + std::to_string(stage.max_frequency) +
+                  " Hz");
     } else {
-      stage_data = observed;
+      filter.reset();
+      hooks.filter = nullptr;
       prop.set_wavelet(cfg.problem.wavelet);
     }
     for (; done < stage_end; ++done) {
       const long it = done + 1;
       const auto t0 = std::chrono::steady_clock::now();
-      plan = parallel::plan_shots(draw_batch(cfg.seed, it, nshots, batch), comm.rank(),
-                                  comm.size());
-      for (int k = 0; k < plan.count; ++k) {  // just this rank's traces of the batch
-        Kokkos::deep_copy(Kokkos::subview(obs, k, Kokkos::ALL, Kokkos::ALL),
-                          Kokkos::subview(stage_data, plan.shots[k], Kokkos::ALL, Kokkos::ALL));
-      }
+      plan =
+          parallel::plan_shots(draw_batch(cfg.seed, it, nshots, batch), comm.rank(), comm.size());
       const StepInfo info = opt.step(model, gradient, objective);
       if (!std::isfinite(info.misfit)) {
         throw RuntimeError("iteration " + std::to_string(it) + ": the misfit is not finite");
@@ -268,8 +265,7 @@ FwiResult run_fwi(const FwiConfig& config_in, const HostArray3<T>& observed,
         write_model(numbered(dir, "gradient", it), gradient, nz, nx);
       }
       const bool stopping = cfg.stop_after > 0 && iterations_this_run >= cfg.stop_after;
-      if ((cfg.checkpoint_every > 0 && it % cfg.checkpoint_every == 0) || it == total ||
-          stopping) {
+      if ((cfg.checkpoint_every > 0 && it % cfg.checkpoint_every == 0) || it == total || stopping) {
         auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), model);
         state.model.assign(h.data(), h.data() + ncells);
         state.optimizer = opt.save();
@@ -277,8 +273,9 @@ FwiResult run_fwi(const FwiConfig& config_in, const HostArray3<T>& observed,
         if (root) write_checkpoint(checkpoint_path, state);
       }
       if (stopping && it < total) {
-        if (root) log::info("stopping after " + std::to_string(iterations_this_run) +
-                  " iterations as asked; continue with --resume");
+        if (root)
+          log::info("stopping after " + std::to_string(iterations_this_run) +
+                    " iterations as asked; continue with --resume");
         stopped_early = true;
         break;
       }
@@ -286,7 +283,8 @@ FwiResult run_fwi(const FwiConfig& config_in, const HostArray3<T>& observed,
     if (stopped_early) break;
     stage_start = stage_end;
   }
-  if (root && !stopped_early) write_model((std::filesystem::path(dir) / "model_final.npy").string(), model, nz, nx);
+  if (root && !stopped_early)
+    write_model((std::filesystem::path(dir) / "model_final.npy").string(), model, nz, nx);
 
   FwiResult result;
   result.model = cfg.problem.model;
@@ -295,13 +293,23 @@ FwiResult run_fwi(const FwiConfig& config_in, const HostArray3<T>& observed,
   for (const HistoryRow& r : state.history) result.misfits.push_back(r.misfit);
   result.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count();
-  result.reduce_seconds = reduce_seconds;
+  result.reduce_seconds = shot_gradient.reduce_seconds();
   return result;
 }
 
-template FwiResult run_fwi<float>(const FwiConfig&, const HostArray3<float>&,
+template <class T>
+FwiResult run_fwi(const FwiConfig& config, const HostArray3<T>& observed,
+                  const parallel::Communicator& comm) {
+  return run_fwi<T>(config, ObservedArray<T>(observed), comm);
+}
+
+template FwiResult run_fwi<float>(const FwiConfig&, const ObservedTraces&,
+                                  const parallel::Communicator&);
+template FwiResult run_fwi<double>(const FwiConfig&, const ObservedTraces&,
                                    const parallel::Communicator&);
+template FwiResult run_fwi<float>(const FwiConfig&, const HostArray3<float>&,
+                                  const parallel::Communicator&);
 template FwiResult run_fwi<double>(const FwiConfig&, const HostArray3<double>&,
-                                    const parallel::Communicator&);
+                                   const parallel::Communicator&);
 
 }  // namespace pwave

@@ -4,6 +4,7 @@
 
 #include <functional>
 
+#include "pwave/core/observed.hpp"
 #include "pwave/core/types.hpp"
 #include "pwave/inversion/fwi_config.hpp"
 #include "pwave/parallel/communicator.hpp"
@@ -12,13 +13,13 @@ namespace pwave {
 
 /// The result of run_fwi.
 struct FwiResult {
-  Model2D model;                 ///< final model
-  std::vector<double> misfits;   ///< per iteration (of the iteration's minibatch)
-  double seconds = 0.0;          ///< wall time of the iterations run by this call
-  double reduce_seconds = 0.0;   ///< of which in the cross-rank sums (misfit + gradient)
+  Model2D model;                ///< final model
+  std::vector<double> misfits;  ///< per iteration (of the iteration's minibatch)
+  double seconds = 0.0;         ///< wall time of the iterations run by this call
+  double reduce_seconds = 0.0;  ///< of which in the cross-rank sums (misfit + gradient)
 };
 
-/// Runs the inversion of `observed` [shot][receiver][time] (host, precision T). Writes into
+/// Runs the inversion of `observed` [shot][receiver][time] (host) in precision T. Writes into
 /// config.output_directory:
 ///   model_final.npy [nz, nx]; model_NNNN.npy and gradient_NNNN.npy every output_every
 ///   iterations (NNNN = iteration, from 1); history.csv with the header
@@ -30,6 +31,16 @@ struct FwiResult {
 /// its shots' misfits and per-shot gradients, and the sums over the batch are taken in batch
 /// order (parallel::OrderedSum), so the result is bitwise the same on any number of ranks and
 /// every rank takes the same optimiser step. Rank 0 alone writes files and logs.
+///
+/// A rank propagates its share in chunks of at most config.problem.shot_batch shots (0: all at
+/// once), with device memory for one chunk; the result does not depend on the chunk size. Only
+/// the chunk's observed traces are read (ObservedTraces::read_shot), low-passed in a multiscale
+/// stage, and copied to the device, so `observed` may be a memory-mapped file of any size.
+template <class T>
+FwiResult run_fwi(const FwiConfig& config, const ObservedTraces& observed,
+                  const parallel::Communicator& comm = parallel::Communicator::self());
+
+/// The same for observed data in a host array (precision T).
 template <class T>
 FwiResult run_fwi(const FwiConfig& config, const HostArray3<T>& observed,
                   const parallel::Communicator& comm = parallel::Communicator::self());

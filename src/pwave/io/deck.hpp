@@ -5,22 +5,27 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "pwave/core/observed.hpp"
 #include "pwave/inversion/fwi_config.hpp"
 #include "pwave/propagation/forward_problem.hpp"
 #include "pwave/propagation/storage.hpp"
 
 namespace pwave::io {
 
-/// Observed data of a gradient or fwi task, read from a file and checked against the
-/// acquisition: [shot][receiver][time], values converted to double.
+/// Observed data of a gradient or fwi task, in a file checked against the acquisition:
+/// [shot][receiver][time]. The values are not loaded: `traces` reads them shot by shot from
+/// the file (a .npy file is memory-mapped), so the deck costs no memory for them.
 struct DeckObserved {
   std::string file;                ///< absolute path; empty when no file is given
   std::string format;              ///< "npy" or "segy"
+  std::string where;               ///< "deck.yaml:15" (or "--set"): where observed.file was given
   std::vector<std::size_t> shape;  ///< [shots, receivers, nt]
-  std::vector<double> data;        ///< C order, last index (time) fastest
+  /// Reads the file's traces by shot; shared by copies of the deck, alive as long as one is.
+  std::shared_ptr<const ObservedTraces> traces;
 };
 
 /// The inversion section of a fwi deck (see FwiConfig for the meaning of each value).
@@ -71,6 +76,8 @@ struct Deck {
 
 /// Reads the deck at `path`, applies `overrides` ("key.sub=value", value parsed as YAML) and
 /// validates it. Throws InputError(key, "file:line" or "--set", message) on any bad input.
+/// An observed data file is opened and its structure and shape checked, but its values are not
+/// read: io::check_observed_values (deck_observed.hpp) checks them, split over ranks if wanted.
 Deck load_deck(const std::string& path, const std::vector<std::string>& overrides = {});
 
 /// Same as load_deck() for deck text already in memory; `path` names it in messages and its

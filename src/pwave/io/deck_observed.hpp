@@ -1,18 +1,69 @@
 #pragma once
 // Observed data files of gradient and fwi decks: [shot][receiver][time] as .npy, or as a SEG-Y
 // file of shot gathers such as pwave writes (traces in shot-major order, FieldRecord = shot + 1).
+// Neither is loaded: a .npy file is memory-mapped and its values read in place, in the file's
+// own dtype; a SEG-Y file is indexed once and its traces read shot by shot when needed. So a
+// rank's memory holds the shots it propagates, never the whole data set.
 
+#include <cstddef>
 #include <string>
 
+#include "pwave/core/observed.hpp"
 #include "pwave/io/deck.hpp"
+#include "pwave/io/mapped_file.hpp"
+#include "pwave/io/npy.hpp"
 
 namespace pwave::io {
 
-/// Reads `path` as "npy" or "segy" into shape and data (double). A .npy file must hold a 3D
-/// float or integer array. A SEG-Y file's traces are grouped into shots by FieldRecord (one
-/// group per run of equal values); every group must have the same number of traces.
-/// `dt` (seconds) is checked against the SEG-Y sample interval when the file gives one.
+/// A C-order .npy array of float32 or float64 [shot][receiver][time] in native byte order,
+/// mapped read-only. Reading a shot converts it to the caller's precision and then gives its
+/// pages back (MappedFile::release), so touching shot after shot over an inversion does not
+/// grow the process's resident set to the whole file.
+class MappedNpyTraces final : public ObservedTraces {
+ public:
+  template <class V>
+  using InPlace = Kokkos::View<const V***, Kokkos::LayoutRight, HostSpace,
+                               Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
+  /// Takes over `file` and its parsed header (parse_npy_header, which checked the file's
+  /// length). Throws InputError(key "", where = file.path()) for anything but a 3D C-order
+  /// float32/float64 array in native byte order.
+  MappedNpyTraces(MappedFile file, NpyHeader header);
+
+  /// "<f4" or "<f8" (as stored).
+  const std::string& dtype() const { return header_.dtype; }
+  bool holds_float64() const { return header_.item_size == 8; }
+  /// The values in place (unmanaged host Views into the mapping; empty for the other dtype).
+  /// Valid while this object lives.
+  InPlace<float> float32() const;
+  InPlace<double> float64() const;
+
+  void read_shot(std::size_t shot, float* out) const override;
+  void read_shot(std::size_t shot, double* out) const override;
+
+ private:
+  template <class U>
+  void copy(std::size_t shot, U* out) const;
+  MappedFile file_;
+  NpyHeader header_;
+};
+
+/// Opens `path` as "npy" or "segy": checks its structure and returns its shape and a reader
+/// (`traces`, null when the shape is not 3D: the caller reports the shape). Values are not
+/// read here (see check_observed_values). A .npy file must hold a 3D C-order float32 or float64
+/// array in native byte order. A SEG-Y file's traces are grouped into shots by FieldRecord (one
+/// group per run of equal values); every group must have the same number of traces. `dt`
+/// (seconds) is checked against the SEG-Y sample interval when the file gives one.
 /// Throws InputError(key = "", where = path) saying what is wrong.
 DeckObserved read_observed_file(const std::string& path, const std::string& format, double dt);
+
+/// Checks that the observed values of shots [first_shot, last_shot) are finite, reading one shot
+/// at a time. Several ranks can share the work (observed_check_range): each reads only its part.
+/// Throws InputError("observed.file", observed.where, "<file>: value N (C order) is not finite").
+void check_observed_values(const DeckObserved& observed, std::size_t first_shot,
+                           std::size_t last_shot);
+
+/// The shots rank `rank` of `size` checks: contiguous slices that together cover every shot.
+std::pair<std::size_t, std::size_t> observed_check_range(std::size_t shots, int rank, int size);
 
 }  // namespace pwave::io

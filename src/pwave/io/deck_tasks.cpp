@@ -152,6 +152,7 @@ void read_observed_section(const DeckReader& r, const Node& obs, Deck& deck, Nod
                " ([shot, receiver, time])");
   }
   deck.observed.file = fs::absolute(path, ec).string();
+  deck.observed.where = r.where(key + ".file", file);
   Node out(YAML::NodeType::Map);
   out["file"] = deck.observed.file;
   out["format"] = format;

@@ -14,7 +14,7 @@ namespace pwave::io {
 void check_task_sections(const DeckReader& r, const YAML::Node& root, const Deck& deck);
 
 /// Reads observed, gradient, true_model and inversion for deck.task (gradient or fwi), after the
-/// model, time, acquisition and boundary sections. Loads the observed file and checks its shape
+/// model, time, acquisition and boundary sections. Opens the observed file and checks its shape
 /// against [shots, receivers, time.nt]; builds the true model; checks the bounds and the CFL
 /// limit at the largest velocity an inversion may reach. Writes the sections, defaults filled,
 /// into `resolved`.

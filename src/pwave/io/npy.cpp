@@ -343,12 +343,11 @@ void write_npy_impl(const std::string& path, const T* data, const std::vector<st
 
 }  // namespace
 
-NpyArray read_npy(const std::string& path) {
-  const std::vector<unsigned char> bytes = read_whole_file(path);
-  if (bytes.size() >= 4 && bytes[0] == 'P' && bytes[1] == 'K' && bytes[2] == 3 && bytes[3] == 4) {
+NpyHeader parse_npy_header(const unsigned char* bytes, std::size_t size, const std::string& path) {
+  if (size >= 4 && bytes[0] == 'P' && bytes[1] == 'K' && bytes[2] == 3 && bytes[3] == 4) {
     fail(path, "not an .npy file: it is a zip archive (an .npz?); extract the array first");
   }
-  if (bytes.size() < kMagicSize + 2 || std::memcmp(bytes.data(), kMagic, kMagicSize) != 0) {
+  if (size < kMagicSize + 2 || std::memcmp(bytes, kMagic, kMagicSize) != 0) {
     fail(path, "not an .npy file (it does not start with the \\x93NUMPY magic string)");
   }
   const int major = bytes[kMagicSize];
@@ -359,17 +358,17 @@ NpyArray read_npy(const std::string& path) {
   }
   const std::size_t len_bytes = major == 1 ? 2 : 4;
   const std::size_t prefix = kMagicSize + 2 + len_bytes;
-  if (bytes.size() < prefix) {
+  if (size < prefix) {
     fail(path, "truncated .npy header (expected at least " + std::to_string(prefix) +
-                   " bytes, found " + std::to_string(bytes.size()) + ")");
+                   " bytes, found " + std::to_string(size) + ")");
   }
-  const std::size_t header_len = read_le(bytes.data() + kMagicSize + 2, int(len_bytes));
-  if (bytes.size() < prefix + header_len) {
+  const std::size_t header_len = read_le(bytes + kMagicSize + 2, int(len_bytes));
+  if (size < prefix + header_len) {
     fail(path, "truncated .npy header (expected " + std::to_string(prefix + header_len) +
-                   " bytes, found " + std::to_string(bytes.size()) + ")");
+                   " bytes, found " + std::to_string(size) + ")");
   }
   // Versions 1.0/2.0 are latin-1 and 3.0 is UTF-8; the keys and values we need are ASCII.
-  const std::string header(bytes.begin() + prefix, bytes.begin() + prefix + header_len);
+  const std::string header(bytes + prefix, bytes + prefix + header_len);
   const auto entries = HeaderParser(header, path).parse_dict();
 
   const PyValue* descr = nullptr;
@@ -390,9 +389,15 @@ NpyArray read_npy(const std::string& path) {
   if (fortran->kind != PyValue::Kind::Bool) fail(path, "'fortran_order' must be True or False");
   if (shape->kind != PyValue::Kind::Sequence) fail(path, "'shape' must be a tuple of integers");
 
-  NpyArray out;
+  NpyHeader out;
   out.dtype = descr->text;
   const Dtype dtype = parse_descr(descr->text, path);
+  out.kind = dtype.scalar == Scalar::Float32 || dtype.scalar == Scalar::Float64 ? 'f' : 'i';
+  out.item_size = dtype.size;
+  out.little_endian = dtype.little_endian;
+  out.native_byte_order = dtype.little_endian == host_is_little_endian();
+  out.fortran_order = fortran->flag;
+  out.data_offset = prefix + header_len;
 
   std::size_t count = 1;
   for (const PyValue& d : shape->items) {
@@ -406,9 +411,10 @@ NpyArray read_npy(const std::string& path) {
     count *= n;
     out.shape.push_back(n);
   }
+  out.count = count;
 
   const std::size_t expected = count * dtype.size;
-  const std::size_t found = bytes.size() - prefix - header_len;
+  const std::size_t found = size - out.data_offset;
   if (found < expected) {
     std::string shape_text;
     for (std::size_t i = 0; i < out.shape.size(); ++i) {
@@ -418,8 +424,18 @@ NpyArray read_npy(const std::string& path) {
                    shape_text + "] of " + descr->text + ", found " + std::to_string(found));
   }
   // Trailing bytes are ignored, as numpy.load does.
+  return out;
+}
 
-  const unsigned char* p = bytes.data() + prefix + header_len;
+NpyArray read_npy(const std::string& path) {
+  const std::vector<unsigned char> bytes = read_whole_file(path);
+  const NpyHeader h = parse_npy_header(bytes.data(), bytes.size(), path);
+  const Dtype dtype = parse_descr(h.dtype, path);
+  NpyArray out;
+  out.shape = h.shape;
+  out.dtype = h.dtype;
+  const std::size_t count = h.count;
+  const unsigned char* p = bytes.data() + h.data_offset;
   const bool swap = dtype.little_endian != host_is_little_endian();
   out.data.resize(count);
   for (std::size_t i = 0; i < count; ++i, p += dtype.size) {
@@ -438,7 +454,7 @@ NpyArray read_npy(const std::string& path) {
         break;
     }
   }
-  if (fortran->flag && out.shape.size() > 1) out.data = fortran_to_c(out.data, out.shape);
+  if (h.fortran_order && out.shape.size() > 1) out.data = fortran_to_c(out.data, out.shape);
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include "pwave/parallel/reproducible_sum.hpp"
 #include "pwave/parallel/shot_plan.hpp"
 #include "pwave/propagation/acoustic2d.hpp"
+#include "pwave/propagation/shot_gradient.hpp"
 
 namespace pwave {
 namespace {
@@ -101,112 +102,77 @@ void check_observed_shape(const ForwardProblem& problem, std::size_t s, std::siz
   }
 }
 
-/// Several ranks: each propagates its contiguous share of the shots in one launch; misfits and
-/// per-shot imaging are summed in shot order (bitwise the single-rank result with shot_batch 0),
-/// and the synthetic traces are gathered on every rank.
+}  // namespace
+
 template <class T>
-GradientResult<T> misfit_gradient_ranks(const ForwardProblem& problem,
-                                        const HostArray3<T>& observed,
-                                        const StorageOptions& storage,
-                                        const ProgressCallback& progress,
-                                        const parallel::Communicator& comm) {
+GradientResult<T> misfit_gradient(const ForwardProblem& problem, const ObservedTraces& observed,
+                                  const StorageOptions& storage, const ProgressCallback& progress,
+                                  const parallel::Communicator& comm) {
+  // Each rank takes a contiguous share of the shots and propagates it in chunks of at most
+  // shot_batch shots; misfits and per-shot imaging are summed in shot order (ShotGradient), so
+  // the result is bitwise the same for any number of ranks and any shot_batch.
   const int nshots = int(problem.shots.size());
   std::vector<int> all(static_cast<std::size_t>(nshots));
   for (int s = 0; s < nshots; ++s) all[s] = s;
   const parallel::ShotPlan plan = parallel::plan_shots(all, comm.rank(), comm.size());
   const int share = (nshots + comm.size() - 1) / comm.size();
-  Acoustic2D<T> prop(problem, share);
+  const int chunk = problem.shot_batch > 0 ? std::min(problem.shot_batch, share) : share;
+  Acoustic2D<T> prop(problem, chunk);
   const int nrec = prop.receivers_per_shot();
-  check_observed_shape(problem, observed.extent(0), observed.extent(1), observed.extent(2), nrec);
-  Traces<T> syn("pwave::syn", share, nrec, problem.nt), obs("pwave::obs", share, nrec, problem.nt),
-      res("pwave::res", share, nrec, problem.nt);
-  Grid2DView<T> grad_w("pwave::grad_w", prop.padded_nz(), prop.padded_plane());
-  Grid2DView<T> imaging("pwave::imaging", prop.padded_nz(), prop.padded_plane());
-  std::vector<double> misfits;
-  std::vector<double> local_traces;
-  if (!plan.empty()) {
-    auto history = prop.make_history(share, storage);
-    prop.forward(plan.shots, syn, progress, 0, 2L * problem.nt, history);
-    for (int k = 0; k < plan.count; ++k) {
-      Kokkos::deep_copy(Kokkos::subview(obs, k, Kokkos::ALL, Kokkos::ALL),
-                        Kokkos::subview(observed, plan.shots[k], Kokkos::ALL, Kokkos::ALL));
-    }
-    misfits = residual_and_misfits(syn, obs, res, plan.count);
-    prop.adjoint_per_shot(plan.shots, res, history);
-    if (progress) progress(2L * problem.nt, 2L * problem.nt);
-    auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), syn);
-    local_traces.assign(h.data(), h.data() + std::size_t(plan.count) * nrec * problem.nt);
-  }
+  check_observed_shape(problem, observed.shots(), observed.receivers(), observed.samples(), nrec);
+  ShotGradient<T> shots(prop, observed, share, storage, parallel::choose_allreduce_path().path,
+                        comm);
+
+  GradientResult<T> out;
+  out.synthetic = HostArray3<T>("pwave::synthetic", nshots, nrec, problem.nt);
+  typename ShotGradient<T>::Hooks hooks;
+  hooks.progress = progress;
+  hooks.synthetic = [&](const Traces<T>& syn, int first, int count) {
+    const int s0 = plan.shots[first];  // a share is a run of consecutive shots
+    Kokkos::deep_copy(
+        Kokkos::subview(out.synthetic, std::make_pair(s0, s0 + count), Kokkos::ALL, Kokkos::ALL),
+        Kokkos::subview(syn, std::make_pair(0, count), Kokkos::ALL, Kokkos::ALL));
+  };
   std::vector<long> keys;
   for (int s : plan.shots) keys.push_back(s);
-  GradientResult<T> out;
-  out.misfit = parallel::ordered_sum(comm, keys, misfits);
-  parallel::OrderedSum<T> sum(imaging.size(), parallel::choose_allreduce_path().path);
-  sum.sum(comm, keys, prop.shot_imaging(), imaging);
-  prop.add_imaging(imaging, grad_w);
+  out.misfit = shots.evaluate(plan.shots, keys, hooks);
+  if (progress && plan.empty()) progress(1, 1);
+
+  Grid2DView<T> grad_w("pwave::grad_w", prop.padded_nz(), prop.padded_plane());
+  prop.add_imaging(shots.imaging(), grad_w);
   const auto grad = fold_to_model(problem, grad_w);
   out.gradient = HostArray2<T>("pwave::gradient_host", problem.model.grid.nz,
-                               problem.model.grid.ny * problem.model.grid.nx);
+                               problem.model.grid.ny * problem.model.grid.nx);  // [nz][ny nx] in 3D
   Kokkos::deep_copy(out.gradient, grad);
-  const std::vector<double> traces = comm.allgatherv(local_traces);
-  out.synthetic = HostArray3<T>("pwave::synthetic", nshots, nrec, problem.nt);
-  for (std::size_t i = 0; i < traces.size() && i < out.synthetic.size(); ++i) {
-    out.synthetic.data()[i] = T(traces[i]);
+  if (comm.size() > 1) {
+    // Every rank returns every shot's traces: its own rows to the others, in shot order.
+    const std::size_t per_shot = std::size_t(nrec) * std::size_t(problem.nt);
+    const T* mine = out.synthetic.data() + std::size_t(plan.empty() ? 0 : plan.shots[0]) * per_shot;
+    const std::vector<double> local(mine, mine + std::size_t(plan.count) * per_shot);
+    const std::vector<double> traces = comm.allgatherv(local);
+    for (std::size_t i = 0; i < traces.size() && i < out.synthetic.size(); ++i) {
+      out.synthetic.data()[i] = T(traces[i]);
+    }
   }
   return out;
 }
-
-}  // namespace
 
 template <class T>
 GradientResult<T> misfit_gradient(const ForwardProblem& problem, const HostArray3<T>& observed,
                                   const StorageOptions& storage, const ProgressCallback& progress,
                                   const parallel::Communicator& comm) {
-  if (comm.size() > 1) return misfit_gradient_ranks(problem, observed, storage, progress, comm);
-  Acoustic2D<T> prop(problem, problem.shot_batch);
-  const int nshots = int(problem.shots.size());
-  const int nrec = prop.receivers_per_shot();
-  if (observed.extent(0) != std::size_t(nshots) || observed.extent(1) != std::size_t(nrec) ||
-      observed.extent(2) != std::size_t(problem.nt)) {
-    throw InputError("observed", "",
-                     "has shape [" + std::to_string(observed.extent(0)) + ", " +
-                         std::to_string(observed.extent(1)) + ", " +
-                         std::to_string(observed.extent(2)) + "] but the acquisition needs [" +
-                         std::to_string(nshots) + ", " + std::to_string(nrec) + ", " +
-                         std::to_string(problem.nt) + "]");
-  }
-  const int cap = prop.batch_capacity();
-  GradientResult<T> out;
-  out.synthetic = HostArray3<T>("pwave::synthetic", nshots, nrec, problem.nt);
-  Traces<T> syn("pwave::syn", cap, nrec, problem.nt), obs("pwave::obs", cap, nrec, problem.nt),
-      res("pwave::res", cap, nrec, problem.nt);
-  Grid2DView<T> grad_w("pwave::grad_w", prop.padded_nz(), prop.padded_plane());
-  auto history = prop.make_history(cap, storage);
-  const long steps_total = 2L * problem.nt * ((nshots + cap - 1) / cap);
-  long steps = 0;
-  for (int first = 0; first < nshots; first += cap) {
-    const int count = std::min(cap, nshots - first);
-    const auto shots = std::make_pair(first, first + count);
-    const auto batch = std::make_pair(0, count);
-    prop.forward(first, count, syn, progress, steps, steps_total, history);
-    steps += problem.nt;
-    Kokkos::deep_copy(Kokkos::subview(obs, batch, Kokkos::ALL, Kokkos::ALL),
-                      Kokkos::subview(observed, shots, Kokkos::ALL, Kokkos::ALL));
-    // Per-shot misfits added in shot order: the same sum as across MPI ranks.
-    for (double j : residual_and_misfits(syn, obs, res, count)) out.misfit += j;
-    Kokkos::deep_copy(Kokkos::subview(out.synthetic, shots, Kokkos::ALL, Kokkos::ALL),
-                      Kokkos::subview(syn, batch, Kokkos::ALL, Kokkos::ALL));
-    prop.adjoint(first, count, res, history, grad_w);
-    steps += problem.nt;
-    if (progress) progress(steps, steps_total);
-  }
-  const auto grad = fold_to_model(problem, grad_w);
-  out.gradient = HostArray2<T>("pwave::gradient_host", problem.model.grid.nz,
-                               problem.model.grid.ny * problem.model.grid.nx);
-  Kokkos::deep_copy(out.gradient, grad);
-  return out;
+  return misfit_gradient<T>(problem, ObservedArray<T>(observed), storage, progress, comm);
 }
 
+template GradientResult<float> misfit_gradient<float>(const ForwardProblem&, const ObservedTraces&,
+                                                      const StorageOptions&,
+                                                      const ProgressCallback&,
+                                                      const parallel::Communicator&);
+template GradientResult<double> misfit_gradient<double>(const ForwardProblem&,
+                                                        const ObservedTraces&,
+                                                        const StorageOptions&,
+                                                        const ProgressCallback&,
+                                                        const parallel::Communicator&);
 template GradientResult<float> misfit_gradient<float>(const ForwardProblem&,
                                                       const HostArray3<float>&,
                                                       const StorageOptions&,

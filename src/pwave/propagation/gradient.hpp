@@ -1,6 +1,7 @@
 #pragma once
 // Misfit and its exact gradient with respect to the velocity model.
 
+#include "pwave/core/observed.hpp"
 #include "pwave/core/types.hpp"
 #include "pwave/parallel/communicator.hpp"
 #include "pwave/propagation/forward.hpp"
@@ -19,8 +20,17 @@ struct GradientResult {
 
 /// Computes the misfit against `observed` ([shot][receiver][time], host) and its gradient with
 /// the exact discrete adjoint. CPML cells' gradient is folded onto the edge cells they copy.
-/// With several ranks the shots are split over them (each rank one launch of its share) and
-/// the result, identical on every rank, is bitwise the single-rank one with shot_batch 0.
+/// With several ranks the shots are split over them; each rank propagates its share in chunks
+/// of at most problem.shot_batch shots (0: all at once), staging only a chunk's observed traces
+/// on the device. The result, identical on every rank, is bitwise the same for any number of
+/// ranks and any shot_batch (see ShotGradient). Every rank returns all synthetic traces.
+template <class T>
+GradientResult<T> misfit_gradient(
+    const ForwardProblem& problem, const ObservedTraces& observed,
+    const StorageOptions& storage = Storage::boundary, const ProgressCallback& progress = {},
+    const parallel::Communicator& comm = parallel::Communicator::self());
+
+/// The same for observed data in a host array.
 template <class T>
 GradientResult<T> misfit_gradient(
     const ForwardProblem& problem, const HostArray3<T>& observed,

@@ -1,0 +1,144 @@
+#include "pwave/propagation/shot_gradient.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "pwave/core/error.hpp"
+#include "pwave/propagation/gradient.hpp"
+
+namespace pwave {
+
+template <class T>
+ObservedStaging<T>::ObservedStaging(const ObservedTraces& observed, int capacity)
+    : observed_(&observed),
+      device_("pwave::observed_batch", std::size_t(std::max(capacity, 0)), observed.receivers(),
+              observed.samples()),
+      host_(Kokkos::create_mirror_view(device_)) {}
+
+template <class T>
+void ObservedStaging<T>::load(const int* shots, int count, const TraceFilter& filter) {
+  if (count < 0 || count > capacity()) {
+    throw RuntimeError("observed data: " + std::to_string(count) +
+                       " shots do not fit a staging buffer of " + std::to_string(capacity()));
+  }
+  const std::size_t nrec = device_.extent(1), nt = device_.extent(2);
+  for (int k = 0; k < count; ++k) {
+    T* row = host_.data() + std::size_t(k) * nrec * nt;
+    observed_->read_shot(std::size_t(shots[k]), row);
+    if (filter) {
+      for (std::size_t r = 0; r < nrec; ++r) filter(row + r * nt, nt);
+    }
+  }
+  if (count == 0) return;
+  const auto rows = std::make_pair(0, count);
+  Kokkos::deep_copy(Kokkos::subview(device_, rows, Kokkos::ALL, Kokkos::ALL),
+                    Kokkos::subview(host_, rows, Kokkos::ALL, Kokkos::ALL));
+}
+
+namespace {
+
+/// acc = (start_from_zero ? 0 : acc) + rows[0] + rows[1] + ... + rows[count - 1], left to right
+/// in T: the arithmetic of OrderedSum on one rank, spread over calls, so that chunk after chunk
+/// gives the bits of one sum over all rows.
+template <class T>
+struct AccumulateRows {
+  Grid2DView<T> acc;
+  Field2D<T> rows;
+  int count;
+  bool start_from_zero;
+  KOKKOS_INLINE_FUNCTION void operator()(const int iz, const int ix) const {
+    T s = start_from_zero ? T(0) : acc(iz, ix);
+    for (int k = 0; k < count; ++k) s += rows(k, iz, ix);
+    acc(iz, ix) = s;
+  }
+};
+
+template <class T>
+void accumulate_rows(const Grid2DView<T>& acc, const Field2D<T>& rows, int count,
+                     bool start_from_zero) {
+  Kokkos::parallel_for("pwave::propagation::accumulate_imaging",
+                       Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>(
+                           {0, 0}, {int(acc.extent(0)), int(acc.extent(1))}),
+                       AccumulateRows<T>{acc, rows, count, start_from_zero});
+}
+
+}  // namespace
+
+template <class T>
+ShotGradient<T>::ShotGradient(Acoustic2D<T>& prop, const ObservedTraces& observed, int share,
+                              const StorageOptions& storage, parallel::AllreducePath path,
+                              const parallel::Communicator& comm)
+    : prop_(prop),
+      comm_(comm),
+      share_(share),
+      chunk_(std::min(prop.batch_capacity(), std::max(share, 1))),
+      nt_(int(observed.samples())),
+      staging_(observed, chunk_),
+      history_(prop.make_history(chunk_, storage)),
+      syn_("pwave::syn", chunk_, prop.receivers_per_shot(), nt_),
+      res_("pwave::res", chunk_, prop.receivers_per_shot(), nt_),
+      imaging_("pwave::imaging", prop.padded_nz(), prop.padded_plane()),
+      no_rows_("pwave::no_rows", 0, prop.padded_nz(), prop.padded_plane()),
+      imaging_sum_(imaging_.size(), path) {}
+
+template <class T>
+double ShotGradient<T>::evaluate(const std::vector<int>& shots, const std::vector<long>& keys,
+                                 const Hooks& hooks) {
+  const int count = int(shots.size());
+  if (count > share_ || keys.size() != shots.size()) {
+    throw RuntimeError("ShotGradient: " + std::to_string(count) + " shots with " +
+                       std::to_string(keys.size()) + " keys for a share of " +
+                       std::to_string(share_));
+  }
+  const int nchunks = (count + chunk_ - 1) / chunk_;
+  // One rank with its keys in order can add each chunk's imaging to the sum as it goes;
+  // otherwise every row waits for the cross-rank sum.
+  const bool streaming =
+      nchunks > 1 && comm_.size() == 1 && std::is_sorted(keys.begin(), keys.end());
+  if (nchunks > 1 && !streaming && rows_.extent(0) < std::size_t(count)) {
+    rows_ = Field2D<T>("pwave::shot_imaging_rows", share_, prop_.padded_nz(), prop_.padded_plane());
+  }
+  std::vector<double> misfits;
+  misfits.reserve(shots.size());
+  const long steps_total = 2L * nt_ * nchunks;
+  long steps = 0;
+  for (int c0 = 0; c0 < count; c0 += chunk_) {
+    const int n = std::min(chunk_, count - c0);
+    const std::vector<int> part(shots.begin() + c0, shots.begin() + c0 + n);
+    if (nchunks > 1 || part != staged_) {
+      staging_.load(part.data(), n, hooks.filter);
+      staged_ = nchunks == 1 ? part : std::vector<int>();
+    }
+    prop_.forward(part, syn_, hooks.progress, steps, steps_total, history_);
+    steps += nt_;
+    if (hooks.synthetic) hooks.synthetic(syn_, c0, n);
+    for (double j : residual_and_misfits(syn_, staging_.device(), res_, n)) misfits.push_back(j);
+    prop_.adjoint_per_shot(part, res_, history_);
+    steps += nt_;
+    if (hooks.progress) hooks.progress(steps, steps_total);
+    const auto chunk_rows = std::make_pair(0, n);
+    if (streaming) {
+      accumulate_rows(imaging_, prop_.shot_imaging(), n, c0 == 0);
+    } else if (nchunks > 1) {
+      Kokkos::deep_copy(
+          Kokkos::subview(rows_, std::make_pair(c0, c0 + n), Kokkos::ALL, Kokkos::ALL),
+          Kokkos::subview(prop_.shot_imaging(), chunk_rows, Kokkos::ALL, Kokkos::ALL));
+    }
+  }
+  const auto r0 = std::chrono::steady_clock::now();
+  const double j = parallel::ordered_sum(comm_, keys, misfits);
+  if (!streaming) {
+    const Field2D<T>& rows = count == 0 ? no_rows_ : nchunks > 1 ? rows_ : prop_.shot_imaging();
+    imaging_sum_.sum(comm_, keys, rows, imaging_);
+  }
+  fence_all();
+  reduce_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - r0).count();
+  return j;
+}
+
+template class ObservedStaging<float>;
+template class ObservedStaging<double>;
+template class ShotGradient<float>;
+template class ShotGradient<double>;
+
+}  // namespace pwave
