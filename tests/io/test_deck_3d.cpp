@@ -101,11 +101,6 @@ TEST(Deck3D, StabilityAndDispersionUseDy) {
   EXPECT_NE(d.warnings[0].find("dy = 20 m"), std::string::npos) << d.warnings[0];
 }
 
-TEST(Deck3D, FwiIsRefusedIn3D) {
-  EXPECT_DECK_ERROR(deck_error(base_3d, {"task=fwi"}), "task", "--set",
-                    "3D models support task: forward and task: gradient in this version");
-}
-
 TEST(Deck3D, LayersAndSphericalAnomalies) {
   const std::string vp =
       "vp: {constant: 2000, layers: [{z: 100, vp: 2500}], "

@@ -13,7 +13,9 @@ namespace {
 
 constexpr char magic[8] = {'P', 'W', 'A', 'V', 'E', 'C', 'K', '1'};
 
-void put_i64(std::ostream& o, std::int64_t v) { o.write(reinterpret_cast<const char*>(&v), 8); }
+void put_i64(std::ostream& o, std::int64_t v) {
+  o.write(reinterpret_cast<const char*>(&v), 8);
+}
 void put_doubles(std::ostream& o, const std::vector<double>& v) {
   put_i64(o, std::int64_t(v.size()));
   o.write(reinterpret_cast<const char*>(v.data()), std::streamsize(v.size() * sizeof(double)));

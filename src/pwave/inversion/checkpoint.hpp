@@ -16,10 +16,10 @@ struct HistoryRow {
 
 /// Everything needed to continue an inversion after `iteration` completed iterations.
 struct FwiState {
-  std::string fingerprint;         ///< identifies the inversion (grid, shots, optimiser, stages)
-  long iteration = 0;              ///< completed iterations, all stages together
-  std::vector<double> model;       ///< [nz * nx], m/s
-  std::vector<double> optimizer;   ///< Optimizer::save()
+  std::string fingerprint;        ///< identifies the inversion (grid, shots, optimiser, stages)
+  long iteration = 0;             ///< completed iterations, all stages together
+  std::vector<double> model;      ///< [nz * nx], m/s
+  std::vector<double> optimizer;  ///< Optimizer::save()
   std::vector<HistoryRow> history;
 };
 

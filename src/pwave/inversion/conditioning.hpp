@@ -15,7 +15,7 @@ class GradientConditioner {
   GradientConditioner(const Grid2D& grid, const std::vector<ShotGeometry>& shots,
                       double water_depth, double source_taper, double smoothing);
 
-  /// Masks and smooths `grad` [nz][nx] in place.
+  /// Masks and smooths `grad` [nz][nx] ([nz][ny nx] in 3D) in place.
   void apply(const Grid2DView<T>& grad) const;
 
   /// The mask (1 = untouched, 0 = removed), for figures and tests.
@@ -24,7 +24,7 @@ class GradientConditioner {
  private:
   Grid2D grid_;
   Grid2DView<T> mask_, scratch_;
-  Kokkos::View<T*, MemSpace> kernel_z_, kernel_x_;  // normalised Gaussian taps, [2 r + 1]
+  Kokkos::View<T*, MemSpace> kernel_z_, kernel_x_, kernel_y_;  // normalised taps, [2 r + 1]
   bool masked_ = false;
 };
 

@@ -44,7 +44,8 @@ void validate_fwi(const FwiConfig& c, std::size_t observed_shots) {
     throw InputError("inversion.bounds", "", "needs 0 < vmin < vmax");
   }
   const Grid2D& g = c.problem.model.grid;
-  const double dt_max = physics::max_stable_dt(c.problem.order, c.vmax, g.dx, g.dz);
+  const double dt_max =
+      physics::max_stable_dt(c.problem.order, c.vmax, g.dx, g.dz, g.is_3d() ? g.dy : 0.0);
   if (c.problem.dt > dt_max) {
     std::ostringstream m;
     m << "the upper bound " << c.vmax << " m/s makes time.dt = " << c.problem.dt
@@ -77,8 +78,10 @@ std::vector<int> draw_batch(unsigned long seed, long iteration, int nshots, int 
 std::string fingerprint(const FwiConfig& c, int precision_bytes) {
   std::ostringstream f;
   const Grid2D& g = c.problem.model.grid;
-  f << "pwave-fwi-1 " << precision_bytes << ' ' << g.nz << 'x' << g.nx << ' ' << c.problem.nt << ' '
-    << c.problem.shots.size() << ' ' << c.optimizer.type << ' ' << c.batch_size << ' ' << c.seed;
+  f << "pwave-fwi-1 " << precision_bytes << ' ' << g.nz << 'x'
+    << (g.is_3d() ? std::to_string(g.ny) + "x" : std::string()) << g.nx << ' ' << c.problem.nt
+    << ' ' << c.problem.shots.size() << ' ' << c.optimizer.type << ' ' << c.batch_size << ' '
+    << c.seed;
   for (const StageConfig& s : c.stages) f << ' ' << s.iterations << '@' << s.max_frequency;
   return f.str();
 }
@@ -89,10 +92,13 @@ std::string numbered(const std::string& dir, const char* stem, long it) {
   return (std::filesystem::path(dir) / name).string();
 }
 
+/// Writes a model-grid vector as [nz, nx] or, in 3D, [nz, ny, nx].
 template <class T>
-void write_model(const std::string& path, const DeviceVector<T>& v, int nz, int nx) {
+void write_model(const std::string& path, const DeviceVector<T>& v, const Grid& g) {
   auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), v);
-  io::write_npy(path, h.data(), {std::size_t(nz), std::size_t(nx)});
+  std::vector<std::size_t> shape{std::size_t(g.nz), std::size_t(g.nx)};
+  if (g.is_3d()) shape.insert(shape.begin() + 1, std::size_t(g.ny));
+  io::write_npy(path, h.data(), shape);
 }
 
 std::string seconds_text(double s) {
@@ -117,7 +123,7 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed,
     cfg.problem.boundary.pml_velocity = cfg.problem.model.vmax();
   }
   const Grid2D& g = cfg.problem.model.grid;
-  const int nz = g.nz, nx = g.nx;
+  const int nz = g.nz, nplane = g.ny * g.nx;  // model-grid arrays are [nz][ny nx] (ny = 1 in 2D)
   const std::size_t ncells = std::size_t(g.cells());
   const int nshots = int(cfg.problem.shots.size());
   const int batch = cfg.batch_size > 0 ? cfg.batch_size : nshots;
@@ -137,7 +143,7 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed,
                          std::to_string(nshots) + ", " + std::to_string(nrec) + ", " +
                          std::to_string(nt) + "]");
   }
-  Grid2DView<T> grad_w("pwave::fwi_grad_w", prop.padded_nz(), prop.padded_nx());
+  Grid2DView<T> grad_w("pwave::fwi_grad_w", prop.padded_nz(), prop.padded_plane());
   const parallel::AllreduceChoice path = parallel::choose_allreduce_path(
       parallel::parse_gpu_aware_setting(cfg.gpu_aware_mpi, "execution.gpu_aware_mpi"));
   ShotGradient<T> shot_gradient(prop, observed, share, cfg.storage, path.path, comm);
@@ -200,7 +206,7 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed,
   std::optional<LowpassFilter> filter;
   typename ShotGradient<T>::Hooks hooks;  // hooks.filter: the stage's low-pass, if any
   auto objective = [&](const DeviceVector<T>& m, const DeviceVector<T>& grad) {
-    const Grid2DView<T> m2(m.data(), nz, nx), g2(grad.data(), nz, nx);
+    const Grid2DView<T> m2(m.data(), nz, nplane), g2(grad.data(), nz, nplane);
     if (!plan.empty()) prop.set_velocity(m2);
     const double j = shot_gradient.evaluate(plan.shots, plan.positions(), hooks);
     Kokkos::deep_copy(grad_w, T(0));
@@ -261,8 +267,8 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed,
       if (root) log::info(line);
       if (root) io::write_text_file(history_path, history_csv(state.history));
       if (root && cfg.output_every > 0 && it % cfg.output_every == 0) {
-        write_model(numbered(dir, "model", it), model, nz, nx);
-        write_model(numbered(dir, "gradient", it), gradient, nz, nx);
+        write_model(numbered(dir, "model", it), model, g);
+        write_model(numbered(dir, "gradient", it), gradient, g);
       }
       const bool stopping = cfg.stop_after > 0 && iterations_this_run >= cfg.stop_after;
       if ((cfg.checkpoint_every > 0 && it % cfg.checkpoint_every == 0) || it == total || stopping) {
@@ -284,7 +290,7 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed,
     stage_start = stage_end;
   }
   if (root && !stopped_early)
-    write_model((std::filesystem::path(dir) / "model_final.npy").string(), model, nz, nx);
+    write_model((std::filesystem::path(dir) / "model_final.npy").string(), model, g);
 
   FwiResult result;
   result.model = cfg.problem.model;

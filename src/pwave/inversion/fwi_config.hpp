@@ -29,20 +29,20 @@ struct StageConfig {
 
 /// Everything run_fwi needs besides the observed data.
 struct FwiConfig {
-  ForwardProblem problem;            ///< initial model, acquisition, time axis, wavelet
-  std::vector<StageConfig> stages;   ///< at least one
-  int batch_size = 0;                ///< shots per iteration (0 = all), drawn without replacement
-  unsigned long seed = 1;            ///< of the shot-drawing generator
+  ForwardProblem problem;           ///< initial model, acquisition, time axis, wavelet
+  std::vector<StageConfig> stages;  ///< at least one
+  int batch_size = 0;               ///< shots per iteration (0 = all), drawn without replacement
+  unsigned long seed = 1;           ///< of the shot-drawing generator
   OptimizerConfig optimizer;
-  double vmin = 0.0, vmax = 0.0;     ///< bounds of the model (m/s), applied after every update
-  double smoothing = 0.0;            ///< Gaussian smoothing of the gradient, sigma in metres
-  double water_depth = 0.0;          ///< metres: the gradient is zero above this depth
-  double source_taper = 0.0;         ///< metres: the gradient is tapered to zero at sources
+  double vmin = 0.0, vmax = 0.0;  ///< bounds of the model (m/s), applied after every update
+  double smoothing = 0.0;         ///< Gaussian smoothing of the gradient, sigma in metres
+  double water_depth = 0.0;       ///< metres: the gradient is zero above this depth
+  double source_taper = 0.0;      ///< metres: the gradient is tapered to zero at sources
   StorageOptions storage = Storage::boundary;  ///< strategy for the backward pass
-  std::string output_directory;      ///< where models, history and checkpoints go
-  int output_every = 0;              ///< write model/gradient every N iterations (0 = never)
-  int checkpoint_every = 1;          ///< save the inversion state every N iterations
-  bool resume = false;               ///< continue from the checkpoint in output_directory
+  std::string output_directory;                ///< where models, history and checkpoints go
+  int output_every = 0;      ///< write model/gradient every N iterations (0 = never)
+  int checkpoint_every = 1;  ///< save the inversion state every N iterations
+  bool resume = false;       ///< continue from the checkpoint in output_directory
   /// Stop after this many iterations of this run, with a checkpoint, so that a later --resume
   /// continues (for batch jobs with a wall-time limit); 0 = run to the end.
   int stop_after = 0;

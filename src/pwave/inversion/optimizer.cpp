@@ -63,9 +63,12 @@ StepInfo Optimizer<T>::step(const DeviceVector<T>& model, const DeviceVector<T>&
   const double f = objective(model, gradient);
   ++iteration_;
   StepInfo info;
-  if (config_.type == "sgd") info = step_sgd(model, gradient, f);
-  else if (config_.type == "adam") info = step_adam(model, gradient, f);
-  else info = step_lbfgs(model, gradient, f, objective);
+  if (config_.type == "sgd")
+    info = step_sgd(model, gradient, f);
+  else if (config_.type == "adam")
+    info = step_adam(model, gradient, f);
+  else
+    info = step_lbfgs(model, gradient, f, objective);
   info.misfit = f;
   info.evaluations += 1;
   return info;

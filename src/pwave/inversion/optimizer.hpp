@@ -18,7 +18,8 @@ using DeviceVector = Kokkos::View<T*, Kokkos::LayoutRight, MemSpace>;
 /// Misfit at `model`, with its gradient written to `gradient` (same minibatch every call within
 /// one step, so that line searches and L-BFGS curvature pairs compare like with like).
 template <class T>
-using Objective = std::function<double(const DeviceVector<T>& model, const DeviceVector<T>& gradient)>;
+using Objective =
+    std::function<double(const DeviceVector<T>& model, const DeviceVector<T>& gradient)>;
 
 /// What one optimiser step did.
 struct StepInfo {
@@ -53,8 +54,8 @@ class Optimizer {
   std::size_t size_;
   T vmin_, vmax_;
   long iteration_ = 0;
-  double scale_ = 0.0;            // sgd: fixed step per unit gradient; lbfgs: initial H0 scale
-  DeviceVector<T> m_, v_;         // adam moments, sgd velocity (m_)
+  double scale_ = 0.0;     // sgd: fixed step per unit gradient; lbfgs: initial H0 scale
+  DeviceVector<T> m_, v_;  // adam moments, sgd velocity (m_)
   DeviceVector<T> trial_, trial_grad_, direction_;  // lbfgs scratch
   std::vector<DeviceVector<T>> s_, y_;              // lbfgs pairs (newest last)
   std::vector<double> rho_;

@@ -184,12 +184,6 @@ Deck load_deck_text(const std::string& text, const std::string& path,
   deck.problem.model = std::move(model.model);
   res["model"] = model.resolved;
   const bool three_d = deck.problem.model.grid.is_3d();
-  if (three_d && deck.task == "fwi") {
-    // 3D inversions need 3D model conditioning (smoothing, masks) and outputs: not yet.
-    r.fail("task", task,
-           "3D models support task: forward and task: gradient in this version (this deck has "
-           "task: fwi and a 3D model.shape)");
-  }
   resolve_section(res, "time", [&](Node& n) { read_time(r, root, deck, n); });
   resolve_section(res, "wavelet", [&](Node& n) { read_wavelet(r, root, deck, n); });
   const DeckAcquisition acq =

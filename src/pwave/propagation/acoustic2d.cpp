@@ -258,21 +258,24 @@ void Acoustic2D<T>::set_wavelet(const std::vector<double>& wavelet) {
 template <class T>
 void Acoustic2D<T>::set_velocity(const Grid2DView<T>& vp) {
   const Grid2D& g = problem_.model.grid;
-  if (g.is_3d()) throw RuntimeError("Acoustic2D::set_velocity: 2D models only so far");
-  if (int(vp.extent(0)) != g.nz || int(vp.extent(1)) != g.nx) {
+  if (int(vp.extent(0)) != g.nz || int(vp.extent(1)) != g.ny * g.nx) {
     throw RuntimeError("Acoustic2D::set_velocity: the model has the wrong shape");
   }
   const Grid2DView<T> w = st_.v2dt2;
-  const int pt = st_.pad_top, pl = st_.pad_left, nz = g.nz, nx = g.nx;
+  const int pt = st_.pad_top, pl = st_.pad_left, pf = st_.pad_front;
+  const int nz = g.nz, nx = g.nx, ny = g.ny, pnx = st_.nx;
   const T dt2 = T(problem_.dt * problem_.dt);
+  // Padded column q = iy pnx + ix; the model is extended into the CPML by its edge values.
   Kokkos::parallel_for(
       "pwave::propagation::set_velocity",
-      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {st_.nz, st_.nx}),
-      KOKKOS_LAMBDA(const int iz, const int ix) {
+      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {st_.nz, st_.ny * st_.nx}),
+      KOKKOS_LAMBDA(const int iz, const int q) {
+        const int iy = q / pnx, ix = q % pnx;
         const int mz = iz - pt < 0 ? 0 : (iz - pt >= nz ? nz - 1 : iz - pt);
+        const int my = iy - pf < 0 ? 0 : (iy - pf >= ny ? ny - 1 : iy - pf);
         const int mx = ix - pl < 0 ? 0 : (ix - pl >= nx ? nx - 1 : ix - pl);
-        const T v = vp(mz, mx);
-        w(iz, ix) = v * v * dt2;
+        const T v = vp(mz, my * nx + mx);
+        w(iz, q) = v * v * dt2;
       });
 }
 

@@ -51,7 +51,8 @@ class Acoustic2D {
                const ProgressCallback& progress = {}, long steps_before = 0, long steps_total = 0,
                const History& history = History());
 
-  /// Replaces the velocity model by `vp` [nz][nx] (m/s, device, model grid) without a host
+  /// Replaces the velocity model by `vp` [nz][nx] ([nz][ny nx] in 3D; m/s, device, model grid)
+  /// without a host
   /// copy: v^2 dt^2 is rebuilt on the device, extended into the CPML by edge values. The CPML
   /// profiles stay as built (BoundaryConfig::pml_velocity).
   void set_velocity(const Grid2DView<T>& vp);
