@@ -64,7 +64,7 @@ TEST(Cli3D, CheckPrintsGridPaddedGridMemoryAndSteps) {
 
 TEST(Cli3D, ForwardThenGradientThenFwiEndToEnd) {
   // A small 3D survey: forward modelling writes the observed data, then the gradient task of a
-  // slower model against them writes a [nz, ny, nx] gradient (checkpoint storage by default),
+  // slower model against them writes a [nz, ny, nx] gradient (boundary storage by default),
   // and an inversion from that model writes 3D models.
   const auto dir = scratch_dir("gradient_3d");
   const fs::path out = dir / "out";
@@ -93,7 +93,7 @@ TEST(Cli3D, ForwardThenGradientThenFwiEndToEnd) {
   const pwave::io::NpyArray grad = pwave::io::read_npy((out / "grad" / "gradient.npy").string());
   EXPECT_EQ(grad.shape, (std::vector<std::size_t>{21, 11, 31}));
   const YAML::Node summary = YAML::LoadFile((out / "grad" / "summary.json").string());
-  EXPECT_EQ(summary["storage"].as<std::string>(), "checkpoint");
+  EXPECT_EQ(summary["storage"].as<std::string>(), "boundary");
   EXPECT_GT(summary["misfit"].as<double>(), 0.0);
   EXPECT_GT(summary["gradient_max_abs"].as<double>(), 0.0);
 
@@ -112,11 +112,13 @@ TEST(Cli3D, ForwardThenGradientThenFwiEndToEnd) {
   EXPECT_EQ(pwave::io::read_npy((out / "fwi" / "gradient_0001.npy").string()).shape,
             (std::vector<std::size_t>{21, 11, 31}));
 
-  // Not yet in 3D: boundary storage (exit 2 naming the key).
+  // Not yet in 3D: strided or compressed full histories (exit 2 naming the key).
   expect_one_error_line(
-      pwave("check '" + gradient.string() + "' --set gradient.storage=boundary", dir), 2,
-      "--set: 'gradient.storage': 3D gradients support storage: checkpoint (the default in 3D) "
-      "or full in this version");
+      pwave("check '" + gradient.string() + "' --set gradient.storage=full --set gradient.stride=2",
+            dir),
+      2,
+      "--set: 'gradient.stride': 3D gradients keep every step (stride 1) in "
+      "this version");
 }
 
 TEST(Cli3D, YOfA2DModelExitsWithTwo) {

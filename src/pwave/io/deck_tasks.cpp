@@ -52,15 +52,10 @@ void read_gradient_section(const DeckReader& r, const Node& root, Deck& deck, No
   const Node g = r.child(root, "", "gradient");
   if (DeckReader::given(g)) r.check_keys(g, "gradient");
   const Node storage = r.child(g, "gradient", "storage");
-  // 3D gradients have no boundary storage yet: checkpointing is their memory-saving default.
   const bool three_d = deck.problem.model.grid.is_3d();
   const std::string s = DeckReader::given(storage) ? r.choice(storage, "gradient.storage",
                                                               {"boundary", "checkpoint", "full"})
-                                                   : (three_d ? "checkpoint" : "boundary");
-  if (three_d && s == "boundary") {
-    r.fail("gradient.storage", storage,
-           "3D gradients support storage: checkpoint (the default in 3D) or full in this version");
-  }
+                                                   : "boundary";
   deck.storage = s == "full"         ? Storage::full
                  : s == "checkpoint" ? Storage::checkpoint
                                      : Storage::boundary;

@@ -207,8 +207,8 @@ void Acoustic2D<T>::forward(const std::vector<int>& shots, const Traces<T>& trac
   load_batch(shots);
   const int count = int(shots.size()), first = 0;
   if (problem_.model.grid.is_3d()) {
-    if (history.frame.extent(0) > 0 || history.diff.allocated()) {
-      throw RuntimeError("Acoustic2D: 3D histories are checkpoint or exact full only so far");
+    if (history.diff.allocated()) {
+      throw RuntimeError("Acoustic2D: 3D full histories are exact (no stride or compression)");
     }
     switch (problem_.order) {
       case 2:
@@ -497,7 +497,8 @@ void Acoustic2D<T>::store_snapshot(const ExecSpace& exec, int count, const Snaps
 template <class T>
 propagation::FrameRegion Acoustic2D<T>::frame_region() const {
   return propagation::FrameRegion(st_.nz, st_.nx, st_.pad_top, st_.pad_bottom, st_.pad_left,
-                                  st_.pad_right, st_.halo);
+                                  st_.pad_right, st_.halo, st_.ny, st_.pad_front, st_.pad_back,
+                                  st_.hy, st_.ys);
 }
 
 namespace {
@@ -560,12 +561,10 @@ void Acoustic2D<T>::restore_checkpoint(const History& h, int c) {
 template <class T>
 typename Acoustic2D<T>::History Acoustic2D<T>::make_history(int count,
                                                             const StorageOptions& options) const {
-  if (problem_.model.grid.is_3d() &&
-      !(options.strategy == Storage::checkpoint ||
-        (options.strategy == Storage::full && options.exact_full()))) {
+  if (problem_.model.grid.is_3d() && options.strategy == Storage::full && !options.exact_full()) {
     throw RuntimeError(
-        "Acoustic2D::make_history: 3D gradients support the checkpoint and exact full storage "
-        "only so far");
+        "Acoustic2D::make_history: 3D gradients keep exact full histories (no stride or "
+        "compression) so far");
   }
   History h;
   const Storage storage = options.strategy;

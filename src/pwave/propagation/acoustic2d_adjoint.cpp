@@ -96,9 +96,6 @@ void Acoustic2D<T>::adjoint(
   allocate_adjoint();
   const bool fs = problem_.boundary.free_surface;
   const bool is3d = problem_.model.grid.is_3d();
-  if (is3d && history.storage == Storage::boundary) {
-    throw RuntimeError("Acoustic2D::adjoint: 3D gradients need checkpoint or full storage so far");
-  }
 #define PWAVE_ADJOINT_CASE(ORDER)                                                                  \
   case ORDER:                                                                                      \
     if (is3d) {                                                                                    \
@@ -249,17 +246,24 @@ void Acoustic2D<T>::adjoint_impl(
       Kokkos::parallel_for("pwave::propagation::frame_image_restore", frame_cells,
                            propagation::FrameImageRestore<T>{history.frame, u_next, u_now, st.g_cur,
                                                              shot_grad_, region, n, R});
-      backend::for_each_cell("pwave::propagation::reconstruct_image", exec, count, region.z_lo,
-                             region.z_hi, region.x_lo, region.x_hi,
-                             propagation::ReconstructImage<T, Order>{
-                                 u_next, u_now, st.g_cur, shot_grad_, st.v2dt2, coef, R});
+      const propagation::ReconstructImage<T, Order, Dim> rebuild{
+          u_next, u_now, st.g_cur, shot_grad_, st.v2dt2, coef, R, st_.hy, st_.ys, nx};
+      if constexpr (Dim == 3) {
+        backend::for_each_cell_3d("pwave::propagation::reconstruct_image", exec, count,
+                                  backend::Box{region.z_lo, region.z_hi, region.y_lo, region.y_hi,
+                                               region.x_lo, region.x_hi},
+                                  rebuild);
+      } else {
+        backend::for_each_cell("pwave::propagation::reconstruct_image", exec, count, region.z_lo,
+                               region.z_hi, region.x_lo, region.x_hi, rebuild);
+      }
       Kokkos::parallel_for(
           "pwave::propagation::reconstruct_source", Kokkos::RangePolicy<ExecSpace>(exec, 0, count),
           propagation::ReconstructSource<T>{u_next, st.g_cur, shot_grad_, st.v2dt2, source_cell_,
                                             scaled_wavelet_, region, n, R, first});
       if (FreeSurface) {
         Kokkos::parallel_for("pwave::physics::acoustic2d::free_surface",
-                             Range2(exec, {0, 0}, {count, nx + 2 * R}),
+                             Range2(exec, {0, 0}, {count, int(u_next.extent(2))}),
                              physics::FreeSurface<T>{u_next, R});
       }
     }

@@ -11,46 +11,72 @@ namespace pwave::propagation {
 template <class T>
 using FrameHistory = Kokkos::View<T***, Kokkos::LayoutRight, MemSpace>;  ///< [n][shot][cell]
 
-/// The frame: padded-grid cells outside the box [z_lo, z_hi) x [x_lo, x_hi). The box is the
-/// model minus a stencil radius next to each CPML layer; sides without a layer (rigid or free
-/// surface) need no band, their boundary condition being reversible.
+/// The frame: padded-grid cells outside the box [z_lo, z_hi) x [y_lo, y_hi) x [x_lo, x_hi). The
+/// box is the model minus a stencil radius next to each CPML layer; sides without a layer
+/// (rigid or free surface) need no band, their boundary condition being reversible. In 2D
+/// ny = 1 and the box spans y = [0, 1).
 struct FrameRegion {
   int nz = 0, nx = 0, z_lo = 0, z_hi = 0, x_lo = 0, x_hi = 0;
+  int ny = 1, y_lo = 0, y_hi = 1;
+  int halo = 0, hy = 0, ys = 0;  ///< wavefield column map (see Acoustic2DState::column)
 
   FrameRegion() = default;
-  FrameRegion(int nz_, int nx_, int pad_top, int pad_bottom, int pad_left, int pad_right, int r)
-      : nz(nz_), nx(nx_) {
+  FrameRegion(int nz_, int nx_, int pad_top, int pad_bottom, int pad_left, int pad_right, int r,
+              int ny_ = 1, int pad_front = 0, int pad_back = 0, int hy_ = 0, int ys_ = 0)
+      : nz(nz_), nx(nx_), ny(ny_), halo(r), hy(hy_), ys(ys_) {
     z_lo = pad_top > 0 ? std::min(pad_top + r, nz) : 0;
     z_hi = pad_bottom > 0 ? std::max(nz - pad_bottom - r, z_lo) : nz;
     x_lo = pad_left > 0 ? std::min(pad_left + r, nx) : 0;
     x_hi = pad_right > 0 ? std::max(nx - pad_right - r, x_lo) : nx;
+    y_lo = pad_front > 0 ? std::min(pad_front + r, ny) : 0;
+    y_hi = pad_back > 0 ? std::max(ny - pad_back - r, y_lo) : ny;
   }
-  KOKKOS_INLINE_FUNCTION long top_cells() const { return long(z_lo) * nx; }
-  KOKKOS_INLINE_FUNCTION long bottom_cells() const { return long(nz - z_hi) * nx; }
-  KOKKOS_INLINE_FUNCTION long left_cells() const { return long(z_hi - z_lo) * x_lo; }
-  KOKKOS_INLINE_FUNCTION long right_cells() const { return long(z_hi - z_lo) * (nx - x_hi); }
+  KOKKOS_INLINE_FUNCTION long plane() const { return long(ny) * nx; }
+  KOKKOS_INLINE_FUNCTION long top_cells() const { return long(z_lo) * plane(); }
+  KOKKOS_INLINE_FUNCTION long bottom_cells() const { return long(nz - z_hi) * plane(); }
+  /// Frame cells of one depth inside [z_lo, z_hi): front and back slabs, left and right strips.
+  KOKKOS_INLINE_FUNCTION long ring_cells() const {
+    return long(y_lo) * nx + long(ny - y_hi) * nx + long(y_hi - y_lo) * (x_lo + nx - x_hi);
+  }
   KOKKOS_INLINE_FUNCTION long size() const {
-    return top_cells() + bottom_cells() + left_cells() + right_cells();
+    return top_cells() + bottom_cells() + long(z_hi - z_lo) * ring_cells();
   }
-  /// Cell k of the frame: top band, bottom band, then the left and right strips row by row.
-  KOKKOS_INLINE_FUNCTION void cell(long k, int& iz, int& ix) const {
-    if (k < top_cells()) {
-      iz = int(k / nx), ix = int(k % nx);
+  /// Cell k of the frame: the top slab, the bottom slab, then depth by depth the front slab,
+  /// the back slab, and the left and right strips line by line.
+  KOKKOS_INLINE_FUNCTION void cell(long k, int& iz, int& iy, int& ix) const {
+    if (k < top_cells() + bottom_cells()) {
+      const bool top = k < top_cells();
+      if (!top) k -= top_cells();
+      iz = (top ? 0 : z_hi) + int(k / plane());
+      const long r = k % plane();
+      iy = int(r / nx), ix = int(r % nx);
       return;
     }
-    k -= top_cells();
-    if (k < bottom_cells()) {
-      iz = z_hi + int(k / nx), ix = int(k % nx);
+    k -= top_cells() + bottom_cells();
+    const long ring = ring_cells();
+    iz = z_lo + int(k / ring);
+    long r = k % ring;
+    const long front = long(y_lo) * nx, back = long(ny - y_hi) * nx;
+    if (r < front) {
+      iy = int(r / nx), ix = int(r % nx);
       return;
     }
-    k -= bottom_cells();
-    if (k < left_cells()) {
-      iz = z_lo + int(k / x_lo), ix = int(k % x_lo);
+    r -= front;
+    if (r < back) {
+      iy = y_hi + int(r / nx), ix = int(r % nx);
       return;
     }
-    k -= left_cells();
-    const int w = nx - x_hi;
-    iz = z_lo + int(k / w), ix = x_hi + int(k % w);
+    r -= back;
+    const int w = x_lo + nx - x_hi;  // frame cells of one line: left then right strip
+    iy = y_lo + int(r / w);
+    const int c = int(r % w);
+    ix = c < x_lo ? c : x_hi + (c - x_lo);
+  }
+  /// Halo-layout wavefield column, and the [nz][ny nx] plane index, of padded cell (iy, ix).
+  KOKKOS_INLINE_FUNCTION int column(int iy, int ix) const { return (iy + hy) * ys + ix + halo; }
+  KOKKOS_INLINE_FUNCTION int plane_index(int iy, int ix) const { return iy * nx + ix; }
+  KOKKOS_INLINE_FUNCTION bool inside_box(int iz, int iy, int ix) const {
+    return iz >= z_lo && iz < z_hi && iy >= y_lo && iy < y_hi && ix >= x_lo && ix < x_hi;
   }
 };
 
@@ -62,9 +88,9 @@ struct StoreFrame {
   FrameRegion region;
   int n, halo;
   KOKKOS_INLINE_FUNCTION void operator()(int s, long k) const {
-    int iz, ix;
-    region.cell(k, iz, ix);
-    frames(n, s, k) = u(s, iz + halo, ix + halo);
+    int iz, iy, ix;
+    region.cell(k, iz, iy, ix);
+    frames(n, s, k) = u(s, iz + halo, region.column(iy, ix));
   }
 };
 
@@ -74,15 +100,16 @@ struct StoreFrame {
 template <class T>
 struct FrameImageRestore {
   FrameHistory<T> frames;
-  Field2D<T> u_next, u_cur, g, acc;  ///< acc: [shot][nz][nx], no halo
+  Field2D<T> u_next, u_cur, g, acc;  ///< acc: [shot][nz][ny nx], no halo
   FrameRegion region;
   int n, halo;
   KOKKOS_INLINE_FUNCTION void operator()(int s, long k) const {
-    int iz, ix;
-    region.cell(k, iz, ix);
-    const int z = iz + halo, x = ix + halo;
+    int iz, iy, ix;
+    region.cell(k, iz, iy, ix);
+    const int z = iz + halo, x = region.column(iy, ix);
     const T older = n > 0 ? frames(n - 1, s, k) : T(0);
-    acc(s, iz, ix) += g(s, z, x) * (u_next(s, z, x) - T(2) * u_cur(s, z, x) + older);
+    acc(s, iz, region.plane_index(iy, ix)) +=
+        g(s, z, x) * (u_next(s, z, x) - T(2) * u_cur(s, z, x) + older);
     u_next(s, z, x) = older;
   }
 };
@@ -90,30 +117,36 @@ struct FrameImageRestore {
 /// In the box: rebuilds u^{n-1} = 2 u^n - u^{n+1} + w D2 u^n over u^{n+1}, and adds the
 /// imaging term G^{n+1} w D2 u^n (= G (u^{n+1} - 2u^n + u^{n-1}) there without the source term,
 /// added separately; computed from the Laplacian to avoid the cancellation of the difference).
-template <class T, int Order>
+template <class T, int Order, int Dim = 2>
 struct ReconstructImage {
   static constexpr int R = physics::Stencil<Order>::radius;
   Field2D<T> u_next, u_cur, g, acc;
   Grid2DView<T> w;
   physics::ScaledStencil<T, Order> c;
   int halo;
-  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const {
-    const int z = iz + halo, x = ix + halo;
-    const T wlap = w(iz, ix) * c.laplacian(u_cur, s, z, x);
-    u_next(s, z, x) = T(2) * u_cur(s, z, x) - u_next(s, z, x) + wlap;
-    acc(s, iz, ix) += g(s, z, x) * wlap;
-  }
+  int hy = 0, ys = 0, nx = 0;  ///< 3D: y halo, column stride of y, padded nx
 
-  /// The same over cells [x0, x1) of one row on restrict pointers (host vectorisation).
-  KOKKOS_INLINE_FUNCTION void row(int s, int iz, int x0, int x1) const {
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
+    const int z = iz + halo, x = (iy + hy) * ys + ix + halo, q = iy * nx + ix;
+    const T wlap = w(iz, q) * c.template laplacian<Dim>(u_cur, s, z, x, ys);
+    u_next(s, z, x) = T(2) * u_cur(s, z, x) - u_next(s, z, x) + wlap;
+    acc(s, iz, q) += g(s, z, x) * wlap;
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
+
+  /// The same over cells [x0, x1) of one x line (iz, iy) on restrict pointers (host
+  /// vectorisation); row() is the 2D interface, line() the 3D one.
+  KOKKOS_INLINE_FUNCTION void line(int s, int iz, int iy, int x0, int x1) const {
     const int z = iz + halo;
-    const long zs = long(u_cur.stride(1));
-    const T* PWAVE_RESTRICT uc = &u_cur(s, z, halo);
-    T* PWAVE_RESTRICT un = &u_next(s, z, halo);
-    const T* PWAVE_RESTRICT gg = &g(s, z, halo);
-    T* PWAVE_RESTRICT aa = &acc(s, iz, 0);
-    const T* PWAVE_RESTRICT ww = &w(iz, 0);
-    const T c0 = c.d2z[0] + c.d2x[0];
+    const long zs = long(u_cur.stride(1)), y = ys;
+    const int col = (iy + hy) * ys + halo;
+    const T* PWAVE_RESTRICT uc = &u_cur(s, z, col);
+    T* PWAVE_RESTRICT un = &u_next(s, z, col);
+    const T* PWAVE_RESTRICT gg = &g(s, z, col);
+    T* PWAVE_RESTRICT aa = &acc(s, iz, iy * nx);
+    const T* PWAVE_RESTRICT ww = &w(iz, iy * nx);
+    T c0 = c.d2z[0] + c.d2x[0];
+    if constexpr (Dim == 3) c0 += c.d2y[0];
     PWAVE_SIMD
     for (int ix = x0; ix < x1; ++ix) {
       T lap = c0 * uc[ix];
@@ -121,12 +154,14 @@ struct ReconstructImage {
       for (int j = 1; j <= R; ++j) {
         lap +=
             c.d2z[j] * (uc[ix + j * zs] + uc[ix - j * zs]) + c.d2x[j] * (uc[ix + j] + uc[ix - j]);
+        if constexpr (Dim == 3) lap += c.d2y[j] * (uc[ix + j * y] + uc[ix - j * y]);
       }
       const T wlap = ww[ix] * lap;
       un[ix] = T(2) * uc[ix] - un[ix] + wlap;
       aa[ix] += gg[ix] * wlap;
     }
   }
+  KOKKOS_INLINE_FUNCTION void row(int s, int iz, int x0, int x1) const { line(s, iz, 0, x0, x1); }
 };
 
 /// The source term of the reversed step and of the imaging condition at sources inside the box
@@ -135,16 +170,18 @@ template <class T>
 struct ReconstructSource {
   Field2D<T> u_next, g, acc;
   Grid2DView<T> w;
-  Kokkos::View<const int* [2], MemSpace> cell;
-  Kokkos::View<const T*, MemSpace> wavelet;  ///< s(t_n) / (dx dz)
+  Kokkos::View<const int* [2], MemSpace> cell;  ///< [shot][z, plane index q]
+  Kokkos::View<const T*, MemSpace> wavelet;     ///< s(t_n) / cell volume
   FrameRegion region;
   int n, halo, first_shot;
   KOKKOS_INLINE_FUNCTION void operator()(int s) const {
-    const int iz = cell(first_shot + s, 0), ix = cell(first_shot + s, 1);
-    if (iz < region.z_lo || iz >= region.z_hi || ix < region.x_lo || ix >= region.x_hi) return;
-    const T wf = w(iz, ix) * wavelet(n);
-    u_next(s, iz + halo, ix + halo) += wf;
-    acc(s, iz, ix) += g(s, iz + halo, ix + halo) * wf;
+    const int iz = cell(first_shot + s, 0), q = cell(first_shot + s, 1);
+    const int iy = q / region.nx, ix = q % region.nx;
+    if (!region.inside_box(iz, iy, ix)) return;
+    const int x = region.column(iy, ix);
+    const T wf = w(iz, q) * wavelet(n);
+    u_next(s, iz + halo, x) += wf;
+    acc(s, iz, q) += g(s, iz + halo, x) * wf;
   }
 };
 
