@@ -98,12 +98,16 @@ void for_each_cell(const char* name, const Exec& exec, int ns, int z0, int z1, i
                    const F& f) {
   if (ns <= 0 || z1 <= z0 || x1 <= x0) return;
   if constexpr (runs_on_host<Exec>()) {
-    const int nrows = z1 - z0;
-    // A host lambda: the row methods are host functions.
-    Kokkos::parallel_for(name, Kokkos::RangePolicy<Exec>(exec, 0, long(ns) * nrows),
+    // One work item per block of F::block_rows rows when f has rows() (its u^n loads then serve
+    // several rows), else per row. A host lambda: the row methods are host functions.
+    int block = 1;
+    if constexpr (has_rows<F>::value) block = F::block_rows;
+    const int nblocks = (z1 - z0 + block - 1) / block;
+    Kokkos::parallel_for(name, Kokkos::RangePolicy<Exec>(exec, 0, long(ns) * nblocks),
                          [=](const long k) {
-                           const int s = int(k / nrows);
-                           host_rows(f, s, z0 + int(k % nrows), 1, x0, x1);
+                           const int s = int(k / nblocks);
+                           const int iz = z0 + int(k % nblocks) * block;
+                           host_rows(f, s, iz, std::min(block, z1 - iz), x0, x1);
                          });
   } else {
     using Policy = Kokkos::MDRangePolicy<Exec, Kokkos::Rank<3>>;
