@@ -13,7 +13,7 @@
 //   roofline   Gcell/s x 16 B (float32; 32 B in float64) / STREAM copy bandwidth of this run:
 //              the fraction of the memory-bound limit of the interior update
 //   grad/fwd   time of a gradient (forward with boundary storage + adjoint + imaging) over the
-//              time of a plain forward run of the same shots (2D only so far)
+//              time of a plain forward run of the same shots
 //   MB         device memory the propagator holds (wavefields, v^2 dt^2, CPML memory variables,
 //              plus the boundary history for the gradient); `rss_MB` the process high-water mark
 
@@ -205,7 +205,7 @@ Result run_case(const Case& c, const Options& o, double bandwidth) {
   r.gcells = updates / r.forward_s * 1e-9;
   r.bytes_per_update = bytes_per_update(c, o.cpml, int(sizeof(T)));
   r.roofline = updates / r.forward_s * 4.0 * sizeof(T) / bandwidth;
-  if (o.gradient && c.dim == 2) {
+  if (o.gradient) {
     pwave::Traces<T> residual("residual", c.shots, nrec, o.nt);
     Kokkos::deep_copy(residual, T(1e-3));
     pwave::Grid2DView<T> grad("grad", prop.padded_nz(), prop.padded_nx());
