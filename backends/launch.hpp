@@ -35,6 +35,19 @@ constexpr bool runs_on_host() {
   return Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible;
 }
 
+/// True where kernels take the host row paths (the functors' row()/rows() methods); false
+/// where they are launched cell by cell through operator() (MDRange), as on GPUs. A build with
+/// PWAVE_HOST_CELLWISE (CMake option) sends host backends down the GPU path too, so that the
+/// GPU code can be run and tested on a CPU.
+template <class Exec>
+constexpr bool uses_row_paths() {
+#ifdef PWAVE_HOST_CELLWISE
+  return false;
+#else
+  return runs_on_host<Exec>();
+#endif
+}
+
 /// Allocated length of a wavefield row of `n` values of `bytes` bytes each (the x extent of
 /// [shot][z][x] views). Host backends round it up to whole 64-byte cache lines and then to an
 /// odd number of lines: rows then start on a line boundary, and a stencil's rows z +- j fall in
@@ -97,7 +110,7 @@ template <class Exec, class F>
 void for_each_cell(const char* name, const Exec& exec, int ns, int z0, int z1, int x0, int x1,
                    const F& f) {
   if (ns <= 0 || z1 <= z0 || x1 <= x0) return;
-  if constexpr (runs_on_host<Exec>()) {
+  if constexpr (uses_row_paths<Exec>()) {
     // One work item per block of F::block_rows rows when f has rows() (its u^n loads then serve
     // several rows), else per row. A host lambda: the row methods are host functions.
     int block = 1;
@@ -129,7 +142,7 @@ struct Box {
 template <class Exec, class F>
 void for_each_cell_3d(const char* name, const Exec& exec, int ns, const Box& b, const F& f) {
   if (ns <= 0 || b.empty()) return;
-  if constexpr (runs_on_host<Exec>()) {
+  if constexpr (uses_row_paths<Exec>()) {
     const long ny = b.y1 - b.y0, lines = long(b.z1 - b.z0) * ny;
     Kokkos::parallel_for(name, Kokkos::RangePolicy<Exec>(exec, 0, long(ns) * lines),
                          [=](const long k) {
@@ -170,7 +183,7 @@ template <class Exec, class FI, class FS, class FB, class FC>
 void for_each_frame_cell(const char* name, const Exec& exec, int ns, const Frame& g,
                          const FI& inner, const FS& side, const FB& band, const FC& corner) {
   if (ns <= 0 || g.nz <= 0 || g.nx <= 0) return;
-  if constexpr (runs_on_host<Exec>()) {
+  if constexpr (uses_row_paths<Exec>()) {
     int block = 1;
     if constexpr (has_rows<FI>::value) block = FI::block_rows;
     const int top = g.z0, bottom = g.nz - g.z1;

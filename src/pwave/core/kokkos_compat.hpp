@@ -9,9 +9,12 @@
 #endif
 
 /// Fully unrolls the next loop (stencil radii are compile-time constants). Without it GCC keeps
-/// the tap loop, which stops it vectorising the enclosing loop over x.
-#if defined(__CUDACC__) || defined(__HIPCC__) || defined(__clang__)
+/// the tap loop, which stops it vectorising the enclosing loop over x. nvcc's host pass gets
+/// none: its front end warns about `GCC unroll` and the host compiler about `unroll`.
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__) || defined(__clang__)
 #define PWAVE_UNROLL _Pragma("unroll")
+#elif defined(__CUDACC__)
+#define PWAVE_UNROLL
 #elif defined(__GNUC__)
 #define PWAVE_UNROLL _Pragma("GCC unroll 16")
 #else

@@ -25,6 +25,41 @@ double max_abs(const DeviceVector<T>& x) {
   return double(KokkosBlas::nrminf(x));
 }
 
+// The device loops of the private members below live in these free functions: nvcc rejects
+// extended (KOKKOS_LAMBDA) lambdas inside private or protected member functions.
+
+/// Clamps every model value to [lo, hi].
+template <class T>
+void clamp_to_bounds(const DeviceVector<T>& model, const T lo, const T hi) {
+  Kokkos::parallel_for(
+      "pwave::inversion::project_bounds", Kokkos::RangePolicy<ExecSpace>(0, model.extent(0)),
+      KOKKOS_LAMBDA(const long i) {
+        const T v = model(i);
+        model(i) = v < lo ? lo : (v > hi ? hi : v);
+      });
+}
+
+/// Adam's moment update and model step (c1, c2: bias corrections); returns the largest |step|.
+template <class T>
+double adam_update(const DeviceVector<T>& model, const DeviceVector<T>& g, const DeviceVector<T>& m,
+                   const DeviceVector<T>& v, const T b1, const T b2, const T eps, const T lr,
+                   const T c1, const T c2) {
+  double biggest = 0;
+  Kokkos::parallel_reduce(
+      "pwave::inversion::adam", Kokkos::RangePolicy<ExecSpace>(0, model.extent(0)),
+      KOKKOS_LAMBDA(const long i, double& mx) {
+        const T gi = g(i);
+        m(i) = b1 * m(i) + (T(1) - b1) * gi;
+        v(i) = b2 * v(i) + (T(1) - b2) * gi * gi;
+        const T d = lr * (m(i) * c1) / (math::sqrt(v(i) * c2) + eps);
+        model(i) -= d;
+        const double ad = d < 0 ? -double(d) : double(d);
+        if (ad > mx) mx = ad;
+      },
+      Kokkos::Max<double>(biggest));
+  return biggest;
+}
+
 }  // namespace
 
 template <class T>
@@ -48,13 +83,7 @@ Optimizer<T>::Optimizer(const OptimizerConfig& config, std::size_t size, double 
 
 template <class T>
 void Optimizer<T>::project(const DeviceVector<T>& model) const {
-  const T lo = vmin_, hi = vmax_;
-  Kokkos::parallel_for(
-      "pwave::inversion::project_bounds", Kokkos::RangePolicy<ExecSpace>(0, model.extent(0)),
-      KOKKOS_LAMBDA(const long i) {
-        const T v = model(i);
-        model(i) = v < lo ? lo : (v > hi ? hi : v);
-      });
+  clamp_to_bounds(model, vmin_, vmax_);
 }
 
 template <class T>
@@ -99,21 +128,7 @@ StepInfo Optimizer<T>::step_adam(const DeviceVector<T>& model, const DeviceVecto
   const T lr = T(config_.learning_rate);
   const T c1 = T(1.0 / (1.0 - std::pow(config_.beta1, double(iteration_))));
   const T c2 = T(1.0 / (1.0 - std::pow(config_.beta2, double(iteration_))));
-  const DeviceVector<T> m = m_, v = v_;
-  double biggest = 0;
-  Kokkos::parallel_reduce(
-      "pwave::inversion::adam", Kokkos::RangePolicy<ExecSpace>(0, model.extent(0)),
-      KOKKOS_LAMBDA(const long i, double& mx) {
-        const T gi = g(i);
-        m(i) = b1 * m(i) + (T(1) - b1) * gi;
-        v(i) = b2 * v(i) + (T(1) - b2) * gi * gi;
-        const T d = lr * (m(i) * c1) / (math::sqrt(v(i) * c2) + eps);
-        model(i) -= d;
-        const double ad = d < 0 ? -double(d) : double(d);
-        if (ad > mx) mx = ad;
-      },
-      Kokkos::Max<double>(biggest));
-  info.step = biggest;
+  info.step = adam_update(model, g, m_, v_, b1, b2, eps, lr, c1, c2);
   project(model);
   return info;
 }

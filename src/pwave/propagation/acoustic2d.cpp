@@ -29,6 +29,25 @@ Kokkos::View<T*, MemSpace> to_device(const std::vector<double>& v, const char* l
   return d;
 }
 
+/// max |u^{n+1} - 2u^n + u^{n-1}| of shot s over the padded grid (fields in halo layout). A free
+/// function: nvcc rejects extended (KOKKOS_LAMBDA) lambdas in private member functions.
+template <class T>
+float difference_peak(const Field2D<T>& u_next, const Field2D<T>& u_cur, const Field2D<T>& prev,
+                      const int s, const int nz, const int nx, const int halo) {
+  float peak = 0;
+  Kokkos::parallel_reduce(
+      "pwave::propagation::difference_peak",
+      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {nz, nx}),
+      KOKKOS_LAMBDA(const int iz, const int ix, float& m) {
+        const T v = u_next(s, iz + halo, ix + halo) - T(2) * u_cur(s, iz + halo, ix + halo) +
+                    prev(s, iz + halo, ix + halo);
+        const float a = float(v < 0 ? -v : v);
+        if (a > m) m = a;
+      },
+      Kokkos::Max<float>(peak));
+  return peak;
+}
+
 }  // namespace
 
 template <class T>
@@ -517,19 +536,8 @@ void Acoustic2D<T>::store_difference(const History& history, const Field2D<T>& u
   const int halo = st_.halo;
   if (d.compression == Compression::int8) {
     // One scale per snapshot and shot: max |D| / 127.
-    const Field2D<T> prev = d.previous;
     for (int s = 0; s < count; ++s) {
-      float peak = 0;
-      Kokkos::parallel_reduce(
-          "pwave::propagation::difference_peak",
-          Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {st_.nz, st_.nx}),
-          KOKKOS_LAMBDA(const int iz, const int ix, float& m) {
-            const T v = u_next(s, iz + halo, ix + halo) - T(2) * u_cur(s, iz + halo, ix + halo) +
-                        prev(s, iz + halo, ix + halo);
-            const float a = float(v < 0 ? -v : v);
-            if (a > m) m = a;
-          },
-          Kokkos::Max<float>(peak));
+      const float peak = difference_peak(u_next, u_cur, d.previous, s, st_.nz, st_.nx, halo);
       Kokkos::deep_copy(Kokkos::subview(d.scale, k, s), peak / 127.0f);
     }
     Kokkos::parallel_for("pwave::propagation::store_int8", cells,

@@ -135,6 +135,23 @@ struct RecordSourceAdjoint {
   }
 };
 
+/// grad_w += (sum over shots [0, count) of per_shot) / w^2 on [0, nz) x [0, nx), shots summed
+/// in order. A free function: nvcc rejects extended (KOKKOS_LAMBDA) lambdas in private member
+/// functions.
+template <class T>
+void sum_shot_gradients(const ExecSpace& exec, const Field2D<T>& per_shot, const Grid2DView<T>& w,
+                        const Grid2DView<T>& grad_w, const int count, const int nz,
+                        const int nx) {  // nx: columns of the [nz][ny nx] grids
+  Kokkos::parallel_for(
+      "pwave::physics::acoustic2d::sum_shot_gradients",
+      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>(exec, {0, 0}, {nz, nx}),
+      KOKKOS_LAMBDA(const int iz, const int ix) {
+        T sum = 0;
+        for (int s = 0; s < count; ++s) sum += per_shot(s, iz, ix);
+        grad_w(iz, ix) += sum / (w(iz, ix) * w(iz, ix));
+      });
+}
+
 }  // namespace
 
 template <class T>
@@ -299,16 +316,7 @@ void Acoustic2D<T>::adjoint_impl(
   }
   // dJ/dw = (imaging sum) / w^2; shots summed in order, so the gradient does not depend on
   // how shots were batched.
-  const Field2D<T> per_shot = shot_grad_;
-  const Grid2DView<T> w = st_.v2dt2;
-  Kokkos::parallel_for(
-      "pwave::physics::acoustic2d::sum_shot_gradients",
-      Range2(exec, {0, 0}, {nz, int(per_shot.extent(2))}),
-      KOKKOS_LAMBDA(const int iz, const int ix) {
-        T sum = 0;
-        for (int s = 0; s < count; ++s) sum += per_shot(s, iz, ix);
-        grad_w(iz, ix) += sum / (w(iz, ix) * w(iz, ix));
-      });
+  sum_shot_gradients(exec, shot_grad_, st_.v2dt2, grad_w, count, nz, int(shot_grad_.extent(2)));
   exec.fence();
 }
 
