@@ -1,10 +1,12 @@
 #include <chrono>
 #include <cstdio>
 #include <optional>
+#include <sstream>
 
 #include "estimates.hpp"
 #include "pwave/core/error.hpp"
 #include "pwave/core/log.hpp"
+#include "pwave/io/atomic_file.hpp"
 #include "pwave/io/npy.hpp"
 #include "pwave/io/segy.hpp"
 #include "pwave/propagation/forward.hpp"
@@ -39,6 +41,16 @@ void run_forward_task(const io::Deck& deck, const fs::path& dir) {
   if (progress) progress->finish();
 
   const std::size_t nshots = traces.extent(0), nrec = traces.extent(1), nt = traces.extent(2);
+  const Grid2D& g = p.model.grid;
+  const PaddedGrid pg = padded_grid(p);
+  const double updates = double(pg.cells()) * double(nt) * double(nshots);
+  // The figures of the log's summary, machine-readable (benchmarks and scripts read them).
+  std::ostringstream summary;
+  summary << "{\"task\": \"forward\", \"dimension\": " << g.dimension << ", \"shots\": " << nshots
+          << ", \"receivers\": " << nrec << ", \"nt\": " << nt
+          << ", \"padded_cells\": " << pg.cells() << ", \"seconds\": " << json_number(seconds)
+          << ", \"cell_updates_per_second\": " << json_number(seconds > 0 ? updates / seconds : 0.0)
+          << "}\n";
   // A failure part-way removes what this run already wrote: results come all or none.
   ResultFiles files(dir);
   io::write_npy(files.add("receivers.npy"), traces.data(), {nshots, nrec, nt});
@@ -49,10 +61,9 @@ void run_forward_task(const io::Deck& deck, const fs::path& dir) {
     io::write_shot_gathers_segy(files.add("receivers.segy"), f32.data(), int(nshots), int(nrec),
                                 int(nt), p.dt, p.shots, p.model.grid.is_3d());
   }
+  io::write_text_file(files.add("summary.json"), summary.str());
   files.commit();
 
-  const Grid2D& g = p.model.grid;
-  const PaddedGrid pg = padded_grid(p);
   if (g.is_3d()) {
     log::info("summary: grid " + std::to_string(g.nz) + " x " + std::to_string(g.ny) + " x " +
               std::to_string(g.nx) +
@@ -67,7 +78,6 @@ void run_forward_task(const io::Deck& deck, const fs::path& dir) {
   log::info("summary: " + std::to_string(nshots) + " shots x " + std::to_string(nrec) +
             " receivers, " + std::to_string(nt) + format(" steps of %g s, order ", p.dt) +
             std::to_string(p.order) + ", " + deck.precision);
-  const double updates = double(pg.cells()) * double(nt) * double(nshots);
   log::info(format("summary: wall time %.2f s, %.3g cell updates/s", seconds,
                    seconds > 0 ? updates / seconds : 0.0));
 }

@@ -158,6 +158,12 @@ TEST(Cli, RunWritesOutputs) {
   EXPECT_TRUE(fs::exists(out / "deck.resolved.yaml"));
   const std::string log = read_text(out / "pwave.log");
   EXPECT_TRUE(contains(log, "cell updates/s")) << log;
+  const YAML::Node summary = YAML::LoadFile((out / "summary.json").string());
+  EXPECT_EQ(summary["task"].as<std::string>(), "forward");
+  EXPECT_EQ(summary["shots"].as<int>(), 2);
+  EXPECT_EQ(summary["nt"].as<int>(), 150);
+  EXPECT_GT(summary["seconds"].as<double>(), 0.0);
+  EXPECT_GT(summary["cell_updates_per_second"].as<double>(), 0.0);
   EXPECT_TRUE(contains(log, "forward: done")) << log;
   EXPECT_FALSE(has_partial_files(dir));
   // The resolved deck runs again to the same result.
