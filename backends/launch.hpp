@@ -165,6 +165,58 @@ void for_each_cell_3d(const char* name, const Exec& exec, int ns, const Box& b, 
   }
 }
 
+/// A 3D grid cut into 3 x 3 x 3 boxes by two planes per axis: {0, lo, hi, n} along z, y, x.
+struct BoxCuts {
+  int z[4], y[4], x[4];
+};
+
+/// One launch per non-empty box of `cuts`, each with the functor `make(in_x, in_y, in_z)`
+/// returns for that box: the flags (std::integral_constant<bool, ...>) say whether the box lies
+/// outside [lo, hi) along x, y and z, so the caller picks, at compile time, the kernel of
+/// exactly the strips the box is in.
+template <class Exec, class Make>
+void for_each_box_3d(const char* name, const Exec& exec, int ns, const BoxCuts& cuts,
+                     const Make& make) {
+  using F = std::false_type;
+  using T = std::true_type;
+  for (int bz = 0; bz < 3; ++bz) {
+    for (int by = 0; by < 3; ++by) {
+      for (int bx = 0; bx < 3; ++bx) {
+        const Box b{cuts.z[bz],     cuts.z[bz + 1], cuts.y[by],
+                    cuts.y[by + 1], cuts.x[bx],     cuts.x[bx + 1]};
+        if (b.empty()) continue;
+        const auto launch = [&](const auto& f) { for_each_cell_3d(name, exec, ns, b, f); };
+        switch ((bx != 1 ? 1 : 0) | (by != 1 ? 2 : 0) | (bz != 1 ? 4 : 0)) {
+          case 0:
+            launch(make(F{}, F{}, F{}));
+            break;
+          case 1:
+            launch(make(T{}, F{}, F{}));
+            break;
+          case 2:
+            launch(make(F{}, T{}, F{}));
+            break;
+          case 3:
+            launch(make(T{}, T{}, F{}));
+            break;
+          case 4:
+            launch(make(F{}, F{}, T{}));
+            break;
+          case 5:
+            launch(make(T{}, F{}, T{}));
+            break;
+          case 6:
+            launch(make(F{}, T{}, T{}));
+            break;
+          default:
+            launch(make(T{}, T{}, T{}));
+            break;
+        }
+      }
+    }
+  }
+}
+
 /// The padded grid [0, nz) x [0, nx) cut into an interior [z0, z1) x [x0, x1) and the frame
 /// around it: left/right strips (rows [z0, z1)), top/bottom bands (columns [x0, x1)), corners.
 struct Frame {

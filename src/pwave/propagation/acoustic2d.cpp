@@ -451,50 +451,21 @@ template <class T>
 template <int Order>
 void Acoustic2D<T>::step_3d(const ExecSpace& exec, int count, const physics::Acoustic2DState<T>& st,
                             const physics::ScaledStencil<T, Order>& coef) const {
-  using physics::CpmlStep;
   // The padded grid cut into 3 x 3 x 3 boxes per axis (CPML | interior | CPML); each box is
   // launched with the kernel of exactly the strips it lies in, so no cell tests which.
-  const int zc[4] = {0, st.pad_top, st.nz - st.pad_bottom, st.nz};
-  const int yc[4] = {0, st.pad_front, st.ny - st.pad_back, st.ny};
-  const int xc[4] = {0, st.pad_left, st.nx - st.pad_right, st.nx};
-  const char* name = "pwave::physics::acoustic3d::step";
-  for (int bz = 0; bz < 3; ++bz) {
-    for (int by = 0; by < 3; ++by) {
-      for (int bx = 0; bx < 3; ++bx) {
-        const backend::Box b{zc[bz], zc[bz + 1], yc[by], yc[by + 1], xc[bx], xc[bx + 1]};
-        if (b.empty()) continue;
-        const auto launch = [&](const auto& f) {
-          backend::for_each_cell_3d(name, exec, count, b, f);
-        };
-        switch ((bx != 1 ? 1 : 0) | (by != 1 ? 2 : 0) | (bz != 1 ? 4 : 0)) {
-          case 0:
-            launch(physics::InteriorStep<T, Order, 3>(st, coef));
-            break;
-          case 1:
-            launch(CpmlStep<T, Order, true, false, 3, false>(st, coef));
-            break;
-          case 2:
-            launch(CpmlStep<T, Order, false, false, 3, true>(st, coef));
-            break;
-          case 3:
-            launch(CpmlStep<T, Order, true, false, 3, true>(st, coef));
-            break;
-          case 4:
-            launch(CpmlStep<T, Order, false, true, 3, false>(st, coef));
-            break;
-          case 5:
-            launch(CpmlStep<T, Order, true, true, 3, false>(st, coef));
-            break;
-          case 6:
-            launch(CpmlStep<T, Order, false, true, 3, true>(st, coef));
-            break;
-          case 7:
-            launch(CpmlStep<T, Order, true, true, 3, true>(st, coef));
-            break;
-        }
-      }
-    }
-  }
+  const backend::BoxCuts cuts{{0, st.pad_top, st.nz - st.pad_bottom, st.nz},
+                              {0, st.pad_front, st.ny - st.pad_back, st.ny},
+                              {0, st.pad_left, st.nx - st.pad_right, st.nx}};
+  backend::for_each_box_3d("pwave::physics::acoustic3d::step", exec, count, cuts,
+                           [&](auto in_x, auto in_y, auto in_z) {
+                             constexpr bool x = decltype(in_x)::value, y = decltype(in_y)::value;
+                             constexpr bool z = decltype(in_z)::value;
+                             if constexpr (!x && !y && !z) {
+                               return physics::InteriorStep<T, Order, 3>(st, coef);
+                             } else {
+                               return physics::CpmlStep<T, Order, x, z, 3, y>(st, coef);
+                             }
+                           });
 }
 
 template <class T>

@@ -325,7 +325,6 @@ template <int Order>
 void Acoustic2D<T>::adjoint_step_3d(const ExecSpace& exec, int count,
                                     const physics::Adjoint2DState<T>& st,
                                     const physics::ScaledStencil<T, Order>& coef) const {
-  using physics::AdjointFrameStep;
   // As step_3d, but the boxes are cut a stencil radius inside the strips: the region whose
   // stencils reach no strip runs the forward interior kernel on G (see the 2D frame above).
   const int R = st.halo;
@@ -335,48 +334,20 @@ void Acoustic2D<T>::adjoint_step_3d(const ExecSpace& exec, int count,
     c[2] = std::max(pad_hi > 0 ? n - pad_hi - R : n, c[1]);
     c[3] = n;
   };
-  int zc[4], yc[4], xc[4];
-  cut(st.pad_top, st.nz, st.pad_bottom, zc);
-  cut(st.pad_front, st.ny, st.pad_back, yc);
-  cut(st.pad_left, st.nx, st.pad_right, xc);
-  const char* name = "pwave::physics::acoustic3d::adjoint_step";
-  for (int bz = 0; bz < 3; ++bz) {
-    for (int by = 0; by < 3; ++by) {
-      for (int bx = 0; bx < 3; ++bx) {
-        const backend::Box b{zc[bz], zc[bz + 1], yc[by], yc[by + 1], xc[bx], xc[bx + 1]};
-        if (b.empty()) continue;
-        const auto launch = [&](const auto& f) {
-          backend::for_each_cell_3d(name, exec, count, b, f);
-        };
-        switch ((bx != 1 ? 1 : 0) | (by != 1 ? 2 : 0) | (bz != 1 ? 4 : 0)) {
-          case 0:
-            launch(physics::InteriorStep<T, Order, 3>(st.as_forward(), coef));
-            break;
-          case 1:
-            launch(AdjointFrameStep<T, Order, true, false, 3, false>(st, coef));
-            break;
-          case 2:
-            launch(AdjointFrameStep<T, Order, false, false, 3, true>(st, coef));
-            break;
-          case 3:
-            launch(AdjointFrameStep<T, Order, true, false, 3, true>(st, coef));
-            break;
-          case 4:
-            launch(AdjointFrameStep<T, Order, false, true, 3, false>(st, coef));
-            break;
-          case 5:
-            launch(AdjointFrameStep<T, Order, true, true, 3, false>(st, coef));
-            break;
-          case 6:
-            launch(AdjointFrameStep<T, Order, false, true, 3, true>(st, coef));
-            break;
-          case 7:
-            launch(AdjointFrameStep<T, Order, true, true, 3, true>(st, coef));
-            break;
-        }
-      }
-    }
-  }
+  backend::BoxCuts cuts;
+  cut(st.pad_top, st.nz, st.pad_bottom, cuts.z);
+  cut(st.pad_front, st.ny, st.pad_back, cuts.y);
+  cut(st.pad_left, st.nx, st.pad_right, cuts.x);
+  backend::for_each_box_3d("pwave::physics::acoustic3d::adjoint_step", exec, count, cuts,
+                           [&](auto in_x, auto in_y, auto in_z) {
+                             constexpr bool x = decltype(in_x)::value, y = decltype(in_y)::value;
+                             constexpr bool z = decltype(in_z)::value;
+                             if constexpr (!x && !y && !z) {
+                               return physics::InteriorStep<T, Order, 3>(st.as_forward(), coef);
+                             } else {
+                               return physics::AdjointFrameStep<T, Order, x, z, 3, y>(st, coef);
+                             }
+                           });
 }
 
 template <class T>
