@@ -48,6 +48,22 @@ float difference_peak(const Field2D<T>& u_next, const Field2D<T>& u_cur, const F
   return peak;
 }
 
+/// The state a checkpoint keeps, u^{n-1}, u^n and every axis' psi^{n-1} and zeta^{n-1}: calls
+/// f(slot, field) with each field of `st` and its slot in checkpoint c of `h`. One list for
+/// saving and restoring; the y fields are empty views in 2D.
+template <class History, class State, class F>
+void for_each_checkpointed(const History& h, State& st, int c, F&& f) {
+  using Kokkos::ALL;
+  f(Kokkos::subview(h.ck_u, c, 0, ALL, ALL, ALL), st.u_prev);
+  f(Kokkos::subview(h.ck_u, c, 1, ALL, ALL, ALL), st.u_cur);
+  f(Kokkos::subview(h.ck_psi_x, c, ALL, ALL, ALL), st.psi_x);
+  f(Kokkos::subview(h.ck_zeta_x, c, ALL, ALL, ALL), st.zeta_x);
+  f(Kokkos::subview(h.ck_psi_z, c, ALL, ALL, ALL), st.psi_z);
+  f(Kokkos::subview(h.ck_zeta_z, c, ALL, ALL, ALL), st.zeta_z);
+  f(Kokkos::subview(h.ck_psi_y, c, ALL, ALL, ALL), st.psi_y);
+  f(Kokkos::subview(h.ck_zeta_y, c, ALL, ALL, ALL), st.zeta_y);
+}
+
 }  // namespace
 
 template <class T>
@@ -370,33 +386,9 @@ void Acoustic2D<T>::forward_impl(int first, int count, const Traces<T>& traces,
     if (save_checkpoints && n % history.interval == 0) {
       // The whole state step n starts from: u^{n-1}, u^n, psi^{n-1}, zeta^{n-1}.
       const int c = n / history.interval;
-      const auto& now = *parity[p];
-      Kokkos::deep_copy(exec,
-                        Kokkos::subview(history.ck_u, c, 0, Kokkos::ALL, Kokkos::ALL, Kokkos::ALL),
-                        now.u_prev);
-      Kokkos::deep_copy(exec,
-                        Kokkos::subview(history.ck_u, c, 1, Kokkos::ALL, Kokkos::ALL, Kokkos::ALL),
-                        now.u_cur);
-      Kokkos::deep_copy(exec,
-                        Kokkos::subview(history.ck_psi_x, c, Kokkos::ALL, Kokkos::ALL, Kokkos::ALL),
-                        now.psi_x);
-      Kokkos::deep_copy(
-          exec, Kokkos::subview(history.ck_zeta_x, c, Kokkos::ALL, Kokkos::ALL, Kokkos::ALL),
-          now.zeta_x);
-      Kokkos::deep_copy(exec,
-                        Kokkos::subview(history.ck_psi_z, c, Kokkos::ALL, Kokkos::ALL, Kokkos::ALL),
-                        now.psi_z);
-      Kokkos::deep_copy(
-          exec, Kokkos::subview(history.ck_zeta_z, c, Kokkos::ALL, Kokkos::ALL, Kokkos::ALL),
-          now.zeta_z);
-      if constexpr (Dim == 3) {
-        Kokkos::deep_copy(
-            exec, Kokkos::subview(history.ck_psi_y, c, Kokkos::ALL, Kokkos::ALL, Kokkos::ALL),
-            now.psi_y);
-        Kokkos::deep_copy(
-            exec, Kokkos::subview(history.ck_zeta_y, c, Kokkos::ALL, Kokkos::ALL, Kokkos::ALL),
-            now.zeta_y);
-      }
+      for_each_checkpointed(history, *parity[p], c, [&](const auto& slot, const auto& field) {
+        Kokkos::deep_copy(exec, slot, field);
+      });
     }
     if (!recompute) {
       Kokkos::parallel_for("pwave::physics::acoustic2d::record",
@@ -524,17 +516,8 @@ void Acoustic2D<T>::store_difference(const History& history, const Field2D<T>& u
 
 template <class T>
 void Acoustic2D<T>::restore_checkpoint(const History& h, int c) {
-  using Kokkos::ALL;
-  Kokkos::deep_copy(st_.u_prev, Kokkos::subview(h.ck_u, c, 0, ALL, ALL, ALL));
-  Kokkos::deep_copy(st_.u_cur, Kokkos::subview(h.ck_u, c, 1, ALL, ALL, ALL));
-  Kokkos::deep_copy(st_.psi_x, Kokkos::subview(h.ck_psi_x, c, ALL, ALL, ALL));
-  Kokkos::deep_copy(st_.zeta_x, Kokkos::subview(h.ck_zeta_x, c, ALL, ALL, ALL));
-  Kokkos::deep_copy(st_.psi_z, Kokkos::subview(h.ck_psi_z, c, ALL, ALL, ALL));
-  Kokkos::deep_copy(st_.zeta_z, Kokkos::subview(h.ck_zeta_z, c, ALL, ALL, ALL));
-  if (problem_.model.grid.is_3d()) {
-    Kokkos::deep_copy(st_.psi_y, Kokkos::subview(h.ck_psi_y, c, ALL, ALL, ALL));
-    Kokkos::deep_copy(st_.zeta_y, Kokkos::subview(h.ck_zeta_y, c, ALL, ALL, ALL));
-  }
+  for_each_checkpointed(
+      h, st_, c, [](const auto& slot, const auto& field) { Kokkos::deep_copy(field, slot); });
 }
 
 template <class T>
