@@ -114,6 +114,21 @@ struct ScaledStencil {
     }
     return lap;
   }
+
+  /// The same sum on raw pointers, for the host row/line paths: `u` points at the cell, `zs`
+  /// and `ys` are the strides of a z and a y step.
+  template <int Dim = 2>
+  KOKKOS_INLINE_FUNCTION T laplacian_at(const T* u, long zs, long ys = 0) const {
+    T c0 = d2z[0] + d2x[0];
+    if constexpr (Dim == 3) c0 += d2y[0];
+    T lap = c0 * u[0];
+    PWAVE_UNROLL
+    for (int j = 1; j <= radius; ++j) {
+      lap += d2z[j] * (u[j * zs] + u[-j * zs]) + d2x[j] * (u[j] + u[-j]);
+      if constexpr (Dim == 3) lap += d2y[j] * (u[j * ys] + u[-j * ys]);
+    }
+    return lap;
+  }
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -234,17 +249,9 @@ struct InteriorStep {
     const T* PWAVE_RESTRICT uc = &u_cur(s, iz + halo, (iy + hy) * ys + halo);
     T* PWAVE_RESTRICT un = &u_next(s, iz + halo, (iy + hy) * ys + halo);
     const T* PWAVE_RESTRICT vv = &v2dt2(iz, iy * nx);
-    T c0 = c.d2z[0] + c.d2x[0];
-    if constexpr (Dim == 3) c0 += c.d2y[0];
     PWAVE_SIMD
     for (int ix = x0; ix < x1; ++ix) {
-      T lap = c0 * uc[ix];
-      PWAVE_UNROLL
-      for (int j = 1; j <= R; ++j) {
-        lap +=
-            c.d2z[j] * (uc[ix + j * zs] + uc[ix - j * zs]) + c.d2x[j] * (uc[ix + j] + uc[ix - j]);
-        if constexpr (Dim == 3) lap += c.d2y[j] * (uc[ix + j * y] + uc[ix - j * y]);
-      }
+      const T lap = c.template laplacian_at<Dim>(uc + ix, zs, y);
       un[ix] = T(2) * uc[ix] - un[ix] + vv[ix] * lap;
     }
   }
@@ -282,15 +289,9 @@ struct InteriorStep {
   /// The update of one row on raw pointers (row-relative, x index 0 = first grid column).
   void scalar_row(const T* PWAVE_RESTRICT uc, T* PWAVE_RESTRICT un, const T* PWAVE_RESTRICT vv,
                   long zs, int x0, int x1) const {
-    const T c0 = c.d2z[0] + c.d2x[0];
     PWAVE_SIMD
     for (int ix = x0; ix < x1; ++ix) {
-      T lap = c0 * uc[ix];
-      PWAVE_UNROLL
-      for (int j = 1; j <= R; ++j) {
-        lap +=
-            c.d2z[j] * (uc[ix + j * zs] + uc[ix - j * zs]) + c.d2x[j] * (uc[ix + j] + uc[ix - j]);
-      }
+      const T lap = c.laplacian_at(uc + ix, zs);
       un[ix] = T(2) * uc[ix] - un[ix] + vv[ix] * lap;
     }
   }

@@ -145,17 +145,9 @@ struct ReconstructImage {
     const T* PWAVE_RESTRICT gg = &g(s, z, col);
     T* PWAVE_RESTRICT aa = &acc(s, iz, iy * nx);
     const T* PWAVE_RESTRICT ww = &w(iz, iy * nx);
-    T c0 = c.d2z[0] + c.d2x[0];
-    if constexpr (Dim == 3) c0 += c.d2y[0];
     PWAVE_SIMD
     for (int ix = x0; ix < x1; ++ix) {
-      T lap = c0 * uc[ix];
-      PWAVE_UNROLL
-      for (int j = 1; j <= R; ++j) {
-        lap +=
-            c.d2z[j] * (uc[ix + j * zs] + uc[ix - j * zs]) + c.d2x[j] * (uc[ix + j] + uc[ix - j]);
-        if constexpr (Dim == 3) lap += c.d2y[j] * (uc[ix + j * y] + uc[ix - j * y]);
-      }
+      const T lap = c.template laplacian_at<Dim>(uc + ix, zs, y);
       const T wlap = ww[ix] * lap;
       un[ix] = T(2) * uc[ix] - un[ix] + wlap;
       aa[ix] += gg[ix] * wlap;
