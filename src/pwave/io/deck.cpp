@@ -24,12 +24,6 @@ namespace {
 
 using Node = YAML::Node;
 
-std::string num(double v) {
-  std::ostringstream s;
-  s << v;
-  return s.str();
-}
-
 // Calls `read(section)` on a fresh map and stores it under `name` (keeps the section order).
 template <class F>
 void resolve_section(Node& resolved, const char* name, F read) {
@@ -87,11 +81,12 @@ Node resolved_acquisition(const DeckAcquisition& acq, bool three_d) {
 
 std::string spacing_text(const Grid& g) {
   if (g.is_3d()) {
-    if (g.dx == g.dz && g.dy == g.dx) return "spacing " + num(g.dx) + " m";
-    return "spacing dz = " + num(g.dz) + " m, dy = " + num(g.dy) + " m, dx = " + num(g.dx) + " m";
+    if (g.dx == g.dz && g.dy == g.dx) return "spacing " + number_text(g.dx) + " m";
+    return "spacing dz = " + number_text(g.dz) + " m, dy = " + number_text(g.dy) +
+           " m, dx = " + number_text(g.dx) + " m";
   }
-  if (g.dx == g.dz) return "spacing " + num(g.dx) + " m";
-  return "spacing dz = " + num(g.dz) + " m, dx = " + num(g.dx) + " m";
+  if (g.dx == g.dz) return "spacing " + number_text(g.dx) + " m";
+  return "spacing dz = " + number_text(g.dz) + " m, dx = " + number_text(g.dx) + " m";
 }
 
 void check_stability(const DeckReader& r, const Node& root, Deck& deck) {
@@ -104,9 +99,9 @@ void check_stability(const DeckReader& r, const Node& root, Deck& deck) {
     char limit[32];
     std::snprintf(limit, sizeof limit, "%.3g", round_down_3(dt_max));
     r.fail("time.dt", r.child(r.child(root, "", "time"), "time", "dt"),
-           "time.dt = " + num(p.dt) + " s is unstable for order " + std::to_string(p.order) +
-               " with vmax = " + num(vmax) + " m/s and " + spacing_text(g) +
-               "; the largest stable dt is " + limit + " s");
+           "time.dt = " + number_text(p.dt) + " s is unstable for order " +
+               std::to_string(p.order) + " with vmax = " + number_text(vmax) + " m/s and " +
+               spacing_text(g) + "; the largest stable dt is " + limit + " s");
   }
   const double fmax = physics::ricker_max_frequency(p.peak_frequency);
   const double ppw = physics::points_per_wavelength(p.model.vmin(), fmax, g.dx, g.dz, dy);

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
+#include <sstream>
 
 #include "pwave/core/error.hpp"
 #include "pwave/io/deck_schema.hpp"
@@ -200,6 +201,12 @@ std::string DeckReader::describe(const YAML::Node& node) {
   if (node.IsSequence()) return "a list";
   if (node.IsMap()) return "a map";
   return "'" + node.Scalar() + "'";
+}
+
+std::string number_text(double value) {
+  std::ostringstream s;
+  s << value;
+  return s.str();
 }
 
 YAML::Node yaml_number(double value) {

@@ -61,6 +61,8 @@ class DeckReader {
   std::set<std::string> overridden_;
 };
 
+/// A number as deck error messages print it (std::ostream defaults: 6 significant digits).
+std::string number_text(double value);
 /// A number node written in the shortest form that reads back exactly (0.001, not 0.0010000).
 YAML::Node yaml_number(double value);
 /// A flow-style list node of numbers: [1, 2.5, 3].

@@ -43,8 +43,9 @@ DeckKey build_schema() {
   DeckKey output{"output", {leaf("directory"), leaf("segy"), leaf("plots")}};
   DeckKey execution{"execution", {leaf("shot_batch"), leaf("check_interval")}};
   DeckKey observed{"observed", {leaf("file"), leaf("format")}};
-  DeckKey gradient{"gradient", {leaf("storage"), leaf("checkpoint_interval"), leaf("stride"),
-                                leaf("compression")}};
+  DeckKey gradient{
+      "gradient",
+      {leaf("storage"), leaf("checkpoint_interval"), leaf("stride"), leaf("compression")}};
   DeckKey true_model{"true_model", {velocity("vp")}};
   DeckKey inversion{"inversion",
                     {leaf("iterations"), leaf("batch_size"), leaf("seed"),

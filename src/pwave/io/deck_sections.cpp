@@ -17,12 +17,6 @@ namespace {
 using Node = YAML::Node;
 constexpr int default_cpml_width = 20;
 
-std::string num(double v) {
-  std::ostringstream s;
-  s << v;
-  return s.str();
-}
-
 std::vector<double> read_wavelet_file(const DeckReader& r, const Node& file, int nt) {
   const std::string name = r.text(file, "wavelet.file");
   fs::path path(name);
@@ -95,8 +89,9 @@ void read_wavelet(const DeckReader& r, const Node& root, Deck& deck, Node& resol
                                                        : 1.5 / p.peak_frequency;
     p.wavelet = ricker(p.peak_frequency, delay, p.dt, p.nt, amplitude);
     if (delay > (p.nt - 1) * p.dt) {
-      deck.warnings.push_back("wavelet.delay: the wavelet peaks at " + num(delay) +
-                              " s, after the last time step (" + num((p.nt - 1) * p.dt) + " s)");
+      deck.warnings.push_back("wavelet.delay: the wavelet peaks at " + number_text(delay) +
+                              " s, after the last time step (" + number_text((p.nt - 1) * p.dt) +
+                              " s)");
     }
     resolved["delay"] = yaml_number(delay);
   } else {

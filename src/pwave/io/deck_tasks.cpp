@@ -18,12 +18,6 @@ namespace {
 using Node = YAML::Node;
 constexpr int default_iterations = 10;
 
-std::string num(double v) {
-  std::ostringstream s;
-  s << v;
-  return s.str();
-}
-
 std::string shape_text(const std::vector<std::size_t>& shape) {
   std::string s;
   for (std::size_t v : shape) s += (s.empty() ? "" : ", ") + std::to_string(v);
@@ -169,9 +163,9 @@ void read_true_model_section(const DeckReader& r, const Node& tm, Deck& deck, No
       physics::max_stable_dt(p.order, vmax, grid.dx, grid.dz, grid.is_3d() ? grid.dy : 0.0);
   if (p.dt > dt_max) {
     r.fail("true_model.vp", vp,
-           "vmax = " + num(vmax) + " m/s makes time.dt = " + num(p.dt) + " s unstable for order " +
-               std::to_string(p.order) + "; the largest stable dt is " + stable_dt_text(dt_max) +
-               " s");
+           "vmax = " + number_text(vmax) + " m/s makes time.dt = " + number_text(p.dt) +
+               " s unstable for order " + std::to_string(p.order) + "; the largest stable dt is " +
+               stable_dt_text(dt_max) + " s");
   }
   Node out(YAML::NodeType::Map);
   out["vp"] = vp_resolved;
@@ -272,7 +266,8 @@ void read_bounds(const DeckReader& r, const Node& inv, Deck& deck) {
   d.vmax = r.number(bounds[1], "inversion.bounds[1]");
   if (!(d.vmin > 0.0) || !(d.vmin < d.vmax)) {
     r.fail("inversion.bounds", bounds,
-           "expected 0 < vmin < vmax (m/s), got [" + num(d.vmin) + ", " + num(d.vmax) + "]");
+           "expected 0 < vmin < vmax (m/s), got [" + number_text(d.vmin) + ", " +
+               number_text(d.vmax) + "]");
   }
   // The inversion may raise any velocity up to vmax: the time step must be stable there.
   const ForwardProblem& p = deck.problem;
@@ -280,15 +275,16 @@ void read_bounds(const DeckReader& r, const Node& inv, Deck& deck) {
   const double dt_max = physics::max_stable_dt(p.order, d.vmax, g.dx, g.dz, g.is_3d() ? g.dy : 0.0);
   if (p.dt > dt_max) {
     r.fail("inversion.bounds", bounds,
-           "the inversion may raise velocities up to vmax = " + num(d.vmax) +
-               " m/s, where time.dt = " + num(p.dt) + " s is unstable for order " +
+           "the inversion may raise velocities up to vmax = " + number_text(d.vmax) +
+               " m/s, where time.dt = " + number_text(p.dt) + " s is unstable for order " +
                std::to_string(p.order) + " (the largest stable dt is " + stable_dt_text(dt_max) +
                " s); lower the upper bound or time.dt");
   }
   if (p.model.vmin() < d.vmin || p.model.vmax() > d.vmax) {
-    deck.warnings.push_back("inversion.bounds: the initial model (" + num(p.model.vmin()) + " to " +
-                            num(p.model.vmax()) + " m/s) lies partly outside [" + num(d.vmin) +
-                            ", " + num(d.vmax) + "] m/s; the first update clips it");
+    deck.warnings.push_back("inversion.bounds: the initial model (" + number_text(p.model.vmin()) +
+                            " to " + number_text(p.model.vmax()) + " m/s) lies partly outside [" +
+                            number_text(d.vmin) + ", " + number_text(d.vmax) +
+                            "] m/s; the first update clips it");
   }
 }
 
@@ -327,8 +323,9 @@ void read_inversion_section(const DeckReader& r, const Node& root, Deck& deck, N
   const double depth = deck.problem.model.grid.depth();
   if (d.water_depth >= depth && d.water_depth > 0.0) {
     r.fail(key + ".water_depth", water,
-           "water_depth = " + num(d.water_depth) + " m is not above the model's bottom (z = " +
-               num(depth) + " m): the gradient would be zero everywhere");
+           "water_depth = " + number_text(d.water_depth) +
+               " m is not above the model's bottom (z = " + number_text(depth) +
+               " m): the gradient would be zero everywhere");
   }
   const Node every = r.child(inv, key, "output_every");
   if (DeckReader::given(every)) d.output_every = r.integer(every, key + ".output_every", 0);
