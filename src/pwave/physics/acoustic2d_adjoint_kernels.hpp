@@ -155,17 +155,132 @@ struct AdjointFrameStep {
     st.g_prev(s, z, x) = T(2) * gc - st.g_prev(s, z, x) + st.v2dt2(iz, iy * st.nx + ix) * acc;
   }
 
-  /// Host row path (2D): the cell update is branch-free, so with the loop declared free of
-  /// dependencies (cells of a row only read the previous step's arrays) GCC vectorises it.
-  KOKKOS_INLINE_FUNCTION void row(int s, int iz, int x0, int x1) const {
-    PWAVE_SIMD
-    for (int ix = x0; ix < x1; ++ix) (*this)(s, iz, 0, ix);
+  /// Host path (2D and 3D): cells [x0, x1) of the x line (iz, iy), the operator() formulas in
+  /// the same order on raw pointers. Along a strip axis each neighbour's T^ would be rebuilt
+  /// 2R + 1 times by the cell formula, from three arrays; here, along x, T^, chi T^ and b psi^'
+  /// are first written once per cell into line buffers, and along z and y the strip
+  /// coefficients are per-line scalars, so the cell loop reads contiguous arrays and vectorises.
+  void line(int s, int iz, int iy, int x0, int x1) const {
+    if (x1 <= x0) return;
+    constexpr int CH = 256;  // cells per chunk: bounds the line buffers on the stack
+    const int h = st.halo, z = iz + h, col0 = st.column(iy, 0);
+    const long zs = long(st.g_cur.stride(1));
+    const long ys = Dim == 3 ? long(st.ys) : 0;
+    const T* PWAVE_RESTRICT gc = &st.g_cur(s, z, col0);
+    T* PWAVE_RESTRICT gp = &st.g_prev(s, z, col0);
+    const T* PWAVE_RESTRICT ww = &st.v2dt2(iz, iy * st.nx);
+    // Along x: halo-padded coefficient axes indexed by grid column ix.
+    const T* bxp = st.bx.data() + h;
+    const T* axp = st.ax.data() + h;
+    const T* chixp = st.chix.data() + h;
+    // Along z and y: the strip coefficients of the rows / lines +- j around this one.
+    T bz[2 * R + 1] = {}, chiz[2 * R + 1] = {}, by[2 * R + 1] = {}, chiy[2 * R + 1] = {};
+    for (int j = -R; j <= R; ++j) {
+      if constexpr (InZ) bz[j + R] = st.bz(z + j), chiz[j + R] = st.chiz(z + j);
+      if constexpr (InY) by[j + R] = st.by(iy + h + j), chiy[j + R] = st.chiy(iy + h + j);
+    }
+    // The memory-variable rows of this line (null for the axes not in a strip here).
+    const auto at = [&](const Field2D<T>& f) { return f.extent(0) ? &f(s, z, col0) : nullptr; };
+    const T* PWAVE_RESTRICT zx = InX ? at(st.zeta_x) : nullptr;
+    const T* PWAVE_RESTRICT px = InX ? at(st.psi_x) : nullptr;
+    T* PWAVE_RESTRICT zxn = InX ? at(st.zeta_x_next) : nullptr;
+    T* PWAVE_RESTRICT pxn = InX ? at(st.psi_x_next) : nullptr;
+    const T* PWAVE_RESTRICT zz = InZ ? at(st.zeta_z) : nullptr;
+    const T* PWAVE_RESTRICT pz = InZ ? at(st.psi_z) : nullptr;
+    T* PWAVE_RESTRICT zzn = InZ ? at(st.zeta_z_next) : nullptr;
+    T* PWAVE_RESTRICT pzn = InZ ? at(st.psi_z_next) : nullptr;
+    const T* PWAVE_RESTRICT zy = InY ? at(st.zeta_y) : nullptr;
+    const T* PWAVE_RESTRICT py = InY ? at(st.psi_y) : nullptr;
+    T* PWAVE_RESTRICT zyn = InY ? at(st.zeta_y_next) : nullptr;
+    T* PWAVE_RESTRICT pyn = InY ? at(st.psi_y_next) : nullptr;
+    const T az = InZ ? st.az(z) : T(0);
+    const T ay = InY ? st.ay(iy + h) : T(0);
+    T tx[CH + 2 * R], bpx[CH + 2 * R], ctx[CH + 2 * R];
+    for (int c0 = x0; c0 < x1; c0 += CH) {
+      const int n = std::min(CH, x1 - c0);
+      if constexpr (InX) {  // buffer index k is grid column c0 - R + k
+        PWAVE_SIMD
+        for (int k = 0; k < n + 2 * R; ++k) {
+          const int ix = c0 - R + k;
+          const T b = bxp[ix];
+          tx[k] = (T(1) + b) * gc[ix] + b * zx[ix];
+          bpx[k] = b * px[ix];
+          ctx[k] = chixp[ix] * tx[k];
+        }
+      }
+      const T* PWAVE_RESTRICT txc = tx + R;
+      const T* PWAVE_RESTRICT bpc = bpx + R;
+      const T* PWAVE_RESTRICT ctc = ctx + R;
+      PWAVE_SIMD
+      for (int i = 0; i < n; ++i) {
+        const int ix = c0 + i;
+        const T g0 = gc[ix];
+        T acc = 0;
+        if constexpr (InX) {
+          T dchi = 0;
+          acc += c.d2x[0] * txc[i];
+          PWAVE_UNROLL
+          for (int j = 1; j <= R; ++j) {
+            acc += c.d2x[j] * (txc[i + j] + txc[i - j]);
+            acc += c.d1x[j] * (bpc[i - j] - bpc[i + j]);
+            dchi += c.d1x[j] * (ctc[i - j] - ctc[i + j]);
+          }
+          const T a = axp[ix];
+          zxn[ix] = a * (g0 + zx[ix]);
+          pxn[ix] = chixp[ix] * (a * px[ix] + dchi);
+        } else {
+          acc += c.d2x[0] * g0;
+          PWAVE_UNROLL
+          for (int j = 1; j <= R; ++j) acc += c.d2x[j] * (gc[ix + j] + gc[ix - j]);
+        }
+        if constexpr (InZ) {
+          const T* g = gc + ix;
+          const T* zt = zz + ix;
+          const T* pt = pz + ix;
+          T dchi = 0;
+          acc += c.d2z[0] * ((T(1) + bz[R]) * g0 + bz[R] * zt[0]);
+          PWAVE_UNROLL
+          for (int j = 1; j <= R; ++j) {
+            const T tp = (T(1) + bz[R + j]) * g[j * zs] + bz[R + j] * zt[j * zs];
+            const T tm = (T(1) + bz[R - j]) * g[-j * zs] + bz[R - j] * zt[-j * zs];
+            acc += c.d2z[j] * (tp + tm);
+            acc += c.d1z[j] * (bz[R - j] * pt[-j * zs] - bz[R + j] * pt[j * zs]);
+            dchi += c.d1z[j] * (chiz[R - j] * tm - chiz[R + j] * tp);
+          }
+          zzn[ix] = az * (g0 + zt[0]);
+          pzn[ix] = chiz[R] * (az * pt[0] + dchi);
+        } else {
+          acc += c.d2z[0] * g0;
+          PWAVE_UNROLL
+          for (int j = 1; j <= R; ++j) acc += c.d2z[j] * (gc[ix + j * zs] + gc[ix - j * zs]);
+        }
+        if constexpr (InY) {
+          const T* g = gc + ix;
+          const T* zt = zy + ix;
+          const T* pt = py + ix;
+          T dchi = 0;
+          acc += c.d2y[0] * ((T(1) + by[R]) * g0 + by[R] * zt[0]);
+          PWAVE_UNROLL
+          for (int j = 1; j <= R; ++j) {
+            const T tp = (T(1) + by[R + j]) * g[j * ys] + by[R + j] * zt[j * ys];
+            const T tm = (T(1) + by[R - j]) * g[-j * ys] + by[R - j] * zt[-j * ys];
+            acc += c.d2y[j] * (tp + tm);
+            acc += c.d1y[j] * (by[R - j] * pt[-j * ys] - by[R + j] * pt[j * ys]);
+            dchi += c.d1y[j] * (chiy[R - j] * tm - chiy[R + j] * tp);
+          }
+          zyn[ix] = ay * (g0 + zt[0]);
+          pyn[ix] = chiy[R] * (ay * pt[0] + dchi);
+        } else if constexpr (Dim == 3) {
+          acc += c.d2y[0] * g0;
+          PWAVE_UNROLL
+          for (int j = 1; j <= R; ++j) acc += c.d2y[j] * (gc[ix + j * ys] + gc[ix - j * ys]);
+        }
+        gp[ix] = T(2) * g0 - gp[ix] + ww[ix] * acc;
+      }
+    }
   }
-  /// Host line path (3D), the same loop along one x line.
-  KOKKOS_INLINE_FUNCTION void line(int s, int iz, int iy, int x0, int x1) const {
-    PWAVE_SIMD
-    for (int ix = x0; ix < x1; ++ix) (*this)(s, iz, iy, ix);
-  }
+  /// Host row path (2D): line 0.
+  void row(int s, int iz, int x0, int x1) const { line(s, iz, 0, x0, x1); }
 };
 
 /// Adds w r^n at every receiver: the adjoint of recording u^n (in the scaled variable G).

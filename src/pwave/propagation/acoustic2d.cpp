@@ -367,8 +367,6 @@ void Acoustic2D<T>::forward_impl(int first, int count, const Traces<T>& traces,
   using Range3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;
 
   const propagation::FrameRegion region = frame_region();
-  using RangeFrame = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>, Kokkos::IndexType<long>>;
-  const RangeFrame frame_cells(exec, {0, 0}, {long(count), region.size()});
   if (store_full) {
     store_snapshot<Dim>(exec, count, history.full, even.u_cur, 0);
   }
@@ -377,8 +375,8 @@ void Acoustic2D<T>::forward_impl(int first, int count, const Traces<T>& traces,
     store_snapshot<Dim>(exec, count, history.segment, even.u_cur, 1);
   }
   if (store_frame) {
-    Kokkos::parallel_for(
-        "pwave::propagation::store_frame", frame_cells,
+    propagation::for_each_stored_cell(
+        "pwave::propagation::store_frame", exec, count, region,
         propagation::StoreFrame<T>{history.frame, even.u_cur, region, 0, st_.halo});
   }
   for (int n = n_begin; n < n_end; ++n) {
@@ -412,8 +410,8 @@ void Acoustic2D<T>::forward_impl(int first, int count, const Traces<T>& traces,
       store_snapshot<Dim>(exec, count, history.full, parity[p]->u_prev, n + 1);
     }
     if (store_frame) {
-      Kokkos::parallel_for(
-          "pwave::propagation::store_frame", frame_cells,
+      propagation::for_each_stored_cell(
+          "pwave::propagation::store_frame", exec, count, region,
           propagation::StoreFrame<T>{history.frame, parity[p]->u_prev, region, n + 1, st_.halo});
     }
     if (recompute) {

@@ -200,8 +200,6 @@ void Acoustic2D<T>::adjoint_impl(
   using Range2 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
   using Range3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;
   const char* name = "pwave::physics::acoustic2d::adjoint_frame";
-  using RangeFrame = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>, Kokkos::IndexType<long>>;
-  const RangeFrame frame_cells(exec, {0, 0}, {long(count), region.size()});
 
   // Backward step n = nt-1 .. 0. On entry G^{n+1} is in g_cur and G^{n+2} in g_prev of the
   // step's parity (p = (nt - 1 - n) & 1).
@@ -260,9 +258,10 @@ void Acoustic2D<T>::adjoint_impl(
       // u^{n+1} and u^n sit in the forward fields; rebuild u^{n-1} over u^{n+1}.
       const Field2D<T>& u_next = p == 0 ? st_.u_cur : st_.u_prev;
       const Field2D<T>& u_now = p == 0 ? st_.u_prev : st_.u_cur;
-      Kokkos::parallel_for("pwave::propagation::frame_image_restore", frame_cells,
-                           propagation::FrameImageRestore<T>{history.frame, u_next, u_now, st.g_cur,
-                                                             shot_grad_, region, n, R});
+      propagation::for_each_stored_cell(
+          "pwave::propagation::frame_image_restore", exec, count, region,
+          propagation::FrameImageRestore<T>{history.frame, u_next, u_now, st.g_cur, shot_grad_,
+                                            region, n, R});
       const propagation::ReconstructImage<T, Order, Dim> rebuild{
           u_next, u_now, st.g_cur, shot_grad_, st.v2dt2, coef, R, st_.hy, st_.ys, nx};
       if constexpr (Dim == 3) {

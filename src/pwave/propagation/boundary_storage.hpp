@@ -4,6 +4,7 @@
 // leapfrog step in reverse, u^{n-1} = 2 u^n - u^{n+1} + w (D2 u^n + f^n), and the frame is
 // restored from storage.
 
+#include "backends/launch.hpp"
 #include "pwave/physics/acoustic2d_kernels.hpp"
 
 namespace pwave::propagation {
@@ -72,6 +73,21 @@ struct FrameRegion {
     const int c = int(r % w);
     ix = c < x_lo ? c : x_hi + (c - x_lo);
   }
+  /// The inverse of cell(): the frame index of frame cell (iz, iy, ix).
+  KOKKOS_INLINE_FUNCTION long index(int iz, int iy, int ix) const {
+    if (iz < z_lo) return long(iz) * plane() + long(iy) * nx + ix;
+    if (iz >= z_hi) return top_cells() + long(iz - z_hi) * plane() + long(iy) * nx + ix;
+    long k = top_cells() + bottom_cells() + long(iz - z_lo) * ring_cells();
+    if (iy < y_lo) return k + long(iy) * nx + ix;
+    k += long(y_lo) * nx;
+    if (iy >= y_hi) return k + long(iy - y_hi) * nx + ix;
+    k += long(ny - y_hi) * nx + long(iy - y_lo) * (x_lo + nx - x_hi);
+    return k + (ix < x_lo ? ix : x_lo + (ix - x_hi));
+  }
+  /// Whether the whole x line (iz, iy) is frame (else only [0, x_lo) and [x_hi, nx) are).
+  KOKKOS_INLINE_FUNCTION bool whole_line(int iz, int iy) const {
+    return iz < z_lo || iz >= z_hi || iy < y_lo || iy >= y_hi;
+  }
   /// Halo-layout wavefield column, and the [nz][ny nx] plane index, of padded cell (iy, ix).
   KOKKOS_INLINE_FUNCTION int column(int iy, int ix) const { return (iy + hy) * ys + ix + halo; }
   KOKKOS_INLINE_FUNCTION int plane_index(int iy, int ix) const { return iy * nx + ix; }
@@ -79,6 +95,39 @@ struct FrameRegion {
     return iz >= z_lo && iz < z_hi && iy >= y_lo && iy < y_hi && ix >= x_lo && ix < x_hi;
   }
 };
+
+/// Calls f(s, k) for every shot s in [0, ns) and frame cell k. GPUs launch it cell by cell;
+/// host backends call f.segment(s, iz, iy, x0, x1, k0) once per run of frame cells along an x
+/// line (cells [x0, x1) of line (iz, iy) are frame cells k0, k0 + 1, ...): the frame is stored
+/// in that order, so a segment is a contiguous copy, with no index decoding per cell.
+template <class Exec, class F>
+void for_each_stored_cell(const char* name, const Exec& exec, int ns, const FrameRegion& region,
+                          const F& f) {
+  if (ns <= 0 || region.size() <= 0) return;
+  if constexpr (backend::uses_row_paths<Exec>()) {
+    const long lines = long(region.nz) * region.ny;
+    Kokkos::parallel_for(
+        name, Kokkos::RangePolicy<Exec>(exec, 0, long(ns) * lines), [=](const long item) {
+          const int s = int(item / lines), iz = int(item % lines / region.ny);
+          const int iy = int(item % region.ny);
+          if (region.whole_line(iz, iy)) {
+            f.segment(s, iz, iy, 0, region.nx, region.index(iz, iy, 0));
+            return;
+          }
+          if (region.x_lo > 0) {
+            f.segment(s, iz, iy, 0, region.x_lo, region.index(iz, iy, 0));
+          }
+          if (region.x_hi < region.nx) {
+            f.segment(s, iz, iy, region.x_hi, region.nx, region.index(iz, iy, region.x_hi));
+          }
+        });
+  } else {
+    using Policy = Kokkos::MDRangePolicy<Exec, Kokkos::Rank<2>, Kokkos::IndexType<long>>;
+    Kokkos::parallel_for(
+        name, Policy(exec, {0, 0}, {long(ns), region.size()}),
+        KOKKOS_LAMBDA(const long s, const long k) { f(int(s), k); });
+  }
+}
 
 /// Saves the frame of u (halo layout) as step n of the history.
 template <class T>
@@ -91,6 +140,12 @@ struct StoreFrame {
     int iz, iy, ix;
     region.cell(k, iz, iy, ix);
     frames(n, s, k) = u(s, iz + halo, region.column(iy, ix));
+  }
+  /// Host path: frame cells k0.. are cells [x0, x1) of line (iz, iy).
+  void segment(int s, int iz, int iy, int x0, int x1, long k0) const {
+    const T* PWAVE_RESTRICT from = &u(s, iz + halo, region.column(iy, x0));
+    T* PWAVE_RESTRICT to = &frames(n, s, k0);
+    for (int i = 0; i < x1 - x0; ++i) to[i] = from[i];
   }
 };
 
@@ -111,6 +166,21 @@ struct FrameImageRestore {
     acc(s, iz, region.plane_index(iy, ix)) +=
         g(s, z, x) * (u_next(s, z, x) - T(2) * u_cur(s, z, x) + older);
     u_next(s, z, x) = older;
+  }
+  /// Host path: frame cells k0.. are cells [x0, x1) of line (iz, iy).
+  void segment(int s, int iz, int iy, int x0, int x1, long k0) const {
+    const int z = iz + halo, x = region.column(iy, x0);
+    T* PWAVE_RESTRICT un = &u_next(s, z, x);
+    const T* PWAVE_RESTRICT uc = &u_cur(s, z, x);
+    const T* PWAVE_RESTRICT gg = &g(s, z, x);
+    T* PWAVE_RESTRICT aa = &acc(s, iz, region.plane_index(iy, x0));
+    const T* PWAVE_RESTRICT older = n > 0 ? &frames(n - 1, s, k0) : nullptr;
+    PWAVE_SIMD
+    for (int i = 0; i < x1 - x0; ++i) {
+      const T o = older ? older[i] : T(0);
+      aa[i] += gg[i] * (un[i] - T(2) * uc[i] + o);
+      un[i] = o;
+    }
   }
 };
 
