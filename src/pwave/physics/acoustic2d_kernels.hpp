@@ -233,6 +233,11 @@ struct InteriorStep {
         hy(st.hy),
         ys(st.ys),
         nx(st.nx) {}
+  /// The same update on given fields: u_next (u^{n-1} on entry) is overwritten by u^{n+1}.
+  InteriorStep(const Field2D<T>& next, const Field2D<T>& cur, const Grid2DView<T>& w,
+               const ScaledStencil<T, Order>& coef, int halo_, int hy_ = 0, int ys_ = 0,
+               int nx_ = 0)
+      : u_next(next), u_cur(cur), v2dt2(w), c(coef), halo(halo_), hy(hy_), ys(ys_), nx(nx_) {}
 
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
     const int z = iz + halo, x = (iy + hy) * ys + ix + halo;
@@ -259,40 +264,68 @@ struct InteriorStep {
   /// Host path: cells [x0, x1) of rows [iz, iz + n) of shot s (n <= block_rows), prefetching
   /// the rows the next block [iz + n, iz + 2n) will stream in.
   void rows(int s, int iz, int n, int x0, int x1) const {
+    rows_impl<false>(s, iz, n, x0, x1, Imaging{});
+  }
+
+  /// Where the reversed step of the boundary storage adds its imaging term: acc += g w D2 u at
+  /// every updated cell. g has the wavefields' halo layout, acc the [shot][nz][ny nx] layout of
+  /// v^2 dt^2.
+  struct Imaging {
+    const T* g = nullptr;  ///< at (shot, row iz, grid column 0)
+    T* acc = nullptr;      ///< at (shot, row iz, grid column 0)
+  };
+  /// rows() with the imaging term of `g` added into `acc` (propagation::ReconstructImage): the
+  /// reversed step u^{n-1} = 2 u^n - u^{n+1} + w D2 u^n is this same update.
+  void rows_imaging(int s, int iz, int n, int x0, int x1, const Field2D<T>& g,
+                    const Field2D<T>& acc) const {
+    rows_impl<true>(s, iz, n, x0, x1, Imaging{&g(s, iz + halo, halo), &acc(s, iz, 0)});
+  }
+
+  /// Host path for one row (launch.hpp's generic row interface).
+  void row(int s, int iz, int x0, int x1) const { rows(s, iz, 1, x0, x1); }
+
+ private:
+  template <bool Image>
+  void rows_impl(int s, int iz, int n, int x0, int x1, const Imaging& im) const {
     if (n <= 0 || x1 <= x0) return;
     const long zs = long(u_cur.stride(1)), vs = long(v2dt2.stride(0));
     const T* uc = &u_cur(s, iz + halo, halo);
     T* un = &u_next(s, iz + halo, halo);
     const T* vv = &v2dt2(iz, 0);
+    const auto shifted = [&](int r) {  // the imaging rows of row iz + r
+      return Image ? Imaging{im.g + r * zs, im.acc + r * vs} : im;
+    };
 #ifdef PWAVE_HOST_VECTOR_EXT
     constexpr int W = host::Vec<T>::width;
     if (x1 - x0 >= W) {
       int r = 0;
       if (n == block_rows) {
-        block<block_rows>(uc, un, vv, zs, vs, x0, x1, next_block(s, iz, n, x0, x1));
+        block<block_rows, Image>(uc, un, vv, zs, vs, x0, x1, next_block(s, iz, n, x0, x1), im);
         r = n;
       }
       const Prefetches none{{uc, nullptr, 0, 0}, {uc, nullptr, 0, 0}, {uc, nullptr, 0, 0}};
-      for (; r < n; ++r) block<1>(uc + r * zs, un + r * zs, vv + r * vs, zs, vs, x0, x1, none);
+      for (; r < n; ++r) {
+        block<1, Image>(uc + r * zs, un + r * zs, vv + r * vs, zs, vs, x0, x1, none, shifted(r));
+      }
       return;
     }
 #endif
-    for (int r = 0; r < n; ++r) scalar_row(uc + r * zs, un + r * zs, vv + r * vs, zs, x0, x1);
+    for (int r = 0; r < n; ++r) {
+      scalar_row<Image>(uc + r * zs, un + r * zs, vv + r * vs, zs, x0, x1, shifted(r));
+    }
   }
 
-  /// Host path for one row (launch.hpp's generic row interface).
-  void row(int s, int iz, int x0, int x1) const {
-    rows(s, iz, 1, x0, x1);
-  }
-
- private:
   /// The update of one row on raw pointers (row-relative, x index 0 = first grid column).
+  template <bool Image>
   void scalar_row(const T* PWAVE_RESTRICT uc, T* PWAVE_RESTRICT un, const T* PWAVE_RESTRICT vv,
-                  long zs, int x0, int x1) const {
+                  long zs, int x0, int x1, const Imaging& im) const {
+    const T* PWAVE_RESTRICT g = im.g;
+    T* PWAVE_RESTRICT acc = im.acc;
     PWAVE_SIMD
     for (int ix = x0; ix < x1; ++ix) {
-      const T lap = c.laplacian_at(uc + ix, zs);
-      un[ix] = T(2) * uc[ix] - un[ix] + vv[ix] * lap;
+      const T wlap = vv[ix] * c.laplacian_at(uc + ix, zs);
+      un[ix] = T(2) * uc[ix] - un[ix] + wlap;
+      if constexpr (Image) acc[ix] += g[ix] * wlap;
     }
   }
 
@@ -333,14 +366,14 @@ struct InteriorStep {
 
   /// NR rows at once over [x0, x1) (x1 - x0 >= W): vectors aligned on u^n, with one unaligned
   /// vector at each end that stores only the lanes the aligned ones do not cover.
-  template <int NR>
+  template <int NR, bool Image>
   void block(const T* uc, T* un, const T* vv, long zs, long vs, int x0, int x1,
-             const Prefetches& pf) const {
+             const Prefetches& pf, const Imaging& im) const {
     const Coef k(c);
     const int mis = int((reinterpret_cast<std::uintptr_t>(uc + x0) / sizeof(T)) % W);
     const int xa = mis ? std::min(x0 + (W - mis), x1 - W) : x0;
     const int xe = xa + (x1 - xa) / W * W;
-    if (xa > x0) vec<NR, true>(k, uc, un, vv, zs, vs, x0, 0, xa - x0);
+    if (xa > x0) vec<NR, true, Image>(k, uc, un, vv, zs, vs, x0, 0, xa - x0, im);
     long it = 0;
     for (int ix = xa; ix < xe; ix += W, ++it) {
       // The lines this block reads for the first time (its new u^n rows, u^{n-1}, v^2 dt^2):
@@ -352,20 +385,25 @@ struct InteriorStep {
         __builtin_prefetch(uc + (R + r) * zs + px, 0, 3);
         __builtin_prefetch(un + r * zs + px, 1, 3);
         __builtin_prefetch(vv + r * vs + px, 0, 3);
+        if constexpr (Image) {
+          __builtin_prefetch(im.g + r * zs + px, 0, 3);
+          __builtin_prefetch(im.acc + r * vs + px, 1, 3);
+        }
       }
       pf.u.template touch<NR>(it);
       pf.un.template touch<NR>(it);
       pf.v.template touch<NR>(it);
-      vec<NR, false>(k, uc, un, vv, zs, vs, ix, 0, W);
+      vec<NR, false, Image>(k, uc, un, vv, zs, vs, ix, 0, W, im);
     }
-    if (xe < x1) vec<NR, true>(k, uc, un, vv, zs, vs, x1 - W, xe - (x1 - W), W);
+    if (xe < x1) vec<NR, true, Image>(k, uc, un, vv, zs, vs, x1 - W, xe - (x1 - W), W, im);
   }
 
-  /// Cells [ix, ix + W) of NR rows; with Partial, stores lanes [lo, hi) only.
-  template <int NR, bool Partial>
+  /// Cells [ix, ix + W) of NR rows; with Partial, stores lanes [lo, hi) only. With Image,
+  /// also adds g w D2 u into acc.
+  template <int NR, bool Partial, bool Image>
   PWAVE_HOST_INLINE void vec(const Coef& k, const T* PWAVE_RESTRICT uc, T* PWAVE_RESTRICT un,
-                             const T* PWAVE_RESTRICT vv, long zs, long vs, int ix, int lo,
-                             int hi) const {
+                             const T* PWAVE_RESTRICT vv, long zs, long vs, int ix, int lo, int hi,
+                             const Imaging& im) const {
     using H = host::Vec<T>;
     V col[NR + 2 * R];
     PWAVE_UNROLL
@@ -381,11 +419,18 @@ struct InteriorStep {
       }
       T* o = un + r * zs + ix;
       const V old = H::load(o);
-      const V next = k.two * col[r + R] - old + H::load(vv + r * vs + ix) * lap;
+      const V wlap = H::load(vv + r * vs + ix) * lap;
+      const V next = k.two * col[r + R] - old + wlap;
       if (Partial) {  // lanes [lo, hi) only: the others keep what memory holds
         H::store(o, H::lanes_from(hi, old, H::lanes_from(lo, next, old)));
       } else {
         H::store(o, next);
+      }
+      if constexpr (Image) {
+        T* a = im.acc + r * vs + ix;
+        const V before = H::load(a);
+        const V sum = before + H::load(im.g + r * zs + ix) * wlap;
+        H::store(a, Partial ? H::lanes_from(hi, before, H::lanes_from(lo, sum, before)) : sum);
       }
     }
   }

@@ -197,6 +197,8 @@ void Acoustic2D<T>::adjoint_impl(
   const T inv_area = T(1.0 / g.cell_volume());
   const ColumnMap column{st_.nx, st_.hy, st_.ys, R};
   const bool want_source = source_adjoint.extent(0) > 0;
+  // Boundary storage rebuilds u in the box, where (in 2D) the adjoint step is fused with it.
+  const bool rebuilds_box = history.storage == Storage::boundary && !history.diff.allocated();
   using Range2 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
   using Range3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;
   const char* name = "pwave::physics::acoustic2d::adjoint_frame";
@@ -270,8 +272,9 @@ void Acoustic2D<T>::adjoint_impl(
                                                region.x_lo, region.x_hi},
                                   rebuild);
       } else {
-        backend::for_each_cell("pwave::propagation::reconstruct_image", exec, count, region.z_lo,
-                               region.z_hi, region.x_lo, region.x_hi, rebuild);
+        // The box's adjoint step goes with it (the box is the adjoint interior z0..z1, x0..x1).
+        backend::for_each_cell("pwave::propagation::reverse_step_box", exec, count, z0, z1, x0, x1,
+                               propagation::ReverseStepBox<T, Order>(rebuild, interior[p]));
       }
       Kokkos::parallel_for(
           "pwave::propagation::reconstruct_source", Kokkos::RangePolicy<ExecSpace>(exec, 0, count),
@@ -286,8 +289,10 @@ void Acoustic2D<T>::adjoint_impl(
     if constexpr (Dim == 3) {
       adjoint_step_3d<Order>(exec, count, st, coef);
     } else {
-      backend::for_each_cell("pwave::physics::acoustic2d::adjoint_interior", exec, count, z0, z1,
-                             x0, x1, interior[p]);
+      if (!rebuilds_box) {  // else done with the reversed step above
+        backend::for_each_cell("pwave::physics::acoustic2d::adjoint_interior", exec, count, z0, z1,
+                               x0, x1, interior[p]);
+      }
       // The frame as in forward(): side columns (x strips only in reach), top and bottom bands
       // (z strips only), and the four corners (both).
       backend::for_each_cell(name, exec, count, z0, z1, 0, x0, side[p]);

@@ -226,6 +226,32 @@ struct ReconstructImage {
   KOKKOS_INLINE_FUNCTION void row(int s, int iz, int x0, int x1) const { line(s, iz, 0, x0, x1); }
 };
 
+/// The box of a 2D backward step under boundary storage in one sweep: the reversed forward step
+/// with its imaging term (ReconstructImage, on u) and the adjoint step there (the forward
+/// interior update on G). Neither reads what the other writes (u^{n-1} over u^{n+1}, G^n over
+/// G^{n+2}; both read G^{n+1}, which neither writes), so the cell order is free: hosts run both
+/// on each block of rows while its rows of v^2 dt^2 and G^{n+1} are in cache, GPUs both in
+/// each cell's thread.
+template <class T, int Order>
+struct ReverseStepBox {
+  static constexpr int block_rows = physics::InteriorStep<T, Order>::block_rows;
+  ReconstructImage<T, Order> rebuild;
+  physics::InteriorStep<T, Order> adjoint;
+  physics::InteriorStep<T, Order> rebuild_rows;  ///< rebuild's update, for the host rows path
+
+  ReverseStepBox(const ReconstructImage<T, Order>& r, const physics::InteriorStep<T, Order>& a)
+      : rebuild(r), adjoint(a), rebuild_rows(r.u_next, r.u_cur, r.w, r.c, r.halo) {}
+
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const {
+    rebuild(s, iz, ix);
+    adjoint(s, iz, ix);
+  }
+  void rows(int s, int iz, int n, int x0, int x1) const {
+    rebuild_rows.rows_imaging(s, iz, n, x0, x1, rebuild.g, rebuild.acc);
+    adjoint.rows(s, iz, n, x0, x1);
+  }
+};
+
 /// The source term of the reversed step and of the imaging condition at sources inside the box
 /// (frame sources are covered by the stored values).
 template <class T>
