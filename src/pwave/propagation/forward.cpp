@@ -1,5 +1,6 @@
 #include "pwave/propagation/forward.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -21,6 +22,20 @@ void validate(const ForwardProblem& p) {
   if (!(g.dz > 0) || !(g.dx > 0) || !(dy > 0) || !std::isfinite(g.dz) || !std::isfinite(g.dx) ||
       !std::isfinite(dy)) {
     throw InputError("model.spacing", "", "must be positive and finite");
+  }
+  {
+    // Kernels index the columns of one depth of the padded grid (model + CPML + stencil halo,
+    // rows rounded up to whole cache lines) with int: past 2^31 columns they would wrap.
+    const auto width = [&](int side) { return long(std::max(0, p.boundary.width[side])); };
+    const long h = std::max(0, p.order / 2);
+    const long px = long(g.nx) + width(left) + width(right) + 2 * h + 64;
+    const long py = g.is_3d() ? long(g.ny) + width(front) + width(back) + 2 * h : 1;
+    if (py * px > 2147483647L) {
+      throw InputError("model.shape", "",
+                       "one depth of the grid with its CPML layers and stencil halo has about " +
+                           std::to_string(py * px) +
+                           " cells, more than the 2147483647 pwave can index");
+    }
   }
   if (p.model.vp.size() != std::size_t(g.cells())) {
     throw InputError("model.vp", "",
