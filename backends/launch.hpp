@@ -88,6 +88,14 @@ template <class F>
 struct has_line<F, std::void_t<decltype(std::declval<const F&>().line(0, 0, 0, 0, 0))>>
     : std::true_type {};
 
+/// Detects `f.lines(shot, iz, n, iy, x0, x1)` with `F::block_rows`: the x lines (iz + r, iy),
+/// r < n <= block_rows, of a 3D grid at once.
+template <class F, class = void>
+struct has_lines : std::false_type {};
+template <class F>
+struct has_lines<F, std::void_t<decltype(std::declval<const F&>().lines(0, 0, 0, 0, 0, 0)),
+                                decltype(F::block_rows)>> : std::true_type {};
+
 /// Host: cells [x0, x1) of rows [iz, iz + n) through the best interface f has.
 template <class F>
 void host_rows(const F& f, int s, int iz, int n, int x0, int x1) {
@@ -142,7 +150,19 @@ struct Box {
 template <class Exec, class F>
 void for_each_cell_3d(const char* name, const Exec& exec, int ns, const Box& b, const F& f) {
   if (ns <= 0 || b.empty()) return;
-  if constexpr (uses_row_paths<Exec>()) {
+  if constexpr (uses_row_paths<Exec>() && has_lines<F>::value) {
+    // One work item per block of F::block_rows depths of one y line, y varying fastest: the
+    // u^n lines the y taps of a block read were loaded by the blocks of the y lines before.
+    const int block = F::block_rows;
+    const long ny = b.y1 - b.y0, items = long((b.z1 - b.z0 + block - 1) / block) * ny;
+    Kokkos::parallel_for(name, Kokkos::RangePolicy<Exec>(exec, 0, long(ns) * items),
+                         [=](const long k) {
+                           const int s = int(k / items);
+                           const long l = k % items;
+                           const int iz = b.z0 + int(l / ny) * block, iy = b.y0 + int(l % ny);
+                           f.lines(s, iz, std::min(block, b.z1 - iz), iy, b.x0, b.x1);
+                         });
+  } else if constexpr (uses_row_paths<Exec>()) {
     const long ny = b.y1 - b.y0, lines = long(b.z1 - b.z0) * ny;
     Kokkos::parallel_for(name, Kokkos::RangePolicy<Exec>(exec, 0, long(ns) * lines),
                          [=](const long k) {
