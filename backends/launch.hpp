@@ -88,13 +88,13 @@ template <class F>
 struct has_line<F, std::void_t<decltype(std::declval<const F&>().line(0, 0, 0, 0, 0))>>
     : std::true_type {};
 
-/// Detects `f.lines(shot, iz, n, iy, x0, x1)` with `F::block_rows`: the x lines (iz + r, iy),
-/// r < n <= block_rows, of a 3D grid at once.
+/// Detects `f.lines(shot, iz, n, iy, x0, x1)` with `F::block_lines`: the x lines (iz + r, iy),
+/// r < n <= block_lines, of a 3D grid at once.
 template <class F, class = void>
 struct has_lines : std::false_type {};
 template <class F>
 struct has_lines<F, std::void_t<decltype(std::declval<const F&>().lines(0, 0, 0, 0, 0, 0)),
-                                decltype(F::block_rows)>> : std::true_type {};
+                                decltype(F::block_lines)>> : std::true_type {};
 
 /// Host: cells [x0, x1) of rows [iz, iz + n) through the best interface f has.
 template <class F>
@@ -146,14 +146,15 @@ struct Box {
 };
 
 /// Calls f(shot, iz, iy, ix) for shot in [0, ns) and every cell of box b. Host backends run one
-/// work item per x line (f.line() when f has it, else a cell loop); GPUs a 4D MDRange.
+/// work item per block of depths of an x line when f has lines(), else per x line (f.line()
+/// when f has it, else a cell loop); GPUs a 4D MDRange.
 template <class Exec, class F>
 void for_each_cell_3d(const char* name, const Exec& exec, int ns, const Box& b, const F& f) {
   if (ns <= 0 || b.empty()) return;
   if constexpr (uses_row_paths<Exec>() && has_lines<F>::value) {
-    // One work item per block of F::block_rows depths of one y line, y varying fastest: the
+    // One work item per block of F::block_lines depths of one y line, y varying fastest: the
     // u^n lines the y taps of a block read were loaded by the blocks of the y lines before.
-    const int block = F::block_rows;
+    const int block = F::block_lines;
     const long ny = b.y1 - b.y0, items = long((b.z1 - b.z0 + block - 1) / block) * ny;
     Kokkos::parallel_for(name, Kokkos::RangePolicy<Exec>(exec, 0, long(ns) * items),
                          [=](const long k) {
