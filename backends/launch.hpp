@@ -88,6 +88,14 @@ template <class F>
 struct has_line<F, std::void_t<decltype(std::declval<const F&>().line(0, 0, 0, 0, 0))>>
     : std::true_type {};
 
+/// Detects `f.lines(shot, iz, n, iy, x0, x1)` with `F::block_lines`: the x lines (iz + r, iy),
+/// r < n <= block_lines, of a 3D grid at once.
+template <class F, class = void>
+struct has_lines : std::false_type {};
+template <class F>
+struct has_lines<F, std::void_t<decltype(std::declval<const F&>().lines(0, 0, 0, 0, 0, 0)),
+                                decltype(F::block_lines)>> : std::true_type {};
+
 /// Host: cells [x0, x1) of rows [iz, iz + n) through the best interface f has.
 template <class F>
 void host_rows(const F& f, int s, int iz, int n, int x0, int x1) {
@@ -138,11 +146,24 @@ struct Box {
 };
 
 /// Calls f(shot, iz, iy, ix) for shot in [0, ns) and every cell of box b. Host backends run one
-/// work item per x line (f.line() when f has it, else a cell loop); GPUs a 4D MDRange.
+/// work item per block of depths of an x line when f has lines(), else per x line (f.line()
+/// when f has it, else a cell loop); GPUs a 4D MDRange.
 template <class Exec, class F>
 void for_each_cell_3d(const char* name, const Exec& exec, int ns, const Box& b, const F& f) {
   if (ns <= 0 || b.empty()) return;
-  if constexpr (uses_row_paths<Exec>()) {
+  if constexpr (uses_row_paths<Exec>() && has_lines<F>::value) {
+    // One work item per block of F::block_lines depths of one y line, y varying fastest: the
+    // u^n lines the y taps of a block read were loaded by the blocks of the y lines before.
+    const int block = F::block_lines;
+    const long ny = b.y1 - b.y0, items = long((b.z1 - b.z0 + block - 1) / block) * ny;
+    Kokkos::parallel_for(name, Kokkos::RangePolicy<Exec>(exec, 0, long(ns) * items),
+                         [=](const long k) {
+                           const int s = int(k / items);
+                           const long l = k % items;
+                           const int iz = b.z0 + int(l / ny) * block, iy = b.y0 + int(l % ny);
+                           f.lines(s, iz, std::min(block, b.z1 - iz), iy, b.x0, b.x1);
+                         });
+  } else if constexpr (uses_row_paths<Exec>()) {
     const long ny = b.y1 - b.y0, lines = long(b.z1 - b.z0) * ny;
     Kokkos::parallel_for(name, Kokkos::RangePolicy<Exec>(exec, 0, long(ns) * lines),
                          [=](const long k) {
@@ -173,10 +194,11 @@ struct BoxCuts {
 /// One launch per non-empty box of `cuts`, each with the functor `make(in_x, in_y, in_z)`
 /// returns for that box: the flags (std::integral_constant<bool, ...>) say whether the box lies
 /// outside [lo, hi) along x, y and z, so the caller picks, at compile time, the kernel of
-/// exactly the strips the box is in.
+/// exactly the strips the box is in. `skip_center`: leave the inner box (no strip) out, for a
+/// caller that updates it in another launch.
 template <class Exec, class Make>
 void for_each_box_3d(const char* name, const Exec& exec, int ns, const BoxCuts& cuts,
-                     const Make& make) {
+                     const Make& make, bool skip_center = false) {
   using F = std::false_type;
   using T = std::true_type;
   for (int bz = 0; bz < 3; ++bz) {
@@ -184,7 +206,7 @@ void for_each_box_3d(const char* name, const Exec& exec, int ns, const BoxCuts& 
       for (int bx = 0; bx < 3; ++bx) {
         const Box b{cuts.z[bz],     cuts.z[bz + 1], cuts.y[by],
                     cuts.y[by + 1], cuts.x[bx],     cuts.x[bx + 1]};
-        if (b.empty()) continue;
+        if (b.empty() || (skip_center && bz == 1 && by == 1 && bx == 1)) continue;
         const auto launch = [&](const auto& f) { for_each_cell_3d(name, exec, ns, b, f); };
         switch ((bx != 1 ? 1 : 0) | (by != 1 ? 2 : 0) | (bz != 1 ? 4 : 0)) {
           case 0:

@@ -115,7 +115,8 @@ class Acoustic2D {
                const physics::ScaledStencil<T, Order>& coef) const;
   // The backward step of 3D grids: the interior and the 26 boxes around it.
   template <int Order>
-  void adjoint_step_3d(const ExecSpace& exec, int count, const physics::Adjoint2DState<T>& st,
+  void adjoint_step_3d(const ExecSpace& exec, int count, bool skip_interior,
+                       const physics::Adjoint2DState<T>& st,
                        const physics::ScaledStencil<T, Order>& coef) const;
   void restore_checkpoint(const History& history, int c);
   using Snapshots = Kokkos::View<T****, Kokkos::LayoutRight, MemSpace>;

@@ -267,10 +267,13 @@ void Acoustic2D<T>::adjoint_impl(
       const propagation::ReconstructImage<T, Order, Dim> rebuild{
           u_next, u_now, st.g_cur, shot_grad_, st.v2dt2, coef, R, st_.hy, st_.ys, nx};
       if constexpr (Dim == 3) {
-        backend::for_each_cell_3d("pwave::propagation::reconstruct_image", exec, count,
-                                  backend::Box{region.z_lo, region.z_hi, region.y_lo, region.y_hi,
-                                               region.x_lo, region.x_hi},
-                                  rebuild);
+        // The box's adjoint step goes with it (adjoint_step_3d skips its inner box).
+        backend::for_each_cell_3d(
+            "pwave::propagation::reverse_step_box", exec, count,
+            backend::Box{region.z_lo, region.z_hi, region.y_lo, region.y_hi, region.x_lo,
+                         region.x_hi},
+            propagation::ReverseStepBox<T, Order, 3>(
+                rebuild, physics::InteriorStep<T, Order, 3>(st.as_forward(), coef)));
       } else {
         // The box's adjoint step goes with it (the box is the adjoint interior z0..z1, x0..x1).
         backend::for_each_cell("pwave::propagation::reverse_step_box", exec, count, z0, z1, x0, x1,
@@ -287,7 +290,7 @@ void Acoustic2D<T>::adjoint_impl(
       }
     }
     if constexpr (Dim == 3) {
-      adjoint_step_3d<Order>(exec, count, st, coef);
+      adjoint_step_3d<Order>(exec, count, rebuilds_box, st, coef);
     } else {
       if (!rebuilds_box) {  // else done with the reversed step above
         backend::for_each_cell("pwave::physics::acoustic2d::adjoint_interior", exec, count, z0, z1,
@@ -326,7 +329,7 @@ void Acoustic2D<T>::adjoint_impl(
 
 template <class T>
 template <int Order>
-void Acoustic2D<T>::adjoint_step_3d(const ExecSpace& exec, int count,
+void Acoustic2D<T>::adjoint_step_3d(const ExecSpace& exec, int count, bool skip_interior,
                                     const physics::Adjoint2DState<T>& st,
                                     const physics::ScaledStencil<T, Order>& coef) const {
   // As step_3d, but the boxes are cut a stencil radius inside the strips: the region whose
@@ -342,16 +345,18 @@ void Acoustic2D<T>::adjoint_step_3d(const ExecSpace& exec, int count,
   cut(st.pad_top, st.nz, st.pad_bottom, cuts.z);
   cut(st.pad_front, st.ny, st.pad_back, cuts.y);
   cut(st.pad_left, st.nx, st.pad_right, cuts.x);
-  backend::for_each_box_3d("pwave::physics::acoustic3d::adjoint_step", exec, count, cuts,
-                           [&](auto in_x, auto in_y, auto in_z) {
-                             constexpr bool x = decltype(in_x)::value, y = decltype(in_y)::value;
-                             constexpr bool z = decltype(in_z)::value;
-                             if constexpr (!x && !y && !z) {
-                               return physics::InteriorStep<T, Order, 3>(st.as_forward(), coef);
-                             } else {
-                               return physics::AdjointFrameStep<T, Order, x, z, 3, y>(st, coef);
-                             }
-                           });
+  backend::for_each_box_3d(
+      "pwave::physics::acoustic3d::adjoint_step", exec, count, cuts,
+      [&](auto in_x, auto in_y, auto in_z) {
+        constexpr bool x = decltype(in_x)::value, y = decltype(in_y)::value;
+        constexpr bool z = decltype(in_z)::value;
+        if constexpr (!x && !y && !z) {
+          return physics::InteriorStep<T, Order, 3>(st.as_forward(), coef);
+        } else {
+          return physics::AdjointFrameStep<T, Order, x, z, 3, y>(st, coef);
+        }
+      },
+      skip_interior);
 }
 
 template <class T>

@@ -226,29 +226,43 @@ struct ReconstructImage {
   KOKKOS_INLINE_FUNCTION void row(int s, int iz, int x0, int x1) const { line(s, iz, 0, x0, x1); }
 };
 
-/// The box of a 2D backward step under boundary storage in one sweep: the reversed forward step
+/// The box of a backward step under boundary storage in one sweep: the reversed forward step
 /// with its imaging term (ReconstructImage, on u) and the adjoint step there (the forward
 /// interior update on G). Neither reads what the other writes (u^{n-1} over u^{n+1}, G^n over
 /// G^{n+2}; both read G^{n+1}, which neither writes), so the cell order is free: hosts run both
-/// on each block of rows while its rows of v^2 dt^2 and G^{n+1} are in cache, GPUs both in
-/// each cell's thread.
-template <class T, int Order>
+/// on each block of rows (2D) or x lines (3D) while its v^2 dt^2 and G^{n+1} are in cache,
+/// GPUs both in each cell's thread.
+template <class T, int Order, int Dim = 2>
 struct ReverseStepBox {
-  static constexpr int block_rows = physics::InteriorStep<T, Order>::block_rows;
-  ReconstructImage<T, Order> rebuild;
-  physics::InteriorStep<T, Order> adjoint;
-  physics::InteriorStep<T, Order> rebuild_rows;  ///< rebuild's update, for the host rows path
+  using Step = physics::InteriorStep<T, Order, Dim>;
+  static constexpr int block_rows = Step::block_rows;
+  static constexpr int block_lines = Step::block_lines;
+  ReconstructImage<T, Order, Dim> rebuild;
+  Step adjoint;
+  Step rebuild_rows;  ///< rebuild's update, for the host row/line paths
 
-  ReverseStepBox(const ReconstructImage<T, Order>& r, const physics::InteriorStep<T, Order>& a)
-      : rebuild(r), adjoint(a), rebuild_rows(r.u_next, r.u_cur, r.w, r.c, r.halo) {}
+  ReverseStepBox(const ReconstructImage<T, Order, Dim>& r, const Step& a)
+      : rebuild(r),
+        adjoint(a),
+        rebuild_rows(r.u_next, r.u_cur, r.w, r.c, r.halo, r.hy, r.ys, r.nx) {}
 
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const {
     rebuild(s, iz, ix);
     adjoint(s, iz, ix);
   }
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
+    rebuild(s, iz, iy, ix);
+    adjoint(s, iz, iy, ix);
+  }
+  /// Host path (2D): rows [iz, iz + n).
   void rows(int s, int iz, int n, int x0, int x1) const {
     rebuild_rows.rows_imaging(s, iz, n, x0, x1, rebuild.g, rebuild.acc);
     adjoint.rows(s, iz, n, x0, x1);
+  }
+  /// Host path (3D): the x lines (iz + r, iy), r < n.
+  void lines(int s, int iz, int n, int iy, int x0, int x1) const {
+    rebuild_rows.lines_imaging(s, iz, n, iy, x0, x1, rebuild.g, rebuild.acc);
+    adjoint.lines(s, iz, n, iy, x0, x1);
   }
 };
 
