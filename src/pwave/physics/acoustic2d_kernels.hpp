@@ -519,6 +519,19 @@ struct InteriorStep {
 #endif
 };
 
+/// One axis of the CPML update of a cell (the formulas at the top of this file): from D2 u^n
+/// (`d2`), D1 u^n (`d1`) and D1 psi^{n-1} (`dpsi`) returns L u^n along the axis, and advances
+/// zeta^{n-1} -> zeta^n in place and psi^{n-1} (`psi`) -> psi^n (`psi_next`). Every scalar
+/// path (cell-wise, 2D rows, 3D lines) calls this one, so they agree to the bit.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T cpml_axis(T d2, T d1, T dpsi, T a, T b, T& zeta, T psi, T& psi_next) {
+  const T t = d2 + dpsi;
+  const T z = zeta;
+  zeta = a * z + b * t;
+  psi_next = a * psi + b * d1;
+  return (T(1) + b) * t + a * z;
+}
+
 /// Update in the CPML frame: as InteriorStep plus the memory-variable terms of the axes whose
 /// strips contain the launched region: `InX` for the left/right strips, `InZ` for the top/bottom
 /// ones, `InY` for the front/back ones (3D; all that apply in edges and corners). The caller
@@ -579,36 +592,24 @@ struct CpmlStep {
       T dpsi = 0;
       for (int j = 1; j <= R; ++j)
         dpsi += c.d1x[j] * (psi_x_at(s, iz, iy, ix + j) - psi_x_at(s, iz, iy, ix - j));
-      const T a = st.ax(ix), b = st.bx(ix);
-      const T t = d2x + dpsi;
-      const T zeta = st.zeta_x(s, iz, col);
-      lap_x = (T(1) + b) * t + a * zeta;
-      st.zeta_x(s, iz, col) = a * zeta + b * t;
-      st.psi_x_next(s, iz, col) = a * st.psi_x(s, iz, col) + b * d1x;
+      lap_x = cpml_axis(d2x, d1x, dpsi, st.ax(ix), st.bx(ix), st.zeta_x(s, iz, col),
+                        st.psi_x(s, iz, col), st.psi_x_next(s, iz, col));
     }
     if constexpr (InZ) {
       const int row = z_strip_row(st, iz), col = st.plane(iy, ix);
       T dpsi = 0;
       for (int j = 1; j <= R; ++j)
         dpsi += c.d1z[j] * (psi_z_at(s, iz + j, iy, ix) - psi_z_at(s, iz - j, iy, ix));
-      const T a = st.az(iz), b = st.bz(iz);
-      const T t = d2z + dpsi;
-      const T zeta = st.zeta_z(s, row, col);
-      lap_z = (T(1) + b) * t + a * zeta;
-      st.zeta_z(s, row, col) = a * zeta + b * t;
-      st.psi_z_next(s, row, col) = a * st.psi_z(s, row, col) + b * d1z;
+      lap_z = cpml_axis(d2z, d1z, dpsi, st.az(iz), st.bz(iz), st.zeta_z(s, row, col),
+                        st.psi_z(s, row, col), st.psi_z_next(s, row, col));
     }
     if constexpr (InY) {
       const int col = y_strip_line(st, iy) * st.nx + ix;
       T dpsi = 0;
       for (int j = 1; j <= R; ++j)
         dpsi += c.d1y[j] * (psi_y_at(s, iz, iy + j, ix) - psi_y_at(s, iz, iy - j, ix));
-      const T a = st.ay(iy), b = st.by(iy);
-      const T t = d2y + dpsi;
-      const T zeta = st.zeta_y(s, iz, col);
-      lap_y = (T(1) + b) * t + a * zeta;
-      st.zeta_y(s, iz, col) = a * zeta + b * t;
-      st.psi_y_next(s, iz, col) = a * st.psi_y(s, iz, col) + b * d1y;
+      lap_y = cpml_axis(d2y, d1y, dpsi, st.ay(iy), st.by(iy), st.zeta_y(s, iz, col),
+                        st.psi_y(s, iz, col), st.psi_y_next(s, iz, col));
     }
     T lap = lap_x + lap_z;
     if constexpr (Dim == 3) lap += lap_y;
@@ -715,32 +716,19 @@ struct CpmlStep {
           T dpsi = 0;
           PWAVE_UNROLL
           for (int j = 1; j <= R; ++j) dpsi += c.d1x[j] * (pb[i + j] - pb[i - j]);
-          const T a = ax[ix], b = bx[ix];
-          const T t = d2x + dpsi;
-          const T zeta = zx[ix];
-          lap_x = (T(1) + b) * t + a * zeta;
-          zx[ix] = a * zeta + b * t;
-          psxn[ix] = a * psx[ix] + b * d1x;
+          lap_x = cpml_axis(d2x, d1x, dpsi, ax[ix], bx[ix], zx[ix], psx[ix], psxn[ix]);
         }
         if constexpr (InZ) {
           T dpsi = 0;
           PWAVE_UNROLL
           for (int j = 1; j <= R; ++j) dpsi += c.d1z[j] * (zu[j][i] - zd[j][i]);
-          const T t = d2z + dpsi;
-          const T zeta = zz[ix];
-          lap_z = (T(1) + bz) * t + az * zeta;
-          zz[ix] = az * zeta + bz * t;
-          pzn[ix] = az * pzc[ix] + bz * d1z;
+          lap_z = cpml_axis(d2z, d1z, dpsi, az, bz, zz[ix], pzc[ix], pzn[ix]);
         }
         if constexpr (InY) {
           T dpsi = 0;
           PWAVE_UNROLL
           for (int j = 1; j <= R; ++j) dpsi += c.d1y[j] * (yu[j][i] - yd[j][i]);
-          const T t = d2y + dpsi;
-          const T zeta = zy[ix];
-          lap_y = (T(1) + by) * t + ay * zeta;
-          zy[ix] = ay * zeta + by * t;
-          pyn[ix] = ay * yc[ix] + by * d1y;
+          lap_y = cpml_axis(d2y, d1y, dpsi, ay, by, zy[ix], yc[ix], pyn[ix]);
         }
         un[ix] = T(2) * u - un[ix] + vv[ix] * (lap_x + lap_z + lap_y);
       }
@@ -1042,22 +1030,13 @@ struct CpmlStep {
         T dpsi = 0;
         PWAVE_UNROLL
         for (int j = 1; j <= R; ++j) dpsi += c.d1x[j] * (pb[i + j] - pb[i - j]);
-        const T a = ax[i], b = bx[i];
-        const T t = d2x + dpsi;
-        const T zeta = zx[i];
-        lap_x = (T(1) + b) * t + a * zeta;
-        zx[i] = a * zeta + b * t;
-        psxn[i] = a * psx[i] + b * d1x;
+        lap_x = cpml_axis(d2x, d1x, dpsi, ax[i], bx[i], zx[i], psx[i], psxn[i]);
       }
       if constexpr (InZ) {
         T dpsi = 0;
         PWAVE_UNROLL
         for (int j = 1; j <= R; ++j) dpsi += c.d1z[j] * (up[j][i] - dn[j][i]);
-        const T t = d2z + dpsi;
-        const T zeta = zz[i];
-        lap_z = (T(1) + bz) * t + az * zeta;
-        zz[i] = az * zeta + bz * t;
-        pzn[i] = az * pzc[i] + bz * d1z;
+        lap_z = cpml_axis(d2z, d1z, dpsi, az, bz, zz[i], pzc[i], pzn[i]);
       }
       un[i] = T(2) * u - un[i] + vv[i] * (lap_x + lap_z);
     }
