@@ -234,42 +234,16 @@ struct AdjointFrameStep {
           for (int j = 1; j <= R; ++j) acc += c.d2x[j] * (gc[ix + j] + gc[ix - j]);
         }
         if constexpr (InZ) {
-          const T* g = gc + ix;
-          const T* zt = zz + ix;
-          const T* pt = pz + ix;
-          T dchi = 0;
-          acc += c.d2z[0] * ((T(1) + bz[R]) * g0 + bz[R] * zt[0]);
-          PWAVE_UNROLL
-          for (int j = 1; j <= R; ++j) {
-            const T tp = (T(1) + bz[R + j]) * g[j * zs] + bz[R + j] * zt[j * zs];
-            const T tm = (T(1) + bz[R - j]) * g[-j * zs] + bz[R - j] * zt[-j * zs];
-            acc += c.d2z[j] * (tp + tm);
-            acc += c.d1z[j] * (bz[R - j] * pt[-j * zs] - bz[R + j] * pt[j * zs]);
-            dchi += c.d1z[j] * (chiz[R - j] * tm - chiz[R + j] * tp);
-          }
-          zzn[ix] = az * (g0 + zt[0]);
-          pzn[ix] = chiz[R] * (az * pt[0] + dchi);
+          line_strip_axis(c.d2z, c.d1z, gc + ix, zz + ix, pz + ix, zs, bz, chiz, az, acc, zzn[ix],
+                          pzn[ix]);
         } else {
           acc += c.d2z[0] * g0;
           PWAVE_UNROLL
           for (int j = 1; j <= R; ++j) acc += c.d2z[j] * (gc[ix + j * zs] + gc[ix - j * zs]);
         }
         if constexpr (InY) {
-          const T* g = gc + ix;
-          const T* zt = zy + ix;
-          const T* pt = py + ix;
-          T dchi = 0;
-          acc += c.d2y[0] * ((T(1) + by[R]) * g0 + by[R] * zt[0]);
-          PWAVE_UNROLL
-          for (int j = 1; j <= R; ++j) {
-            const T tp = (T(1) + by[R + j]) * g[j * ys] + by[R + j] * zt[j * ys];
-            const T tm = (T(1) + by[R - j]) * g[-j * ys] + by[R - j] * zt[-j * ys];
-            acc += c.d2y[j] * (tp + tm);
-            acc += c.d1y[j] * (by[R - j] * pt[-j * ys] - by[R + j] * pt[j * ys]);
-            dchi += c.d1y[j] * (chiy[R - j] * tm - chiy[R + j] * tp);
-          }
-          zyn[ix] = ay * (g0 + zt[0]);
-          pyn[ix] = chiy[R] * (ay * pt[0] + dchi);
+          line_strip_axis(c.d2y, c.d1y, gc + ix, zy + ix, py + ix, ys, by, chiy, ay, acc, zyn[ix],
+                          pyn[ix]);
         } else if constexpr (Dim == 3) {
           acc += c.d2y[0] * g0;
           PWAVE_UNROLL
@@ -279,6 +253,28 @@ struct AdjointFrameStep {
       }
     }
   }
+  /// line()'s terms of a strip axis whose coefficients are constant along the line (z or y): at
+  /// the cell `g` points at (neighbours `stride` apart; `zt`, `pt` the same cell in zeta^' and
+  /// psi^'; b, chi the axis coefficients at offsets -R..R, index R the cell's), adds
+  /// D2 T^ + D1^T (b psi^') to acc and writes the cell's zeta^ and psi^. operator()'s formulas
+  /// in its order.
+  static void line_strip_axis(const T* d2, const T* d1, const T* PWAVE_RESTRICT g,
+                              const T* PWAVE_RESTRICT zt, const T* PWAVE_RESTRICT pt, long stride,
+                              const T* b, const T* chi, T a, T& acc, T& zeta_next, T& psi_next) {
+    T dchi = 0;
+    acc += d2[0] * ((T(1) + b[R]) * g[0] + b[R] * zt[0]);
+    PWAVE_UNROLL
+    for (int j = 1; j <= R; ++j) {
+      const T tp = (T(1) + b[R + j]) * g[j * stride] + b[R + j] * zt[j * stride];
+      const T tm = (T(1) + b[R - j]) * g[-j * stride] + b[R - j] * zt[-j * stride];
+      acc += d2[j] * (tp + tm);
+      acc += d1[j] * (b[R - j] * pt[-j * stride] - b[R + j] * pt[j * stride]);
+      dchi += d1[j] * (chi[R - j] * tm - chi[R + j] * tp);
+    }
+    zeta_next = a * (g[0] + zt[0]);
+    psi_next = chi[R] * (a * pt[0] + dchi);
+  }
+
   /// Host row path (2D): line 0.
   void row(int s, int iz, int x0, int x1) const { line(s, iz, 0, x0, x1); }
 };
