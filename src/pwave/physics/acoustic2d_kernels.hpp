@@ -210,7 +210,7 @@ struct RegionPrefetch {
 
 /// Interior update: no CPML term, so only u^n, u^{n-1} and v^2 dt^2 are touched (16 bytes per
 /// cell in float32 when u^n rows stay in cache). Writes u^{n+1} over u^{n-1}. `Dim` 2 or 3; the
-/// host row paths (rows/row) are 2D, the 3D host paths are lines() (blocks of depths) and line().
+/// host row paths (rows/row) are 2D, the 3D host path is lines() (blocks of depths).
 template <class T, int Order, int Dim = 2>
 struct InteriorStep {
   static constexpr int R = Stencil<Order>::radius;
@@ -251,14 +251,10 @@ struct InteriorStep {
   }
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
 
-  /// 3D host path: cells [x0, x1) of the x line (iz, iy) of shot s, the operator() formula on
-  /// raw pointers in a loop the compiler vectorises.
-  void line(int s, int iz, int iy, int x0, int x1) const { lines(s, iz, 1, iy, x0, x1); }
-
   /// 3D host path: cells [x0, x1) of the x lines (iz + r, iy), r < n (n <= block_lines), of
-  /// shot s: as line() for each, with every u^n vector of the z column loaded once for the z
-  /// taps of all n lines. Launched with iy varying fastest, so the lines the y taps read
-  /// (2R + 1 y lines of n + 2R depths) are still in cache from the neighbouring calls.
+  /// shot s: the operator() formula on raw pointers, with every u^n vector of the z column loaded
+  /// once for the z taps of all n lines. Launched with iy varying fastest, so the lines the y taps
+  /// read (2R + 1 y lines of n + 2R depths) are still in cache from the neighbouring calls.
   void lines(int s, int iz, int n, int iy, int x0, int x1) const {
     lines_impl<false>(s, iz, n, iy, x0, x1, Imaging{});
   }

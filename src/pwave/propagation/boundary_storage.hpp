@@ -187,6 +187,8 @@ struct FrameImageRestore {
 /// In the box: rebuilds u^{n-1} = 2 u^n - u^{n+1} + w D2 u^n over u^{n+1}, and adds the
 /// imaging term G^{n+1} w D2 u^n (= G (u^{n+1} - 2u^n + u^{n-1}) there without the source term,
 /// added separately; computed from the Laplacian to avoid the cancellation of the difference).
+/// The cell-wise form (GPUs); hosts run it as InteriorStep::rows_imaging / lines_imaging, through
+/// ReverseStepBox.
 template <class T, int Order, int Dim = 2>
 struct ReconstructImage {
   static constexpr int R = physics::Stencil<Order>::radius;
@@ -203,27 +205,6 @@ struct ReconstructImage {
     acc(s, iz, q) += g(s, z, x) * wlap;
   }
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
-
-  /// The same over cells [x0, x1) of one x line (iz, iy) on restrict pointers (host
-  /// vectorisation); row() is the 2D interface, line() the 3D one.
-  KOKKOS_INLINE_FUNCTION void line(int s, int iz, int iy, int x0, int x1) const {
-    const int z = iz + halo;
-    const long zs = long(u_cur.stride(1)), y = ys;
-    const int col = (iy + hy) * ys + halo;
-    const T* PWAVE_RESTRICT uc = &u_cur(s, z, col);
-    T* PWAVE_RESTRICT un = &u_next(s, z, col);
-    const T* PWAVE_RESTRICT gg = &g(s, z, col);
-    T* PWAVE_RESTRICT aa = &acc(s, iz, iy * nx);
-    const T* PWAVE_RESTRICT ww = &w(iz, iy * nx);
-    PWAVE_SIMD
-    for (int ix = x0; ix < x1; ++ix) {
-      const T lap = c.template laplacian_at<Dim>(uc + ix, zs, y);
-      const T wlap = ww[ix] * lap;
-      un[ix] = T(2) * uc[ix] - un[ix] + wlap;
-      aa[ix] += gg[ix] * wlap;
-    }
-  }
-  KOKKOS_INLINE_FUNCTION void row(int s, int iz, int x0, int x1) const { line(s, iz, 0, x0, x1); }
 };
 
 /// The box of a backward step under boundary storage in one sweep: the reversed forward step
