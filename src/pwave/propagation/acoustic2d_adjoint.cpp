@@ -197,8 +197,19 @@ void Acoustic2D<T>::adjoint_impl(
   const T inv_area = T(1.0 / g.cell_volume());
   const ColumnMap column{st_.nx, st_.hy, st_.ys, R};
   const bool want_source = source_adjoint.extent(0) > 0;
-  // Boundary storage rebuilds u in the box, where (in 2D) the adjoint step is fused with it.
+  // Boundary storage rebuilds u in the box, fused with the box's adjoint step (ReverseStepBox):
+  // u^{n+1} and u^n sit in the forward fields, u^{n-1} is written over u^{n+1}. One functor per
+  // parity, built once.
   const bool rebuilds_box = history.storage == Storage::boundary && !history.diff.allocated();
+  const auto reverse_step = [&](int p) {
+    const Field2D<T>& u_next = p == 0 ? st_.u_cur : st_.u_prev;
+    const Field2D<T>& u_now = p == 0 ? st_.u_prev : st_.u_cur;
+    const Adjoint2DState<T>& a = *parity[p];
+    return propagation::ReverseStepBox<T, Order, Dim>(
+        {u_next, u_now, a.g_cur, shot_grad_, a.v2dt2, coef, R, st_.hy, st_.ys, nx},
+        InteriorStep<T, Order, Dim>(a.as_forward(), coef));
+  };
+  const propagation::ReverseStepBox<T, Order, Dim> reverse[2] = {reverse_step(0), reverse_step(1)};
   using Range2 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
   using Range3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;
   const char* name = "pwave::physics::acoustic2d::adjoint_frame";
@@ -257,27 +268,21 @@ void Acoustic2D<T>::adjoint_impl(
                              Range3(exec, {0, 0, 0}, {count, nz, nx}), image);
       }
     } else {
-      // u^{n+1} and u^n sit in the forward fields; rebuild u^{n-1} over u^{n+1}.
-      const Field2D<T>& u_next = p == 0 ? st_.u_cur : st_.u_prev;
-      const Field2D<T>& u_now = p == 0 ? st_.u_prev : st_.u_cur;
+      const Field2D<T>& u_next = reverse[p].rebuild.u_next;  // u^{n+1}, to become u^{n-1}
+      const Field2D<T>& u_now = reverse[p].rebuild.u_cur;
       propagation::for_each_stored_cell(
           "pwave::propagation::frame_image_restore", exec, count, region,
           propagation::FrameImageRestore<T>{history.frame, u_next, u_now, st.g_cur, shot_grad_,
                                             region, n, R});
-      const propagation::ReconstructImage<T, Order, Dim> rebuild{
-          u_next, u_now, st.g_cur, shot_grad_, st.v2dt2, coef, R, st_.hy, st_.ys, nx};
+      // The box is the adjoint interior (z0..z1, x0..x1; adjoint_step_3d skips it in 3D).
       if constexpr (Dim == 3) {
-        // The box's adjoint step goes with it (adjoint_step_3d skips its inner box).
-        backend::for_each_cell_3d(
-            "pwave::propagation::reverse_step_box", exec, count,
-            backend::Box{region.z_lo, region.z_hi, region.y_lo, region.y_hi, region.x_lo,
-                         region.x_hi},
-            propagation::ReverseStepBox<T, Order, 3>(
-                rebuild, physics::InteriorStep<T, Order, 3>(st.as_forward(), coef)));
+        backend::for_each_cell_3d("pwave::propagation::reverse_step_box", exec, count,
+                                  backend::Box{region.z_lo, region.z_hi, region.y_lo, region.y_hi,
+                                               region.x_lo, region.x_hi},
+                                  reverse[p]);
       } else {
-        // The box's adjoint step goes with it (the box is the adjoint interior z0..z1, x0..x1).
         backend::for_each_cell("pwave::propagation::reverse_step_box", exec, count, z0, z1, x0, x1,
-                               propagation::ReverseStepBox<T, Order>(rebuild, interior[p]));
+                               reverse[p]);
       }
       Kokkos::parallel_for(
           "pwave::propagation::reconstruct_source", Kokkos::RangePolicy<ExecSpace>(exec, 0, count),
