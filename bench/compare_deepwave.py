@@ -52,10 +52,9 @@ Timing
 - Deepwave: wall time of the `deepwave.scalar` call (forward, under torch.no_grad) or of the
   call plus the misfit plus `backward()` (gradient), in-process, after one warm-up call;
   `torch.cuda.synchronize()` before reading the clock on CUDA.
-- pwave: the propagation time pwave measures itself, in-process: `seconds` in the gradient
-  task's summary.json (forward with storage + adjoint + misfit), and for the forward task,
-  which writes no summary.json, the "summary: ... cell updates/s" line of pwave.log (updates
-  / rate, 3 significant digits; the "wall time" there has only 2 decimals). Deck parsing,
+- pwave: the propagation time pwave measures itself, in-process: `seconds` in the run's
+  summary.json (forward: the propagation; gradient: forward with storage + adjoint + misfit).
+  Deck parsing,
   model and observed-data reading and result writing are outside both. The whole process
   time (start-up, Kokkos and MPI initialisation, I/O) is printed as well. One warm-up run
   first (a new process each time: it warms the file cache, not pwave itself).
@@ -236,27 +235,28 @@ def run_pwave(exe, deck, outdir, env):
     if r.returncode != 0:
         sys.stderr.write(r.stdout)
         raise SystemExit(f"pwave failed (exit {r.returncode}) on {deck}")
-    log = open(os.path.join(outdir, "pwave.log")).read()
+    # pwave times its own propagation (no start-up, no I/O) into summary.json, every task.
     summary_path = os.path.join(outdir, "summary.json")
-    if os.path.exists(summary_path):
-        with open(summary_path) as f:
-            summary = json.load(f)
-        seconds, source = float(summary["seconds"]), "summary.json seconds"
-    else:
-        summary = None
-        m_pad = re.search(r"padded (\d+) x (\d+)", log)
-        m_steps = re.search(r"summary: (\d+) shots x \d+ receivers, (\d+) steps", log)
-        m_rate = re.search(r"wall time ([0-9.]+) s, ([0-9.eE+-]+) cell updates/s", log)
-        if m_pad and m_steps and m_rate and float(m_rate.group(2)) > 0:
-            updates = (int(m_pad.group(1)) * int(m_pad.group(2)) * int(m_steps.group(1))
-                       * int(m_steps.group(2)))
-            seconds, source = updates / float(m_rate.group(2)), "pwave.log cell updates/s"
-        elif m_rate:
-            seconds, source = float(m_rate.group(1)), "pwave.log wall time"
-        else:
-            seconds, source = process_s, "process wall time (no timing in pwave's output)"
-    return {"seconds": seconds, "process_seconds": process_s, "process_cpu_seconds": process_cpu_s,
-            "timing_source": source, "summary": summary}
+    if not os.path.exists(summary_path):
+        raise SystemExit(f"pwave wrote no {summary_path}: is {exe} older than this script?")
+    with open(summary_path) as f:
+        summary = json.load(f)
+    return {"seconds": float(summary["seconds"]), "process_seconds": process_s,
+            "process_cpu_seconds": process_cpu_s, "timing_source": "summary.json seconds",
+            "summary": summary}
+
+
+def time_pwave(exe, deck, outdir, env, repeat):
+    """One warm-up run, then `repeat` timed ones: the lists of propagation, process and process
+    CPU seconds, and the last run's result."""
+    run_pwave(exe, deck, outdir, env)
+    times, process, cpu = [], [], []
+    for _ in range(repeat):
+        r = run_pwave(exe, deck, outdir, env)
+        times.append(r["seconds"])
+        process.append(r["process_seconds"])
+        cpu.append(r["process_cpu_seconds"])
+    return times, process, cpu, r
 
 
 def pwave_info(exe):
@@ -417,7 +417,7 @@ def run_case(args, case, dw, pwave_env, workroot):
     if "forward" in args.tasks:
         deck, outdir = pwave_deck(case, "forward", work, model_file, wavelet_file, None, vmax,
                                   args.pwave_storage, args.precision)
-        dw_t, pw_t, pw_p, dw_c, pw_c = [], [], [], [], []
+        dw_t, dw_c = [], []
         dw.forward(v)  # warm-up
         for _ in range(args.repeat):
             t, traces_dw = dw.forward(v)
@@ -425,12 +425,7 @@ def run_case(args, case, dw, pwave_env, workroot):
             dw_c.append(dw.last_cpu)
         if dw.last_step_ratio not in (None, 1) and "Deepwave step_ratio" not in " ".join(warn):
             warn.append(f"Deepwave step_ratio {dw.last_step_ratio}")
-        run_pwave(args.pwave, deck, outdir, pwave_env)  # warm-up
-        for _ in range(args.repeat):
-            r = run_pwave(args.pwave, deck, outdir, pwave_env)
-            pw_t.append(r["seconds"])
-            pw_p.append(r["process_seconds"])
-            pw_c.append(r["process_cpu_seconds"])
+        pw_t, pw_p, pw_c, r = time_pwave(args.pwave, deck, outdir, pwave_env, args.repeat)
         traces_pw = np.load(os.path.join(outdir, "receivers.npy"))
         rows.append(dict(case=label, task="forward", deepwave_s=best(dw_t), pwave_s=best(pw_t),
                          pwave_process_s=best(pw_p), pwave_timing=r["timing_source"],
@@ -471,18 +466,13 @@ def run_case(args, case, dw, pwave_env, workroot):
         observed_file = os.path.join(outdir, "receivers.npy")
         deck, outdir = pwave_deck(case, "gradient", work, model_file, wavelet_file,
                                   observed_file, vmax, args.pwave_storage, args.precision)
-        dw_t, pw_t, pw_p, dw_c, pw_c = [], [], [], [], []
+        dw_t, dw_c = [], []
         dw.gradient(v, observed)  # warm-up
         for _ in range(args.repeat):
             t, loss_dw, grad_dw = dw.gradient(v, observed)
             dw_t.append(t)
             dw_c.append(dw.last_cpu)
-        run_pwave(args.pwave, deck, outdir, pwave_env)  # warm-up
-        for _ in range(args.repeat):
-            r = run_pwave(args.pwave, deck, outdir, pwave_env)
-            pw_t.append(r["seconds"])
-            pw_p.append(r["process_seconds"])
-            pw_c.append(r["process_cpu_seconds"])
+        pw_t, pw_p, pw_c, r = time_pwave(args.pwave, deck, outdir, pwave_env, args.repeat)
         grad_pw = np.load(os.path.join(outdir, "gradient.npy"))
         res_pw = (np.load(os.path.join(outdir, "synthetic.npy")).astype(np.float64)
                   - np.load(observed_file).astype(np.float64))
