@@ -14,10 +14,10 @@
 
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -25,6 +25,7 @@
 #include "pwave/core/types.hpp"
 #include "pwave/core/version.hpp"
 #include "pwave/propagation/acoustic2d.hpp"
+#include "stream_copy.hpp"
 
 namespace {
 
@@ -34,11 +35,12 @@ struct Options {
 };
 
 [[noreturn]] void usage(const char* msg) {
-  std::fprintf(stderr,
-               "%s\nusage: bench_forward2d [--nz N] [--nx N] [--nt N] [--shots N] [--order 2|4|6|8]\n"
-               "         [--precision float32|float64] [--cpml N] [--reps N]\n"
-               "         [--cases interior,with_cpml] [--csv file]\n",
-               msg);
+  std::fprintf(
+      stderr,
+      "%s\nusage: bench_forward2d [--nz N] [--nx N] [--nt N] [--shots N] [--order 2|4|6|8]\n"
+      "         [--precision float32|float64] [--cpml N] [--reps N]\n"
+      "         [--cases interior,with_cpml] [--csv file]\n",
+      msg);
   std::exit(2);
 }
 
@@ -48,17 +50,28 @@ Options parse(int argc, char** argv) {
     const std::string k = argv[i];
     if (i + 1 >= argc) usage(("missing value for " + k).c_str());
     const char* v = argv[i + 1];
-    if (k == "--nz") o.nz = std::atoi(v);
-    else if (k == "--nx") o.nx = std::atoi(v);
-    else if (k == "--nt") o.nt = std::atoi(v);
-    else if (k == "--shots") o.shots = std::atoi(v);
-    else if (k == "--order") o.order = std::atoi(v);
-    else if (k == "--cpml") o.cpml = std::atoi(v);
-    else if (k == "--reps") o.reps = std::max(1, std::atoi(v));
-    else if (k == "--precision") o.precision = v;
-    else if (k == "--cases") o.cases = v;
-    else if (k == "--csv") o.csv = v;
-    else usage(("unknown option " + k).c_str());
+    if (k == "--nz")
+      o.nz = std::atoi(v);
+    else if (k == "--nx")
+      o.nx = std::atoi(v);
+    else if (k == "--nt")
+      o.nt = std::atoi(v);
+    else if (k == "--shots")
+      o.shots = std::atoi(v);
+    else if (k == "--order")
+      o.order = std::atoi(v);
+    else if (k == "--cpml")
+      o.cpml = std::atoi(v);
+    else if (k == "--reps")
+      o.reps = std::max(1, std::atoi(v));
+    else if (k == "--precision")
+      o.precision = v;
+    else if (k == "--cases")
+      o.cases = v;
+    else if (k == "--csv")
+      o.csv = v;
+    else
+      usage(("unknown option " + k).c_str());
   }
   if (o.precision != "float32" && o.precision != "float64") usage("precision: float32 or float64");
   return o;
@@ -96,21 +109,13 @@ Timing summarise(std::vector<Seconds> t) {
   return r;
 }
 
-/// STREAM copy of 2 x 32 Mi values (far beyond any cache), best of 10; bytes = read + write.
+/// The roofline's copy (bench/stream_copy.hpp), timed like the cases; bytes = read + write.
 template <class T>
 Timing copy_time(long& bytes) {
-  const long n = 1L << 25;
-  Kokkos::View<T*, pwave::MemSpace> a("a", n), b("b", n);
-  Kokkos::deep_copy(a, T(1));
+  const pwave::bench::StreamCopy<T> copy;
   std::vector<Seconds> t;
-  for (int rep = 0; rep < 10; ++rep) {
-    t.push_back(timed([&] {
-      Kokkos::parallel_for("pwave::bench::stream_copy",
-                           Kokkos::RangePolicy<pwave::ExecSpace>(0, n),
-                           KOKKOS_LAMBDA(const long i) { b(i) = a(i); });
-    }));
-  }
-  bytes = 2L * long(sizeof(T)) * n;
+  for (int rep = 0; rep < copy.runs; ++rep) t.push_back(timed(copy));
+  bytes = long(copy.bytes());
   return summarise(t);
 }
 
@@ -133,7 +138,8 @@ Timing time_forward(const Options& o, int cpml) {
   pwave::Traces<T> traces("traces", o.shots, 2, o.nt);
   prop.forward(0, o.shots, traces);  // warm-up: first touch, page faults
   std::vector<Seconds> t;
-  for (int rep = 0; rep < o.reps; ++rep) t.push_back(timed([&] { prop.forward(0, o.shots, traces); }));
+  for (int rep = 0; rep < o.reps; ++rep)
+    t.push_back(timed([&] { prop.forward(0, o.shots, traces); }));
   return summarise(t);
 }
 
@@ -150,18 +156,20 @@ int run(const Options& o) {
   const double bytes_per_update = 4.0 * sizeof(T);
   std::printf("# pwave bench_forward2d: %s, Kokkos %s, execution space %s, best of %d runs\n",
               o.precision.c_str(), pwave::kokkos_version, pwave::ExecSpace::name(), o.reps);
-  std::printf("# STREAM copy bandwidth: %.2f GB/s -> roofline %.3f Gcell/s at %.0f B/update"
-              " (CPU time: %.2f GB/s, %.3f Gcell/s)\n",
-              bw * 1e-9, bw / bytes_per_update * 1e-9, bytes_per_update, bw_cpu * 1e-9,
-              bw_cpu / bytes_per_update * 1e-9);
+  std::printf(
+      "# STREAM copy bandwidth: %.2f GB/s -> roofline %.3f Gcell/s at %.0f B/update"
+      " (CPU time: %.2f GB/s, %.3f Gcell/s)\n",
+      bw * 1e-9, bw / bytes_per_update * 1e-9, bytes_per_update, bw_cpu * 1e-9,
+      bw_cpu / bytes_per_update * 1e-9);
   std::printf("%-10s %6s %6s %5s %6s %5s %5s %8s %8s %8s %8s %8s %8s %8s\n", "case", "nz", "nx",
               "order", "shots", "nt", "cpml", "best_s", "median_s", "Gcell/s", "roofline", "cpu_s",
               "Gcell/s", "roofline");
-  std::printf("%-10s %6s %6s %5s %6s %5s %5s %8s %8s %8s %8s %8s %8s %8s\n", "", "", "", "", "",
-              "", "", "wall", "wall", "wall", "wall", "cpu", "cpu", "cpu");
+  std::printf("%-10s %6s %6s %5s %6s %5s %5s %8s %8s %8s %8s %8s %8s %8s\n", "", "", "", "", "", "",
+              "", "wall", "wall", "wall", "wall", "cpu", "cpu", "cpu");
   FILE* csv = o.csv.empty() ? nullptr : std::fopen(o.csv.c_str(), "w");
   if (csv) {
-    std::fprintf(csv, "case,nz,nx,order,shots,nt,cpml,precision,reps,best_s,median_s,cpu_s,"
+    std::fprintf(csv,
+                 "case,nz,nx,order,shots,nt,cpml,precision,reps,best_s,median_s,cpu_s,"
                  "gcells_per_s,roofline_fraction,gcells_per_s_cpu,roofline_fraction_cpu,"
                  "copy_gb_per_s,copy_gb_per_s_cpu\n");
   }
@@ -172,7 +180,8 @@ int run(const Options& o) {
     const Timing t = time_forward<T>(o, cpml);
     const double cells = double(o.nz + 2 * cpml) * (o.nx + 2 * cpml) * o.shots * o.nt;
     const double rate = cells / t.best, rate_cpu = cells / t.cpu;
-    const double frac = rate * bytes_per_update / bw, frac_cpu = rate_cpu * bytes_per_update / bw_cpu;
+    const double frac = rate * bytes_per_update / bw,
+                 frac_cpu = rate_cpu * bytes_per_update / bw_cpu;
     (cpml == 0 ? interior_s : cpml_s) = t.cpu;
     (cpml == 0 ? interior_cells : cpml_cells) = cells;
     std::printf("%-10s %6d %6d %5d %6d %5d %5d %8.3f %8.3f %8.3f %8.2f %8.3f %8.3f %8.2f\n", name,
@@ -181,8 +190,8 @@ int run(const Options& o) {
     if (csv) {
       std::fprintf(csv, "%s,%d,%d,%d,%d,%d,%d,%s,%d,%.6f,%.6f,%.6f,%.6f,%.4f,%.6f,%.4f,%.4f,%.4f\n",
                    name, o.nz, o.nx, o.order, o.shots, o.nt, cpml, o.precision.c_str(), o.reps,
-                   t.best, t.median, t.cpu, rate * 1e-9, frac, rate_cpu * 1e-9, frac_cpu,
-                   bw * 1e-9, bw_cpu * 1e-9);
+                   t.best, t.median, t.cpu, rate * 1e-9, frac, rate_cpu * 1e-9, frac_cpu, bw * 1e-9,
+                   bw_cpu * 1e-9);
     }
     if (o.cpml == 0) break;
   }
@@ -190,7 +199,8 @@ int run(const Options& o) {
     // The with_cpml grid is the interior grid plus the frame; at the interior's time per cell
     // the frame's share of the time would equal its share of the cells.
     std::printf("# CPML frame: %.1f%% of the cells, %.1f%% of the (CPU) time\n",
-                100.0 * (1.0 - interior_cells / cpml_cells), 100.0 * (cpml_s - interior_s) / cpml_s);
+                100.0 * (1.0 - interior_cells / cpml_cells),
+                100.0 * (cpml_s - interior_s) / cpml_s);
   }
   if (csv) std::fclose(csv);
   return 0;

@@ -33,15 +33,24 @@ Options parse(int argc, char** argv) {
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string k = argv[i];
     const int v = std::atoi(argv[i + 1]);
-    if (k == "--nz") o.nz = v;
-    else if (k == "--nx") o.nx = v;
-    else if (k == "--nt") o.nt = v;
-    else if (k == "--shots") o.shots = v;
-    else if (k == "--batch") o.batch = v;
-    else if (k == "--iterations") o.iterations = v;
-    else if (k == "--order") o.order = v;
-    else if (k == "--reference") o.reference = v;
-    else if (k == "--csv") o.csv = argv[i + 1];
+    if (k == "--nz")
+      o.nz = v;
+    else if (k == "--nx")
+      o.nx = v;
+    else if (k == "--nt")
+      o.nt = v;
+    else if (k == "--shots")
+      o.shots = v;
+    else if (k == "--batch")
+      o.batch = v;
+    else if (k == "--iterations")
+      o.iterations = v;
+    else if (k == "--order")
+      o.order = v;
+    else if (k == "--reference")
+      o.reference = v;
+    else if (k == "--csv")
+      o.csv = argv[i + 1];
   }
   return o;
 }
@@ -91,12 +100,14 @@ int main(int argc, char** argv) {
   if (o.reference && world.size() > 1 && world.is_root()) {
     pwave::FwiConfig alone = c;
     alone.output_directory = (dir / "self").string();
-    reference = pwave::run_fwi<float>(alone, observed, pwave::parallel::Communicator::self()).seconds;
+    reference =
+        pwave::run_fwi<float>(alone, observed, pwave::parallel::Communicator::self()).seconds;
   }
   if (world.is_root()) {
     const double per_it = r.seconds / o.iterations;
-    std::printf("# pwave bench_fwi_scaling: %d x %d, nt %d, order %d, %d shots, batch %d, %d iterations\n",
-                o.nz, o.nx, o.nt, o.order, o.shots, o.batch, o.iterations);
+    std::printf(
+        "# pwave bench_fwi_scaling: %d x %d, nt %d, order %d, %d shots, batch %d, %d iterations\n",
+        o.nz, o.nx, o.nt, o.order, o.shots, o.batch, o.iterations);
     std::printf("%6s %14s %14s %12s %14s\n", "ranks", "s/iteration", "1-rank s/it", "efficiency",
                 "reduce share");
     const double ref_it = reference > 0 ? reference / o.iterations : per_it;
@@ -104,7 +115,9 @@ int main(int argc, char** argv) {
                 ref_it / (per_it * world.size()), 100.0 * r.reduce_seconds / r.seconds);
     if (!o.csv.empty()) {
       FILE* f = std::fopen(o.csv.c_str(), "w");
-      std::fprintf(f, "ranks,seconds_per_iteration,one_rank_seconds_per_iteration,efficiency,reduce_share\n");
+      std::fprintf(
+          f,
+          "ranks,seconds_per_iteration,one_rank_seconds_per_iteration,efficiency,reduce_share\n");
       std::fprintf(f, "%d,%.6f,%.6f,%.4f,%.6f\n", world.size(), per_it, ref_it,
                    ref_it / (per_it * world.size()), r.reduce_seconds / r.seconds);
       std::fclose(f);

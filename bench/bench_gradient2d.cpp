@@ -28,14 +28,22 @@ Options parse(int argc, char** argv) {
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string k = argv[i];
     const char* v = argv[i + 1];
-    if (k == "--nz") o.nz = std::atoi(v);
-    else if (k == "--nx") o.nx = std::atoi(v);
-    else if (k == "--nt") o.nt = std::atoi(v);
-    else if (k == "--shots") o.shots = std::atoi(v);
-    else if (k == "--order") o.order = std::atoi(v);
-    else if (k == "--cpml") o.cpml = std::atoi(v);
-    else if (k == "--precision") o.precision = v;
-    else if (k == "--csv") o.csv = v;
+    if (k == "--nz")
+      o.nz = std::atoi(v);
+    else if (k == "--nx")
+      o.nx = std::atoi(v);
+    else if (k == "--nt")
+      o.nt = std::atoi(v);
+    else if (k == "--shots")
+      o.shots = std::atoi(v);
+    else if (k == "--order")
+      o.order = std::atoi(v);
+    else if (k == "--cpml")
+      o.cpml = std::atoi(v);
+    else if (k == "--precision")
+      o.precision = v;
+    else if (k == "--csv")
+      o.csv = v;
     else {
       std::fprintf(stderr, "unknown option %s\n", k.c_str());
       std::exit(2);
@@ -78,10 +86,13 @@ int run(const Options& o) {
   const double forward_s = since(t0);
   const double cells = double(prop.padded_nz()) * prop.padded_nx() * o.shots * o.nt;
 
-  std::printf("# pwave bench_gradient2d: %s, Kokkos %s, %s; padded grid %d x %d, %d shots, nt %d, order %d\n",
-              o.precision.c_str(), pwave::kokkos_version, pwave::ExecSpace::name(),
-              prop.padded_nz(), prop.padded_nx(), o.shots, o.nt, o.order);
-  std::printf("%-12s %10s %12s %10s %14s\n", "case", "seconds", "Gcell/s", "ratio", "history MB/shot");
+  std::printf(
+      "# pwave bench_gradient2d: %s, Kokkos %s, %s; padded grid %d x %d, %d shots, nt %d, order "
+      "%d\n",
+      o.precision.c_str(), pwave::kokkos_version, pwave::ExecSpace::name(), prop.padded_nz(),
+      prop.padded_nx(), o.shots, o.nt, o.order);
+  std::printf("%-12s %10s %12s %10s %14s\n", "case", "seconds", "Gcell/s", "ratio",
+              "history MB/shot");
   std::printf("%-12s %10.3f %12.3f %10.2f %14s\n", "forward", forward_s, cells / forward_s * 1e-9,
               1.0, "-");
   FILE* csv = o.csv.empty() ? nullptr : std::fopen(o.csv.c_str(), "w");

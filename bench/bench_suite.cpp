@@ -32,6 +32,7 @@
 #include "pwave/core/version.hpp"
 #include "pwave/physics/stability.hpp"
 #include "pwave/propagation/acoustic2d.hpp"
+#include "stream_copy.hpp"
 
 namespace {
 
@@ -116,18 +117,11 @@ double best_of(int reps, F&& f) {
   return best;
 }
 
-/// STREAM copy of 2 x 32 Mi values, best of 10: bytes read + written per second.
+/// The roofline's bandwidth (bench/stream_copy.hpp): bytes read + written per second.
 template <class T>
 double copy_bandwidth() {
-  const long n = 1L << 25;
-  Kokkos::View<T*, pwave::MemSpace> a("a", n), b("b", n);
-  Kokkos::deep_copy(a, T(1));
-  const double t = best_of(10, [&] {
-    Kokkos::parallel_for(
-        "pwave::bench::stream_copy", Kokkos::RangePolicy<pwave::ExecSpace>(0, n),
-        KOKKOS_LAMBDA(const long i) { b(i) = a(i); });
-  });
-  return 2.0 * sizeof(T) * n / t;
+  const pwave::bench::StreamCopy<T> copy;
+  return copy.bytes() / best_of(copy.runs, copy);
 }
 
 double peak_rss_mb() {
