@@ -1,6 +1,8 @@
 #pragma once
 // Central finite-difference coefficients for orders 2, 4, 6 and 8.
 
+#include <type_traits>
+
 #include "pwave/core/kokkos_compat.hpp"
 
 namespace pwave::physics {
@@ -62,6 +64,27 @@ struct Stencil<8> {
 /// True for the supported orders.
 constexpr bool is_supported_order(int order) {
   return order == 2 || order == 4 || order == 6 || order == 8;
+}
+
+/// Calls f(std::integral_constant<int, order>{}) for a supported runtime `order` (the kernels
+/// take the order as a template parameter); returns false, calling nothing, for any other.
+template <class F>
+bool with_order(int order, F&& f) {
+  switch (order) {
+    case 2:
+      f(std::integral_constant<int, 2>{});
+      return true;
+    case 4:
+      f(std::integral_constant<int, 4>{});
+      return true;
+    case 6:
+      f(std::integral_constant<int, 6>{});
+      return true;
+    case 8:
+      f(std::integral_constant<int, 8>{});
+      return true;
+  }
+  return false;
 }
 
 }  // namespace pwave::physics

@@ -241,40 +241,21 @@ void Acoustic2D<T>::forward(const std::vector<int>& shots, const Traces<T>& trac
                             const History& history) {
   load_batch(shots);
   const int count = int(shots.size()), first = 0;
-  if (problem_.model.grid.is_3d()) {
-    if (history.diff.allocated()) {
-      throw RuntimeError("Acoustic2D: 3D full histories are exact (no stride or compression)");
-    }
-    switch (problem_.order) {
-      case 2:
-        return forward_impl<2, 3>(first, count, traces, progress, steps_before, steps_total,
-                                  history, 0, problem_.nt, false);
-      case 4:
-        return forward_impl<4, 3>(first, count, traces, progress, steps_before, steps_total,
-                                  history, 0, problem_.nt, false);
-      case 6:
-        return forward_impl<6, 3>(first, count, traces, progress, steps_before, steps_total,
-                                  history, 0, problem_.nt, false);
-      case 8:
-        return forward_impl<8, 3>(first, count, traces, progress, steps_before, steps_total,
-                                  history, 0, problem_.nt, false);
-    }
+  const bool is3d = problem_.model.grid.is_3d();
+  if (is3d && history.diff.allocated()) {
+    throw RuntimeError("Acoustic2D: 3D full histories are exact (no stride or compression)");
   }
-  switch (problem_.order) {
-    case 2:
-      return forward_impl<2>(first, count, traces, progress, steps_before, steps_total, history, 0,
+  const bool known = physics::with_order(problem_.order, [&](auto order) {
+    constexpr int Order = decltype(order)::value;
+    if (is3d) {
+      forward_impl<Order, 3>(first, count, traces, progress, steps_before, steps_total, history, 0,
                              problem_.nt, false);
-    case 4:
-      return forward_impl<4>(first, count, traces, progress, steps_before, steps_total, history, 0,
+    } else {
+      forward_impl<Order, 2>(first, count, traces, progress, steps_before, steps_total, history, 0,
                              problem_.nt, false);
-    case 6:
-      return forward_impl<6>(first, count, traces, progress, steps_before, steps_total, history, 0,
-                             problem_.nt, false);
-    case 8:
-      return forward_impl<8>(first, count, traces, progress, steps_before, steps_total, history, 0,
-                             problem_.nt, false);
-  }
-  throw InputError("physics.order", "", "order must be 2, 4, 6 or 8");
+    }
+  });
+  if (!known) throw InputError("physics.order", "", "order must be 2, 4, 6 or 8");
 }
 
 template <class T>

@@ -96,25 +96,23 @@ void Acoustic2D<T>::adjoint(
   allocate_adjoint();
   const bool fs = problem_.boundary.free_surface;
   const bool is3d = problem_.model.grid.is_3d();
-#define PWAVE_ADJOINT_CASE(ORDER)                                                                  \
-  case ORDER:                                                                                      \
-    if (is3d) {                                                                                    \
-      return fs ? adjoint_impl<ORDER, true, 3>(first, count, residual, history, grad_w,            \
-                                               source_adjoint)                                     \
-                : adjoint_impl<ORDER, false, 3>(first, count, residual, history, grad_w,           \
-                                                source_adjoint);                                   \
-    }                                                                                              \
-    return fs ? adjoint_impl<ORDER, true>(first, count, residual, history, grad_w, source_adjoint) \
-              : adjoint_impl<ORDER, false>(first, count, residual, history, grad_w,                \
-                                           source_adjoint);
-  switch (problem_.order) {
-    PWAVE_ADJOINT_CASE(2)
-    PWAVE_ADJOINT_CASE(4)
-    PWAVE_ADJOINT_CASE(6)
-    PWAVE_ADJOINT_CASE(8)
-  }
-#undef PWAVE_ADJOINT_CASE
-  throw InputError("physics.order", "", "order must be 2, 4, 6 or 8");
+  const bool known = physics::with_order(problem_.order, [&](auto order) {
+    constexpr int Order = decltype(order)::value;
+    const auto run = [&](auto free_surface, auto dim) {
+      adjoint_impl<Order, decltype(free_surface)::value, decltype(dim)::value>(
+          first, count, residual, history, grad_w, source_adjoint);
+    };
+    using Yes = std::true_type;
+    using No = std::false_type;
+    using D2 = std::integral_constant<int, 2>;
+    using D3 = std::integral_constant<int, 3>;
+    if (is3d) {
+      fs ? run(Yes{}, D3{}) : run(No{}, D3{});
+    } else {
+      fs ? run(Yes{}, D2{}) : run(No{}, D2{});
+    }
+  });
+  if (!known) throw InputError("physics.order", "", "order must be 2, 4, 6 or 8");
 }
 
 namespace {
