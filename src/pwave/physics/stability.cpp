@@ -16,17 +16,11 @@ double symbol_max() {
   return mu;
 }
 double symbol_max(int order) {
-  switch (order) {
-    case 2:
-      return symbol_max<2>();
-    case 4:
-      return symbol_max<4>();
-    case 6:
-      return symbol_max<6>();
-    case 8:
-      return symbol_max<8>();
+  double mu = 0;
+  if (!with_order(order, [&](auto o) { mu = symbol_max<decltype(o)::value>(); })) {
+    throw InputError("physics.order", "", "order must be 2, 4, 6 or 8");
   }
-  throw InputError("physics.order", "", "order must be 2, 4, 6 or 8");
+  return mu;
 }
 }  // namespace
 
