@@ -9,6 +9,7 @@
 
 #include "pwave/propagation/acoustic2d.hpp"
 #include "pwave/propagation/gradient.hpp"
+#include "support/adjoint_checks.hpp"
 #include "support/problems.hpp"
 
 namespace pwave {
@@ -32,44 +33,9 @@ ForwardProblem adjoint_problem(int order, bool free_surface) {
   return p;
 }
 
-std::vector<double> random_vector(std::size_t n, unsigned seed) {
-  std::mt19937_64 gen(seed);
-  std::normal_distribution<double> dist;
-  std::vector<double> v(n);
-  for (double& x : v) x = dist(gen);
-  return v;
-}
-
 // <F x, y> against <x, F* y> where F maps the wavelet to the recorded data.
 void dot_product_test(int order, bool free_surface) {
-  ForwardProblem p = adjoint_problem(order, free_surface);
-  p.wavelet = random_vector(p.nt, 1);
-  Acoustic2D<double> prop(p);
-  const int ns = 2, nrec = prop.receivers_per_shot(), nt = p.nt;
-  Traces<double> d("d", ns, nrec, nt), y("y", ns, nrec, nt);
-  auto history = prop.make_history(ns, Storage::boundary);
-  prop.forward(0, ns, d, {}, 0, 0, history);
-  auto hy = Kokkos::create_mirror_view(y);
-  const auto ry = random_vector(std::size_t(ns) * nrec * nt, 2);
-  for (int s = 0; s < ns; ++s)
-    for (int r = 0; r < nrec; ++r)
-      for (int n = 0; n < nt; ++n) hy(s, r, n) = ry[(std::size_t(s) * nrec + r) * nt + n];
-  Kokkos::deep_copy(y, hy);
-  Grid2DView<double> grad("g", prop.padded_nz(), prop.padded_nx());
-  Kokkos::View<double**, Kokkos::LayoutRight, MemSpace> xs("xs", ns, nt);
-  prop.adjoint(0, ns, y, history, grad, xs);
-  auto hd = Kokkos::create_mirror_view(d);
-  auto hx = Kokkos::create_mirror_view(xs);
-  Kokkos::deep_copy(hd, d);
-  Kokkos::deep_copy(hx, xs);
-  double lhs = 0, rhs = 0;
-  for (int s = 0; s < ns; ++s) {
-    for (int r = 0; r < nrec; ++r)
-      for (int n = 0; n < nt; ++n) lhs += hd(s, r, n) * hy(s, r, n);
-    for (int n = 0; n < nt; ++n) rhs += p.wavelet[n] * hx(s, n);
-  }
-  ASSERT_NE(lhs, 0.0);
-  EXPECT_LT(std::abs(lhs - rhs) / std::abs(lhs), 1e-12) << "lhs " << lhs << " rhs " << rhs;
+  test::expect_dot_product(adjoint_problem(order, free_surface), Storage::boundary);
 }
 
 TEST(Adjoint, DotProductOrder2) {
@@ -100,39 +66,11 @@ std::vector<double> smooth_perturbation(const Grid2D& g, unsigned seed) {
   return dv;
 }
 
-double misfit(const ForwardProblem& p, const HostArray3<double>& obs) {
-  const auto d = forward_model<double>(p);
-  double j = 0;
-  for (std::size_t s = 0; s < d.extent(0); ++s)
-    for (std::size_t r = 0; r < d.extent(1); ++r)
-      for (std::size_t n = 0; n < d.extent(2); ++n)
-        j += 0.5 * std::pow(d(s, r, n) - obs(s, r, n), 2);
-  return j;
-}
-
 void finite_difference_test(int order, bool free_surface, Storage storage) {
-  ForwardProblem truth = adjoint_problem(order, free_surface);
-  const auto observed = forward_model<double>(truth);
-  ForwardProblem p = truth;
-  for (double& v : p.model.vp) v = 0.97 * v + 40.0;  // a wrong starting model
-  const auto result = misfit_gradient<double>(p, observed, storage);
-  EXPECT_NEAR(result.misfit, misfit(p, observed), 1e-12 * result.misfit);
-  for (unsigned seed : {7u, 8u}) {
-    const auto dv = smooth_perturbation(p.model.grid, seed);
-    double directional = 0;
-    for (int iz = 0; iz < p.model.grid.nz; ++iz)
-      for (int ix = 0; ix < p.model.grid.nx; ++ix)
-        directional += result.gradient(iz, ix) * dv[std::size_t(iz) * p.model.grid.nx + ix];
-    const double eps = 1.0;  // m/s: central differences are exact to O(eps^2) here
-    ForwardProblem plus = p, minus = p;
-    for (std::size_t i = 0; i < dv.size(); ++i) {
-      plus.model.vp[i] += eps * dv[i];
-      minus.model.vp[i] -= eps * dv[i];
-    }
-    const double fd = (misfit(plus, observed) - misfit(minus, observed)) / (2 * eps);
-    EXPECT_LT(std::abs(fd - directional) / std::abs(fd), 1e-5)
-        << "seed " << seed << ": finite difference " << fd << ", adjoint " << directional;
-  }
+  const ForwardProblem truth = adjoint_problem(order, free_surface);
+  test::expect_gradient_matches_finite_differences(
+      truth, storage,
+      {smooth_perturbation(truth.model.grid, 7), smooth_perturbation(truth.model.grid, 8)});
 }
 
 TEST(Gradient, MatchesFiniteDifferencesOrder2Full) {

@@ -10,6 +10,7 @@
 #include "pwave/core/error.hpp"
 #include "pwave/propagation/acoustic2d.hpp"
 #include "pwave/propagation/gradient.hpp"
+#include "support/adjoint_checks.hpp"
 #include "support/problems.hpp"
 
 namespace pwave {
@@ -38,44 +39,9 @@ ForwardProblem adjoint_problem_3d(int order, bool free_surface) {
   return p;
 }
 
-std::vector<double> random_vector(std::size_t n, unsigned seed) {
-  std::mt19937_64 gen(seed);
-  std::normal_distribution<double> dist;
-  std::vector<double> v(n);
-  for (double& x : v) x = dist(gen);
-  return v;
-}
-
 // <F x, y> against <x, F* y> where F maps the wavelet to the recorded data.
 void dot_product_test(int order, bool free_surface, Storage storage) {
-  ForwardProblem p = adjoint_problem_3d(order, free_surface);
-  p.wavelet = random_vector(p.nt, 1);
-  Acoustic2D<double> prop(p);
-  const int ns = 2, nrec = prop.receivers_per_shot(), nt = p.nt;
-  Traces<double> d("d", ns, nrec, nt), y("y", ns, nrec, nt);
-  auto history = prop.make_history(ns, storage);
-  prop.forward(0, ns, d, {}, 0, 0, history);
-  auto hy = Kokkos::create_mirror_view(y);
-  const auto ry = random_vector(std::size_t(ns) * nrec * nt, 2);
-  for (int s = 0; s < ns; ++s)
-    for (int r = 0; r < nrec; ++r)
-      for (int n = 0; n < nt; ++n) hy(s, r, n) = ry[(std::size_t(s) * nrec + r) * nt + n];
-  Kokkos::deep_copy(y, hy);
-  Grid2DView<double> grad("g", prop.padded_nz(), prop.padded_plane());
-  Kokkos::View<double**, Kokkos::LayoutRight, MemSpace> xs("xs", ns, nt);
-  prop.adjoint(0, ns, y, history, grad, xs);
-  auto hd = Kokkos::create_mirror_view(d);
-  auto hx = Kokkos::create_mirror_view(xs);
-  Kokkos::deep_copy(hd, d);
-  Kokkos::deep_copy(hx, xs);
-  double lhs = 0, rhs = 0;
-  for (int s = 0; s < ns; ++s) {
-    for (int r = 0; r < nrec; ++r)
-      for (int n = 0; n < nt; ++n) lhs += hd(s, r, n) * hy(s, r, n);
-    for (int n = 0; n < nt; ++n) rhs += p.wavelet[n] * hx(s, n);
-  }
-  ASSERT_NE(lhs, 0.0);
-  EXPECT_LT(std::abs(lhs - rhs) / std::abs(lhs), 1e-12) << "lhs " << lhs << " rhs " << rhs;
+  test::expect_dot_product(adjoint_problem_3d(order, free_surface), storage);
 }
 
 TEST(Adjoint3D, DotProductOrder4) {
@@ -94,49 +60,24 @@ TEST(Adjoint3D, DotProductOrder4FreeSurfaceBoundary) {
   dot_product_test(4, true, Storage::boundary);
 }
 
-double misfit(const ForwardProblem& p, const HostArray3<double>& obs) {
-  const auto d = forward_model<double>(p);
-  double j = 0;
-  for (std::size_t s = 0; s < d.extent(0); ++s)
-    for (std::size_t r = 0; r < d.extent(1); ++r)
-      for (std::size_t n = 0; n < d.extent(2); ++n)
-        j += 0.5 * std::pow(d(s, r, n) - obs(s, r, n), 2);
-  return j;
+// A smooth perturbation: one Gaussian bump, off-centre.
+std::vector<double> bump(unsigned seed) {
+  std::mt19937_64 gen(seed);
+  std::uniform_real_distribution<double> u(0.2, 0.8);
+  const double cz = u(gen) * nz, cy = u(gen) * ny, cx = u(gen) * nx;
+  std::vector<double> dv(std::size_t(nz) * ny * nx);
+  for (int iz = 0; iz < nz; ++iz)
+    for (int iy = 0; iy < ny; ++iy)
+      for (int ix = 0; ix < nx; ++ix) {
+        dv[(std::size_t(iz) * ny + iy) * nx + ix] =
+            std::exp(-(std::pow(iz - cz, 2) + std::pow(iy - cy, 2) + std::pow(ix - cx, 2)) / 8.0);
+      }
+  return dv;
 }
 
 void finite_difference_test(int order, bool free_surface, Storage storage) {
-  const ForwardProblem truth = adjoint_problem_3d(order, free_surface);
-  const auto observed = forward_model<double>(truth);
-  ForwardProblem p = truth;
-  for (double& v : p.model.vp) v = 0.97 * v + 40.0;  // a wrong starting model
-  const auto result = misfit_gradient<double>(p, observed, storage);
-  EXPECT_NEAR(result.misfit, misfit(p, observed), 1e-12 * result.misfit);
-  ASSERT_EQ(int(result.gradient.extent(1)), ny * nx);  // [nz][ny nx]
-  // A smooth perturbation: one Gaussian bump per seed, off-centre.
-  for (unsigned seed : {3u, 4u}) {
-    std::mt19937_64 gen(seed);
-    std::uniform_real_distribution<double> u(0.2, 0.8);
-    const double cz = u(gen) * nz, cy = u(gen) * ny, cx = u(gen) * nx;
-    std::vector<double> dv(p.model.vp.size());
-    double directional = 0;
-    for (int iz = 0; iz < nz; ++iz)
-      for (int iy = 0; iy < ny; ++iy)
-        for (int ix = 0; ix < nx; ++ix) {
-          const std::size_t i = (std::size_t(iz) * ny + iy) * nx + ix;
-          dv[i] =
-              std::exp(-(std::pow(iz - cz, 2) + std::pow(iy - cy, 2) + std::pow(ix - cx, 2)) / 8.0);
-          directional += result.gradient(iz, iy * nx + ix) * dv[i];
-        }
-    const double eps = 1.0;  // m/s
-    ForwardProblem plus = p, minus = p;
-    for (std::size_t i = 0; i < dv.size(); ++i) {
-      plus.model.vp[i] += eps * dv[i];
-      minus.model.vp[i] -= eps * dv[i];
-    }
-    const double fd = (misfit(plus, observed) - misfit(minus, observed)) / (2 * eps);
-    EXPECT_LT(std::abs(fd - directional) / std::abs(fd), 1e-5)
-        << "seed " << seed << ": finite difference " << fd << ", adjoint " << directional;
-  }
+  test::expect_gradient_matches_finite_differences(adjoint_problem_3d(order, free_surface), storage,
+                                                   {bump(3), bump(4)});
 }
 
 TEST(Gradient3D, MatchesFiniteDifferencesOrder4Full) {
