@@ -277,6 +277,10 @@ struct InteriorStep {
   struct Imaging {
     const T* g = nullptr;  ///< at (shot, row iz, grid column 0)
     T* acc = nullptr;      ///< at (shot, row iz, grid column 0)
+    /// The same for row (3D: depth) iz + r, given the z strides of g and acc; none stays none.
+    Imaging below(int r, long zs, long vs) const {
+      return g ? Imaging{g + r * zs, acc + r * vs} : *this;
+    }
   };
   /// rows() with the imaging term of `g` added into `acc` (propagation::ReconstructImage): the
   /// reversed step u^{n-1} = 2 u^n - u^{n+1} + w D2 u^n is this same update.
@@ -296,9 +300,6 @@ struct InteriorStep {
     const T* uc = &u_cur(s, iz + halo, halo);
     T* un = &u_next(s, iz + halo, halo);
     const T* vv = &v2dt2(iz, 0);
-    const auto shifted = [&](int r) {  // the imaging rows of row iz + r
-      return Image ? Imaging{im.g + r * zs, im.acc + r * vs} : im;
-    };
 #ifdef PWAVE_HOST_VECTOR_EXT
     constexpr int W = host::Vec<T>::width;
     if (x1 - x0 >= W) {
@@ -309,13 +310,14 @@ struct InteriorStep {
       }
       const Prefetches none{{uc, nullptr, 0, 0}, {uc, nullptr, 0, 0}, {uc, nullptr, 0, 0}};
       for (; r < n; ++r) {
-        block<1, Image>(uc + r * zs, un + r * zs, vv + r * vs, zs, vs, x0, x1, none, shifted(r));
+        block<1, Image>(uc + r * zs, un + r * zs, vv + r * vs, zs, vs, x0, x1, none,
+                        im.below(r, zs, vs));
       }
       return;
     }
 #endif
     for (int r = 0; r < n; ++r) {
-      scalar_row<Image>(uc + r * zs, un + r * zs, vv + r * vs, zs, x0, x1, shifted(r));
+      scalar_row<Image>(uc + r * zs, un + r * zs, vv + r * vs, zs, x0, x1, im.below(r, zs, vs));
     }
   }
 
@@ -326,9 +328,6 @@ struct InteriorStep {
     const T* uc = &u_cur(s, iz + halo, (iy + hy) * ys + halo);
     T* un = &u_next(s, iz + halo, (iy + hy) * ys + halo);
     const T* vv = &v2dt2(iz, iy * nx);
-    const auto shifted = [&](int r) {  // the imaging lines of depth iz + r
-      return Image ? Imaging{im.g + r * zs, im.acc + r * vs} : im;
-    };
 #ifdef PWAVE_HOST_VECTOR_EXT
     if (x1 - x0 >= W) {
       const Lines3 p{zs, long(ys), vs, long(nx)};
@@ -336,14 +335,15 @@ struct InteriorStep {
         block_3d<block_lines, Image>(uc, un, vv, p, x0, x1, im);
       } else {
         for (int r = 0; r < n; ++r) {
-          block_3d<1, Image>(uc + r * zs, un + r * zs, vv + r * vs, p, x0, x1, shifted(r));
+          block_3d<1, Image>(uc + r * zs, un + r * zs, vv + r * vs, p, x0, x1, im.below(r, zs, vs));
         }
       }
       return;
     }
 #endif
     for (int r = 0; r < n; ++r) {
-      scalar_row<Image, Dim>(uc + r * zs, un + r * zs, vv + r * vs, zs, x0, x1, shifted(r), ys);
+      scalar_row<Image, Dim>(uc + r * zs, un + r * zs, vv + r * vs, zs, x0, x1, im.below(r, zs, vs),
+                             ys);
     }
   }
 
