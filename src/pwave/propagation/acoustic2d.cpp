@@ -29,23 +29,33 @@ Kokkos::View<T*, MemSpace> to_device(const std::vector<double>& v, const char* l
   return d;
 }
 
-/// max |u^{n+1} - 2u^n + u^{n-1}| of shot s over the padded grid (fields in halo layout). A free
-/// function: nvcc rejects extended (KOKKOS_LAMBDA) lambdas in private member functions.
+/// scale(k, s) = max |u^{n+1} - 2u^n + u^{n-1}| / 127 over the padded grid, for every shot s <
+/// count (fields in halo layout): one team per shot, reduced and written on the device, so the
+/// time loop does not wait for the host. A free function: nvcc rejects extended
+/// (KOKKOS_LAMBDA) lambdas in private member functions.
 template <class T>
-float difference_peak(const Field2D<T>& u_next, const Field2D<T>& u_cur, const Field2D<T>& prev,
-                      const int s, const int nz, const int nx, const int halo) {
-  float peak = 0;
-  Kokkos::parallel_reduce(
-      "pwave::propagation::difference_peak",
-      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {nz, nx}),
-      KOKKOS_LAMBDA(const int iz, const int ix, float& m) {
-        const T v = u_next(s, iz + halo, ix + halo) - T(2) * u_cur(s, iz + halo, ix + halo) +
-                    prev(s, iz + halo, ix + halo);
-        const float a = float(v < 0 ? -v : v);
-        if (a > m) m = a;
-      },
-      Kokkos::Max<float>(peak));
-  return peak;
+void store_int8_scales(const ExecSpace& exec, const Field2D<T>& u_next, const Field2D<T>& u_cur,
+                       const Field2D<T>& prev,
+                       const Kokkos::View<float**, Kokkos::LayoutRight, MemSpace>& scale,
+                       const int k, const int count, const int nz, const int nx, const int halo) {
+  using Team = Kokkos::TeamPolicy<ExecSpace>;
+  const int cells = nz * nx;
+  Kokkos::parallel_for(
+      "pwave::propagation::int8_scales", Team(exec, count, Kokkos::AUTO),
+      KOKKOS_LAMBDA(const typename Team::member_type& team) {
+        const int s = team.league_rank();
+        float peak = 0;
+        Kokkos::parallel_reduce(
+            Kokkos::TeamThreadRange(team, cells),
+            [&](const int c, float& m) {
+              const int iz = c / nx + halo, ix = c % nx + halo;
+              const T v = u_next(s, iz, ix) - T(2) * u_cur(s, iz, ix) + prev(s, iz, ix);
+              const float a = float(v < 0 ? -v : v);
+              if (a > m) m = a;
+            },
+            Kokkos::Max<float>(peak));
+        Kokkos::single(Kokkos::PerTeam(team), [&]() { scale(k, s) = peak / 127.0f; });
+      });
 }
 
 /// The state a checkpoint keeps, u^{n-1}, u^n and every axis' psi^{n-1} and zeta^{n-1}: calls
@@ -478,10 +488,8 @@ void Acoustic2D<T>::store_difference(const History& history, const Field2D<T>& u
   const int halo = st_.halo;
   if (d.compression == Compression::int8) {
     // One scale per snapshot and shot: max |D| / 127.
-    for (int s = 0; s < count; ++s) {
-      const float peak = difference_peak(u_next, u_cur, d.previous, s, st_.nz, st_.nx, halo);
-      Kokkos::deep_copy(Kokkos::subview(d.scale, k, s), peak / 127.0f);
-    }
+    store_int8_scales(ExecSpace(), u_next, u_cur, d.previous, d.scale, k, count, st_.nz, st_.nx,
+                      halo);
     Kokkos::parallel_for("pwave::propagation::store_int8", cells,
                          StoreDifference<T, Compression::int8>{d, u_next, u_cur, k, halo});
   } else if (d.compression == Compression::bf16) {
