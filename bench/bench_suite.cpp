@@ -202,7 +202,7 @@ Result run_case(const Case& c, const Options& o, double bandwidth) {
   if (o.gradient) {
     pwave::Traces<T> residual("residual", c.shots, nrec, o.nt);
     Kokkos::deep_copy(residual, T(1e-3));
-    pwave::Grid2DView<T> grad("grad", prop.padded_nz(), prop.padded_nx());
+    pwave::Grid2DView<T> grad("grad", prop.padded_nz(), prop.padded_plane());  // [nz][ny nx]
     auto history = prop.make_history(c.shots, pwave::Storage::boundary);
     r.history_mb = prop.history_bytes_per_shot(pwave::Storage::boundary) * c.shots / 1e6;
     r.gradient_s = best_of(std::min(o.reps, 2), [&] {

@@ -106,6 +106,30 @@ TEST(Gradient3D, CheckpointEqualsFullBitwise) {
     for (int q = 0; q < ny * nx; ++q) ASSERT_EQ(full.gradient(iz, q), checkpoint.gradient(iz, q));
 }
 
+// A gradient array of the wrong shape (here [nz][nx], the 2D shape, on a 3D grid) is refused
+// before anything is written into it.
+TEST(Gradient3D, WrongGradientShapeIsRefusedClearly) {
+  const ForwardProblem p = adjoint_problem_3d(4, false);
+  Acoustic2D<double> prop(p);
+  const int ns = 1, nt = p.nt;
+  Traces<double> d("d", ns, prop.receivers_per_shot(), nt);
+  auto history = prop.make_history(ns, Storage::boundary);
+  prop.forward(0, ns, d, {}, 0, 0, history);
+  Grid2DView<double> wrong("g", prop.padded_nz(), prop.padded_nx());
+  try {
+    prop.adjoint(0, ns, d, history, wrong);
+    ADD_FAILURE() << "a [nz][nx] gradient was accepted for a 3D grid";
+  } catch (const RuntimeError& e) {
+    const std::string expected = "the gradient is " + std::to_string(prop.padded_nz()) + " x " +
+                                 std::to_string(prop.padded_nx()) + ", the padded grid " +
+                                 std::to_string(prop.padded_nz()) + " x " +
+                                 std::to_string(prop.padded_plane());
+    EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+  }
+  Grid2DView<double> right("g", prop.padded_nz(), prop.padded_plane());
+  prop.adjoint(0, ns, d, history, right);  // the right shape goes through
+}
+
 TEST(Gradient3D, CompressedFullStorageIsRefusedClearly) {
   const ForwardProblem p = adjoint_problem_3d(4, false);
   Acoustic2D<double> prop(p);

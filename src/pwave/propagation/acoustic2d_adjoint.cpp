@@ -93,6 +93,14 @@ void Acoustic2D<T>::adjoint(
   if (!ok) {
     throw RuntimeError("Acoustic2D::adjoint: history has the wrong shape");
   }
+  // The gradient is accumulated on the padded model grid [nz][ny nx] (empty: per-shot images).
+  if (grad_w.extent(0) != 0 &&
+      (int(grad_w.extent(0)) != padded_nz() || int(grad_w.extent(1)) != padded_plane())) {
+    throw RuntimeError("Acoustic2D::adjoint: the gradient is " + std::to_string(grad_w.extent(0)) +
+                       " x " + std::to_string(grad_w.extent(1)) + ", the padded grid " +
+                       std::to_string(padded_nz()) + " x " + std::to_string(padded_plane()) +
+                       " ([nz][ny nx])");
+  }
   allocate_adjoint();
   const bool fs = problem_.boundary.free_surface;
   const bool is3d = problem_.model.grid.is_3d();
