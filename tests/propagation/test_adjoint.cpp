@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <random>
 
+#include "pwave/core/error.hpp"
 #include "pwave/propagation/acoustic2d.hpp"
 #include "pwave/propagation/gradient.hpp"
 #include "support/adjoint_checks.hpp"
@@ -36,6 +37,37 @@ ForwardProblem adjoint_problem(int order, bool free_surface) {
 // <F x, y> against <x, F* y> where F maps the wavelet to the recorded data.
 void dot_product_test(int order, bool free_surface) {
   test::expect_dot_product(adjoint_problem(order, free_surface), Storage::boundary);
+}
+
+// Trace arrays the kernels would index past are refused with both shapes named.
+TEST(Adjoint, WrongTraceShapesAreRefusedClearly) {
+  const ForwardProblem p = adjoint_problem(4, false);
+  Acoustic2D<double> prop(p);
+  const int ns = 2, nrec = prop.receivers_per_shot(), nt = p.nt;
+  const auto expect_error = [](const auto& call, const std::string& part) {
+    try {
+      call();
+      ADD_FAILURE() << "accepted; expected an error with: " << part;
+    } catch (const RuntimeError& e) {
+      EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+    }
+  };
+  Traces<double> short_traces("d", ns, nrec, nt - 1);
+  expect_error([&] { prop.forward(0, ns, short_traces); },
+               "the traces are 2 x " + std::to_string(nrec) + " x " + std::to_string(nt - 1) +
+                   "; this batch needs at least 2 x " + std::to_string(nrec) + " x " +
+                   std::to_string(nt));
+  Traces<double> d("d", ns, nrec, nt);
+  auto history = prop.make_history(ns, Storage::boundary);
+  prop.forward(0, ns, d, {}, 0, 0, history);
+  Grid2DView<double> grad("g", prop.padded_nz(), prop.padded_plane());
+  Traces<double> one_shot("r", 1, nrec, nt);
+  expect_error([&] { prop.adjoint(0, ns, one_shot, history, grad); },
+               "the residuals are 1 x " + std::to_string(nrec));
+  Kokkos::View<double**, Kokkos::LayoutRight, MemSpace> xs("xs", ns, nt + 1);
+  expect_error([&] { prop.adjoint(0, ns, d, history, grad, xs); },
+               "the source adjoint is 2 x " + std::to_string(nt + 1));
+  prop.adjoint(0, ns, d, history, grad);  // the right shapes go through
 }
 
 TEST(Adjoint, DotProductOrder2) {

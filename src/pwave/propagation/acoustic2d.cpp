@@ -251,6 +251,7 @@ void Acoustic2D<T>::forward(const std::vector<int>& shots, const Traces<T>& trac
                             const History& history) {
   load_batch(shots);
   const int count = int(shots.size()), first = 0;
+  check_traces("Acoustic2D::forward: the traces", traces, count);
   const bool is3d = problem_.model.grid.is_3d();
   if (is3d && history.diff.allocated()) {
     throw RuntimeError("Acoustic2D: 3D full histories are exact (no stride or compression)");
@@ -462,6 +463,18 @@ void Acoustic2D<T>::store_snapshot(const ExecSpace& exec, int count, const Snaps
         "pwave::propagation::store",
         Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>(exec, {0, 0, 0}, {count, st_.nz, st_.nx}),
         f);
+  }
+}
+
+template <class T>
+void Acoustic2D<T>::check_traces(const char* what, const Traces<T>& traces, int count) const {
+  if (int(traces.extent(0)) < count || int(traces.extent(1)) != nrec_ ||
+      int(traces.extent(2)) != problem_.nt) {
+    throw RuntimeError(std::string(what) + " are " + std::to_string(traces.extent(0)) + " x " +
+                       std::to_string(traces.extent(1)) + " x " + std::to_string(traces.extent(2)) +
+                       "; this batch needs at least " + std::to_string(count) + " x " +
+                       std::to_string(nrec_) + " x " + std::to_string(problem_.nt) +
+                       " ([shot][receiver][time])");
   }
 }
 

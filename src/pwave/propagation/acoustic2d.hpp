@@ -133,6 +133,8 @@ class Acoustic2D {
   void allocate_adjoint();
   void load_batch(const std::vector<int>& shots);
   propagation::FrameRegion frame_region() const;
+  /// Throws unless `traces` is at least [count][receivers][nt] (what the kernels index).
+  void check_traces(const char* what, const Traces<T>& traces, int count) const;
   void reset();
   void check_finite(const Field2D<T>& u, int count, int step) const;
 

@@ -93,6 +93,14 @@ void Acoustic2D<T>::adjoint(
   if (!ok) {
     throw RuntimeError("Acoustic2D::adjoint: history has the wrong shape");
   }
+  check_traces("Acoustic2D::adjoint: the residuals", residual, count);
+  if (source_adjoint.extent(0) != 0 &&
+      (int(source_adjoint.extent(0)) < count || int(source_adjoint.extent(1)) != problem_.nt)) {
+    throw RuntimeError("Acoustic2D::adjoint: the source adjoint is " +
+                       std::to_string(source_adjoint.extent(0)) + " x " +
+                       std::to_string(source_adjoint.extent(1)) + "; this batch needs at least " +
+                       std::to_string(count) + " x " + std::to_string(problem_.nt));
+  }
   // The gradient is accumulated on the padded model grid [nz][ny nx] (empty: per-shot images).
   if (grad_w.extent(0) != 0 &&
       (int(grad_w.extent(0)) != padded_nz() || int(grad_w.extent(1)) != padded_plane())) {
