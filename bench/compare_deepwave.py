@@ -28,12 +28,11 @@ What is compared
 - CPML: both are Pasalic & McGarry (2010) C-PML with R = 1e-3, a quadratic profile, alpha =
   pi f (1 - eta), `--pml` cells added outside the model on every side, the model extended by
   its edge values, the same frequency (`pml_freq` = `boundary.pml_frequency` = `--freq`) and
-  the same velocity (`max_vel` = `boundary.pml_velocity`). Not equal: pwave's CPML term is
-  D2 u + D1 psi^{n-1}, Deepwave's (1 + b) D2 u + b' D1 u + D1 (a psi^{n-1}) (the derivative
-  of D1 u + psi^n), and the profiles are sampled at other positions, so traces differ by the
-  difference in CPML reflections (0.5-2% with 20 cells; pwave's are the larger) plus rounding.
-  `--reference-pml N` also runs both forwards with an N-cell CPML (e.g. 120), where the two
-  codes agree to rounding, and reports each code's trace error against it.
+  the same velocity (`max_vel` = `boundary.pml_velocity`), R = `boundary.reflection` = 1e-3
+  set in the decks, and the same discrete form, (1 + b) D2 u + db D1 u + D1 (a psi^{n-1})
+  (docs/physics.md): traces agree to rounding (8e-6 relative on the Marmousi case of
+  bench/README.md). `--reference-pml N` also runs both forwards with an N-cell CPML (e.g.
+  120) and reports each code's trace error against it.
 - Gradient: J = 0.5 sum (d - d_obs)^2 over shots, receivers and samples (pwave's definition),
   dJ/dv. Each code's observed data are its own forward traces (untimed) on a "true" model:
   the case model with a +5% Gaussian anomaly under the middle of the spread (see
@@ -208,7 +207,8 @@ def pwave_deck(case, task, workdir, model_file, wavelet_file, observed_file, vma
         },
         "physics": {"order": case["order"]},
         "boundary": {"type": "cpml", "width": case["pml"], "free_surface": False,
-                     "pml_frequency": case["freq"], "pml_velocity": float(vmax)},
+                     "pml_frequency": case["freq"], "pml_velocity": float(vmax),
+                     "reflection": 1e-3},  # Deepwave's fixed R
         "output": {"directory": os.path.join(workdir, f"out_{name}"), "plots": False},
     }
     if task == "gradient":

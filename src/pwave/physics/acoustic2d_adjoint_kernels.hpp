@@ -1,19 +1,21 @@
 #pragma once
 // The exact discrete adjoint of one step of the 2D acoustic scheme (acoustic2d_kernels.hpp).
 //
-// Forward step n, per axis, with chi the indicator of the axis' CPML strip and w = v^2 dt^2:
-//   T       = D2 u^n + chi D1 psi^{n-1}
+// Forward step n, per axis, with chi the indicator of the axis' CPML strip, w = v^2 dt^2 and
+// a, b, ab, db the axis profile (physics/cpml.hpp):
+//   T       = (1 + b) D2 u^n + db D1 u^n + chi D1 psi^{n-1}
 //   L       = (1 + b) T + a zeta^{n-1}
 //   u^{n+1} = S[2 u^n - u^{n-1} + w (L_x + L_z + f^n)]      (S zeroes the free-surface row)
-//   zeta^n  = a zeta^{n-1} + b T,   psi^n = a psi^{n-1} + b D1 u^n
+//   zeta^n  = a zeta^{n-1} + b T,   psi^n = a psi^{n-1} + ab D1 u^n
 // Transposing it (D2^T = D2, D1^T y_i = sum_j c1_j (y_{i-j} - y_{i+j}), the free-surface mirror
 // keeps D2z symmetric) and writing the adjoint field as G = w lambda gives, with primes for the
 // values of step n+1 (psi^, zeta^ the adjoint memory variables):
 //   T^     = (1 + b) G^{n+1} + b zeta^'
-//   G^n    = S[2 G^{n+1} - G^{n+2} + w sum_axes (D2 T^ + D1^T (b psi^')) + w r^n]
-//   zeta^  = a (G^{n+1} + zeta^'),   psi^ = a psi^' + D1^T (chi T^)
-// Away from the strips T^ = G and this is exactly the forward interior update applied to G,
-// so the interior kernel is InteriorStep itself (vectorised, 16 bytes per cell).
+//   G^n    = S[2 G^{n+1} - G^{n+2} + w sum_axes (D2 ((1 + b) T^) + D1^T (db T^ + ab psi^'))
+//              + w r^n]
+//   zeta^  = a (G^{n+1} + zeta^'),   psi^ = chi (a psi^' + D1^T (chi T^))
+// Away from the strips (b = db = ab = 0) T^ = G and this is exactly the forward interior update
+// applied to G, so the interior kernel is InteriorStep itself (vectorised, 16 bytes per cell).
 
 #include "pwave/physics/acoustic2d_kernels.hpp"
 #include "pwave/physics/acoustic2d_sources.hpp"
@@ -29,16 +31,17 @@ namespace pwave::physics {
 template <class T>
 struct Adjoint2DState {
   int nz = 0, nx = 0;
-  int pad_top = 0, pad_bottom = 0, pad_left = 0, pad_right = 0;
+  int strip_top = 0, strip_bottom = 0, strip_left = 0, strip_right = 0;
   int halo = 0;
-  int ny = 1, pad_front = 0, pad_back = 0, hy = 0, ys = 0;  ///< y axis as in Acoustic2DState
+  int ny = 1, strip_front = 0, strip_back = 0, hy = 0, ys = 0;  ///< y axis as in Acoustic2DState
   Field2D<T> g_prev, g_cur;  ///< G^{n+2} (overwritten by G^n) and G^{n+1}
   Grid2DView<T> v2dt2;
-  Kokkos::View<T*, MemSpace> ax, bx, chix;            ///< [nx + 2 halo]; chi = 1 on the x strips
-  Kokkos::View<T*, MemSpace> az, bz, chiz;            ///< [nz + 2 halo]
+  CpmlAxis<T> cx;                                     ///< [nx + 2 halo] x profile
+  CpmlAxis<T> cz;                                     ///< [nz + 2 halo] z profile
+  CpmlAxis<T> cy;                                     ///< [ny + 2 halo] y profile (3D)
+  Kokkos::View<T*, MemSpace> chix, chiz, chiy;        ///< 1 on the axis' strips (halo-padded)
   Field2D<T> psi_x, psi_x_next, zeta_x, zeta_x_next;  ///< psi^, zeta^ (x), halo layout
   Field2D<T> psi_z, psi_z_next, zeta_z, zeta_z_next;  ///< psi^, zeta^ (z), halo layout
-  Kokkos::View<T*, MemSpace> ay, by, chiy;            ///< [ny + 2 halo] (3D)
   Field2D<T> psi_y, psi_y_next, zeta_y, zeta_y_next;  ///< psi^, zeta^ (y), halo layout (3D)
 
   KOKKOS_INLINE_FUNCTION int column(int iy, int ix) const { return (iy + hy) * ys + ix + halo; }
@@ -46,9 +49,9 @@ struct Adjoint2DState {
   /// The same fields viewed as a forward state, to run InteriorStep on G.
   Acoustic2DState<T> as_forward() const {
     Acoustic2DState<T> f;
-    f.nz = nz, f.nx = nx, f.pad_top = pad_top, f.pad_bottom = pad_bottom;
-    f.pad_left = pad_left, f.pad_right = pad_right, f.halo = halo;
-    f.ny = ny, f.pad_front = pad_front, f.pad_back = pad_back, f.hy = hy, f.ys = ys;
+    f.nz = nz, f.nx = nx, f.strip_top = strip_top, f.strip_bottom = strip_bottom;
+    f.strip_left = strip_left, f.strip_right = strip_right, f.halo = halo;
+    f.ny = ny, f.strip_front = strip_front, f.strip_back = strip_back, f.hy = hy, f.ys = ys;
     f.u_prev = g_prev, f.u_cur = g_cur, f.v2dt2 = v2dt2;
     return f;
   }
@@ -68,41 +71,53 @@ struct AdjointFrameStep {
   AdjointFrameStep(const Adjoint2DState<T>& state, const ScaledStencil<T, Order>& coef)
       : st(state), c(coef) {}
 
-  // Below, (z, q) index the halo-layout fields (q = column), and xa / ya the halo-padded axis
-  // arrays: xa = ix + halo, ya = iy + halo.
-  KOKKOS_INLINE_FUNCTION T t_hat_x(int s, int z, int q, int xa) const {
-    const T b = st.bx(xa);
-    return (T(1) + b) * st.g_cur(s, z, q) + b * st.zeta_x(s, z, q);
-  }
-  KOKKOS_INLINE_FUNCTION T t_hat_z(int s, int z, int q) const {
-    const T b = st.bz(z);
-    return (T(1) + b) * st.g_cur(s, z, q) + b * st.zeta_z(s, z, q);
-  }
-  KOKKOS_INLINE_FUNCTION T t_hat_y(int s, int z, int q, int ya) const {
-    const T b = st.by(ya);
-    return (T(1) + b) * st.g_cur(s, z, q) + b * st.zeta_y(s, z, q);
+  /// What the adjoint update of one strip axis reads at one neighbour (offset j along the
+  /// axis): G^{n+1}, zeta^', psi^', the profile and chi there.
+  struct AxisCell {
+    T g, zeta, psi;
+    CpmlAt<T> k;
+    T chi;
+    /// T^ = (1 + b) G + b zeta^ at this cell.
+    KOKKOS_INLINE_FUNCTION T t_hat() const { return (T(1) + k.b) * g + k.b * zeta; }
+  };
+
+  /// The adjoint terms of one strip axis at a cell (the formulas at the top of this file):
+  /// adds D2 ((1 + b) T^) + D1^T (db T^ + ab psi^') to `acc` and returns the cell's zeta^ and
+  /// psi^. `at(j)` gives the AxisCell at offset j in [-R, R]; d2 and d1 are the axis' scaled
+  /// stencils. Every path (cell-wise, host lines) calls this one, so they agree to the bit.
+  template <class At>
+  KOKKOS_FORCEINLINE_FUNCTION static void strip_axis(const T* d2, const T* d1, const At& at, T& acc,
+                                                     T& zeta_next, T& psi_next) {
+    const AxisCell m = at(0);
+    const T t0 = m.t_hat();
+    T dchi = 0;
+    acc += d2[0] * ((T(1) + m.k.b) * t0);
+    PWAVE_UNROLL
+    for (int j = 1; j <= R; ++j) {
+      const AxisCell p = at(j), q = at(-j);
+      const T tp = p.t_hat(), tm = q.t_hat();
+      acc += d2[j] * ((T(1) + p.k.b) * tp + (T(1) + q.k.b) * tm);
+      acc += d1[j] * ((q.k.db * tm + q.k.ab * q.psi) - (p.k.db * tp + p.k.ab * p.psi));
+      dchi += d1[j] * (q.chi * tm - p.chi * tp);
+    }
+    zeta_next = m.k.a * (m.g + m.zeta);
+    psi_next = m.chi * (m.k.a * m.psi + dchi);
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
 
+  // Below, (z, x) index the halo-layout fields (x = column), and the halo-padded axis arrays
+  // are indexed by xa = ix + halo, z, ya = iy + halo.
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
     const int z = iz + st.halo, x = st.column(iy, ix), xa = ix + st.halo;
     const T gc = st.g_cur(s, z, x);
     T acc = 0;
     if constexpr (InX) {
-      T dchi = 0;  // D1^T (chi T^_x)
-      acc += c.d2x[0] * t_hat_x(s, z, x, xa);
-      PWAVE_UNROLL
-      for (int j = 1; j <= R; ++j) {
-        const T tp = t_hat_x(s, z, x + j, xa + j), tm = t_hat_x(s, z, x - j, xa - j);
-        acc += c.d2x[j] * (tp + tm);
-        acc += c.d1x[j] * (st.bx(xa - j) * st.psi_x(s, z, x - j) -
-                           st.bx(xa + j) * st.psi_x(s, z, x + j));  // D1^T (b psi^')
-        dchi += c.d1x[j] * (st.chix(xa - j) * tm - st.chix(xa + j) * tp);
-      }
-      const T a = st.ax(xa);
-      st.zeta_x_next(s, z, x) = a * (gc + st.zeta_x(s, z, x));
-      st.psi_x_next(s, z, x) = st.chix(xa) * (a * st.psi_x(s, z, x) + dchi);
+      const auto at = [&](int j) {
+        return AxisCell{st.g_cur(s, z, x + j), st.zeta_x(s, z, x + j), st.psi_x(s, z, x + j),
+                        CpmlAt<T>::at(st.cx, xa + j), st.chix(xa + j)};
+      };
+      strip_axis(c.d2x, c.d1x, at, acc, st.zeta_x_next(s, z, x), st.psi_x_next(s, z, x));
     } else {
       acc += c.d2x[0] * gc;
       PWAVE_UNROLL
@@ -110,19 +125,11 @@ struct AdjointFrameStep {
         acc += c.d2x[j] * (st.g_cur(s, z, x + j) + st.g_cur(s, z, x - j));
     }
     if constexpr (InZ) {
-      T dchi = 0;
-      acc += c.d2z[0] * t_hat_z(s, z, x);
-      PWAVE_UNROLL
-      for (int j = 1; j <= R; ++j) {
-        const T tp = t_hat_z(s, z + j, x), tm = t_hat_z(s, z - j, x);
-        acc += c.d2z[j] * (tp + tm);
-        acc += c.d1z[j] *
-               (st.bz(z - j) * st.psi_z(s, z - j, x) - st.bz(z + j) * st.psi_z(s, z + j, x));
-        dchi += c.d1z[j] * (st.chiz(z - j) * tm - st.chiz(z + j) * tp);
-      }
-      const T a = st.az(z);
-      st.zeta_z_next(s, z, x) = a * (gc + st.zeta_z(s, z, x));
-      st.psi_z_next(s, z, x) = st.chiz(z) * (a * st.psi_z(s, z, x) + dchi);
+      const auto at = [&](int j) {
+        return AxisCell{st.g_cur(s, z + j, x), st.zeta_z(s, z + j, x), st.psi_z(s, z + j, x),
+                        CpmlAt<T>::at(st.cz, z + j), st.chiz(z + j)};
+      };
+      strip_axis(c.d2z, c.d1z, at, acc, st.zeta_z_next(s, z, x), st.psi_z_next(s, z, x));
     } else {
       acc += c.d2z[0] * gc;
       PWAVE_UNROLL
@@ -131,19 +138,12 @@ struct AdjointFrameStep {
     }
     if constexpr (InY) {
       const int ya = iy + st.halo, ys = st.ys;
-      T dchi = 0;
-      acc += c.d2y[0] * t_hat_y(s, z, x, ya);
-      PWAVE_UNROLL
-      for (int j = 1; j <= R; ++j) {
-        const T tp = t_hat_y(s, z, x + j * ys, ya + j), tm = t_hat_y(s, z, x - j * ys, ya - j);
-        acc += c.d2y[j] * (tp + tm);
-        acc += c.d1y[j] * (st.by(ya - j) * st.psi_y(s, z, x - j * ys) -
-                           st.by(ya + j) * st.psi_y(s, z, x + j * ys));
-        dchi += c.d1y[j] * (st.chiy(ya - j) * tm - st.chiy(ya + j) * tp);
-      }
-      const T a = st.ay(ya);
-      st.zeta_y_next(s, z, x) = a * (gc + st.zeta_y(s, z, x));
-      st.psi_y_next(s, z, x) = st.chiy(ya) * (a * st.psi_y(s, z, x) + dchi);
+      const auto at = [&](int j) {
+        const int q = x + j * ys;
+        return AxisCell{st.g_cur(s, z, q), st.zeta_y(s, z, q), st.psi_y(s, z, q),
+                        CpmlAt<T>::at(st.cy, ya + j), st.chiy(ya + j)};
+      };
+      strip_axis(c.d2y, c.d1y, at, acc, st.zeta_y_next(s, z, x), st.psi_y_next(s, z, x));
     } else if constexpr (Dim == 3) {
       const int ys = st.ys;
       acc += c.d2y[0] * gc;
@@ -157,9 +157,10 @@ struct AdjointFrameStep {
 
   /// Host path (2D and 3D): cells [x0, x1) of the x line (iz, iy), the operator() formulas in
   /// the same order on raw pointers. Along a strip axis each neighbour's T^ would be rebuilt
-  /// 2R + 1 times by the cell formula, from three arrays; here, along x, T^, chi T^ and b psi^'
-  /// are first written once per cell into line buffers, and along z and y the strip
-  /// coefficients are per-line scalars, so the cell loop reads contiguous arrays and vectorises.
+  /// 2R + 1 times by the cell formula, from several arrays; here, along x, (1 + b) T^,
+  /// db T^ + ab psi^' and chi T^ are first written once per cell into line buffers, and along z
+  /// and y the profile is per-line scalars, so the cell loop reads contiguous arrays and
+  /// vectorises.
   void line(int s, int iz, int iy, int x0, int x1) const {
     if (x1 <= x0) return;
     constexpr int CH = 256;  // cells per chunk: bounds the line buffers on the stack
@@ -169,33 +170,36 @@ struct AdjointFrameStep {
     const T* PWAVE_RESTRICT gc = &st.g_cur(s, z, col0);
     T* PWAVE_RESTRICT gp = &st.g_prev(s, z, col0);
     const T* PWAVE_RESTRICT ww = &st.v2dt2(iz, iy * st.nx);
-    // Along x: halo-padded coefficient axes indexed by grid column ix.
-    const T* bxp = st.bx.data() + h;
-    const T* axp = st.ax.data() + h;
-    const T* chixp = st.chix.data() + h;
-    // Along z and y: the strip coefficients of the rows / lines +- j around this one.
-    T bz[2 * R + 1] = {}, chiz[2 * R + 1] = {}, by[2 * R + 1] = {}, chiy[2 * R + 1] = {};
+    // Along x: halo-padded profile axes indexed by grid column ix.
+    const T* axp = InX ? st.cx.a.data() + h : nullptr;
+    const T* bxp = InX ? st.cx.b.data() + h : nullptr;
+    const T* abxp = InX ? st.cx.ab.data() + h : nullptr;
+    const T* dbxp = InX ? st.cx.db.data() + h : nullptr;
+    const T* chixp = InX ? st.chix.data() + h : nullptr;
+    // Along z and y: the profile of the rows / lines +- j around this one.
+    CpmlAt<T> kz[2 * R + 1] = {}, ky[2 * R + 1] = {};
+    T chiz[2 * R + 1] = {}, chiy[2 * R + 1] = {};
     for (int j = -R; j <= R; ++j) {
-      if constexpr (InZ) bz[j + R] = st.bz(z + j), chiz[j + R] = st.chiz(z + j);
-      if constexpr (InY) by[j + R] = st.by(iy + h + j), chiy[j + R] = st.chiy(iy + h + j);
+      if constexpr (InZ) kz[j + R] = CpmlAt<T>::at(st.cz, z + j), chiz[j + R] = st.chiz(z + j);
+      if constexpr (InY) {
+        ky[j + R] = CpmlAt<T>::at(st.cy, iy + h + j), chiy[j + R] = st.chiy(iy + h + j);
+      }
     }
     // The memory-variable rows of this line (null for the axes not in a strip here).
-    const auto at = [&](const Field2D<T>& f) { return f.extent(0) ? &f(s, z, col0) : nullptr; };
-    const T* PWAVE_RESTRICT zx = InX ? at(st.zeta_x) : nullptr;
-    const T* PWAVE_RESTRICT px = InX ? at(st.psi_x) : nullptr;
-    T* PWAVE_RESTRICT zxn = InX ? at(st.zeta_x_next) : nullptr;
-    T* PWAVE_RESTRICT pxn = InX ? at(st.psi_x_next) : nullptr;
-    const T* PWAVE_RESTRICT zz = InZ ? at(st.zeta_z) : nullptr;
-    const T* PWAVE_RESTRICT pz = InZ ? at(st.psi_z) : nullptr;
-    T* PWAVE_RESTRICT zzn = InZ ? at(st.zeta_z_next) : nullptr;
-    T* PWAVE_RESTRICT pzn = InZ ? at(st.psi_z_next) : nullptr;
-    const T* PWAVE_RESTRICT zy = InY ? at(st.zeta_y) : nullptr;
-    const T* PWAVE_RESTRICT py = InY ? at(st.psi_y) : nullptr;
-    T* PWAVE_RESTRICT zyn = InY ? at(st.zeta_y_next) : nullptr;
-    T* PWAVE_RESTRICT pyn = InY ? at(st.psi_y_next) : nullptr;
-    const T az = InZ ? st.az(z) : T(0);
-    const T ay = InY ? st.ay(iy + h) : T(0);
-    T tx[CH + 2 * R], bpx[CH + 2 * R], ctx[CH + 2 * R];
+    const auto row = [&](const Field2D<T>& f) { return f.extent(0) ? &f(s, z, col0) : nullptr; };
+    const T* PWAVE_RESTRICT zx = InX ? row(st.zeta_x) : nullptr;
+    const T* PWAVE_RESTRICT px = InX ? row(st.psi_x) : nullptr;
+    T* PWAVE_RESTRICT zxn = InX ? row(st.zeta_x_next) : nullptr;
+    T* PWAVE_RESTRICT pxn = InX ? row(st.psi_x_next) : nullptr;
+    const T* PWAVE_RESTRICT zz = InZ ? row(st.zeta_z) : nullptr;
+    const T* PWAVE_RESTRICT pz = InZ ? row(st.psi_z) : nullptr;
+    T* PWAVE_RESTRICT zzn = InZ ? row(st.zeta_z_next) : nullptr;
+    T* PWAVE_RESTRICT pzn = InZ ? row(st.psi_z_next) : nullptr;
+    const T* PWAVE_RESTRICT zy = InY ? row(st.zeta_y) : nullptr;
+    const T* PWAVE_RESTRICT py = InY ? row(st.psi_y) : nullptr;
+    T* PWAVE_RESTRICT zyn = InY ? row(st.zeta_y_next) : nullptr;
+    T* PWAVE_RESTRICT pyn = InY ? row(st.psi_y_next) : nullptr;
+    T ex[CH + 2 * R], yx[CH + 2 * R], ctx[CH + 2 * R];
     for (int c0 = x0; c0 < x1; c0 += CH) {
       const int n = std::min(CH, x1 - c0);
       if constexpr (InX) {  // buffer index k is grid column c0 - R + k
@@ -203,13 +207,14 @@ struct AdjointFrameStep {
         for (int k = 0; k < n + 2 * R; ++k) {
           const int ix = c0 - R + k;
           const T b = bxp[ix];
-          tx[k] = (T(1) + b) * gc[ix] + b * zx[ix];
-          bpx[k] = b * px[ix];
-          ctx[k] = chixp[ix] * tx[k];
+          const T t = (T(1) + b) * gc[ix] + b * zx[ix];
+          ex[k] = (T(1) + b) * t;
+          yx[k] = dbxp[ix] * t + abxp[ix] * px[ix];
+          ctx[k] = chixp[ix] * t;
         }
       }
-      const T* PWAVE_RESTRICT txc = tx + R;
-      const T* PWAVE_RESTRICT bpc = bpx + R;
+      const T* PWAVE_RESTRICT exc = ex + R;
+      const T* PWAVE_RESTRICT yxc = yx + R;
       const T* PWAVE_RESTRICT ctc = ctx + R;
       PWAVE_SIMD
       for (int i = 0; i < n; ++i) {
@@ -218,11 +223,11 @@ struct AdjointFrameStep {
         T acc = 0;
         if constexpr (InX) {
           T dchi = 0;
-          acc += c.d2x[0] * txc[i];
+          acc += c.d2x[0] * exc[i];
           PWAVE_UNROLL
           for (int j = 1; j <= R; ++j) {
-            acc += c.d2x[j] * (txc[i + j] + txc[i - j]);
-            acc += c.d1x[j] * (bpc[i - j] - bpc[i + j]);
+            acc += c.d2x[j] * (exc[i + j] + exc[i - j]);
+            acc += c.d1x[j] * (yxc[i - j] - yxc[i + j]);
             dchi += c.d1x[j] * (ctc[i - j] - ctc[i + j]);
           }
           const T a = axp[ix];
@@ -234,16 +239,22 @@ struct AdjointFrameStep {
           for (int j = 1; j <= R; ++j) acc += c.d2x[j] * (gc[ix + j] + gc[ix - j]);
         }
         if constexpr (InZ) {
-          line_strip_axis(c.d2z, c.d1z, gc + ix, zz + ix, pz + ix, zs, bz, chiz, az, acc, zzn[ix],
-                          pzn[ix]);
+          const auto at = [&](int j) {
+            const long o = ix + j * zs;
+            return AxisCell{gc[o], zz[o], pz[o], kz[R + j], chiz[R + j]};
+          };
+          strip_axis(c.d2z, c.d1z, at, acc, zzn[ix], pzn[ix]);
         } else {
           acc += c.d2z[0] * g0;
           PWAVE_UNROLL
           for (int j = 1; j <= R; ++j) acc += c.d2z[j] * (gc[ix + j * zs] + gc[ix - j * zs]);
         }
         if constexpr (InY) {
-          line_strip_axis(c.d2y, c.d1y, gc + ix, zy + ix, py + ix, ys, by, chiy, ay, acc, zyn[ix],
-                          pyn[ix]);
+          const auto at = [&](int j) {
+            const long o = ix + j * ys;
+            return AxisCell{gc[o], zy[o], py[o], ky[R + j], chiy[R + j]};
+          };
+          strip_axis(c.d2y, c.d1y, at, acc, zyn[ix], pyn[ix]);
         } else if constexpr (Dim == 3) {
           acc += c.d2y[0] * g0;
           PWAVE_UNROLL
@@ -252,27 +263,6 @@ struct AdjointFrameStep {
         gp[ix] = T(2) * g0 - gp[ix] + ww[ix] * acc;
       }
     }
-  }
-  /// line()'s terms of a strip axis whose coefficients are constant along the line (z or y): at
-  /// the cell `g` points at (neighbours `stride` apart; `zt`, `pt` the same cell in zeta^' and
-  /// psi^'; b, chi the axis coefficients at offsets -R..R, index R the cell's), adds
-  /// D2 T^ + D1^T (b psi^') to acc and writes the cell's zeta^ and psi^. operator()'s formulas
-  /// in its order.
-  static void line_strip_axis(const T* d2, const T* d1, const T* PWAVE_RESTRICT g,
-                              const T* PWAVE_RESTRICT zt, const T* PWAVE_RESTRICT pt, long stride,
-                              const T* b, const T* chi, T a, T& acc, T& zeta_next, T& psi_next) {
-    T dchi = 0;
-    acc += d2[0] * ((T(1) + b[R]) * g[0] + b[R] * zt[0]);
-    PWAVE_UNROLL
-    for (int j = 1; j <= R; ++j) {
-      const T tp = (T(1) + b[R + j]) * g[j * stride] + b[R + j] * zt[j * stride];
-      const T tm = (T(1) + b[R - j]) * g[-j * stride] + b[R - j] * zt[-j * stride];
-      acc += d2[j] * (tp + tm);
-      acc += d1[j] * (b[R - j] * pt[-j * stride] - b[R + j] * pt[j * stride]);
-      dchi += d1[j] * (chi[R - j] * tm - chi[R + j] * tp);
-    }
-    zeta_next = a * (g[0] + zt[0]);
-    psi_next = chi[R] * (a * pt[0] + dchi);
   }
 
   /// Host row path (2D): line 0.

@@ -4,14 +4,20 @@
 //
 //   u^{n+1} = 2 u^n - u^{n-1} + v^2 dt^2 (L_x u^n + L_z u^n)
 //
-// In the interior L_x = D2x. In a CPML layer along x (same for z), with psi and zeta the memory
-// variables of the recursive convolution and D1x/D2x the first/second-derivative stencils:
-//   t        = D2x u^n + D1x psi^{n-1}
+// In the interior L_x = D2x. In a CPML strip along x (same for z and y), with psi and zeta the
+// memory variables of the recursive convolutions, D1x/D2x the first/second-derivative stencils
+// and a, b, ab = a b, db = D1x b the axis profile (physics/cpml.hpp):
+//   t        = (1 + b) D2x u^n + db D1x u^n + D1x psi^{n-1}
 //   L_x u^n  = (1 + b) t + a zeta^{n-1}
 //   zeta^n   = a zeta^{n-1} + b t
-//   psi^n    = a psi^{n-1} + b D1x u^n
-// Every step is linear in (u^n, u^{n-1}, psi^{n-1}, zeta^{n-1}), which keeps the exact discrete
-// adjoint a transposition of these formulas.
+//   psi^n    = a psi^{n-1} + ab D1x u^n
+// t discretises d/dx (d/dx u + Psi^n), Psi^n = a Psi^{n-1} + b du/dx^n the convolution memory
+// (psi^n = a Psi^n is what is stored, so that D1x psi^{n-1} = D1x (a Psi^{n-1})), with the
+// current step's part d/dx (b du/dx) expanded as b D2x u + db D1x u: a D1x D1x product would be
+// blind at the Nyquist wavenumber. A strip is the layer plus the stencil radius of model cells
+// next to it, where db and D1x psi are still nonzero (a = b = ab = 0 there, so psi and zeta
+// stay zero). Every step is linear in (u^n, u^{n-1}, psi^{n-1}, zeta^{n-1}), which keeps the
+// exact discrete adjoint a transposition of these formulas.
 //
 // Storage: wavefields [shot][z][x] with a zero halo of `radius` cells on every side (so the
 // stencil never branches); v^2 dt^2 on the padded grid [z][x]; psi/zeta only on the CPML strips:
@@ -22,6 +28,7 @@
 #include <type_traits>
 
 #include "pwave/core/types.hpp"
+#include "pwave/physics/cpml.hpp"
 #include "pwave/physics/stencil.hpp"
 
 namespace pwave::physics {
@@ -35,19 +42,19 @@ namespace pwave::physics {
 template <class T>
 struct Acoustic2DState {
   int nz = 0, nx = 0;  ///< padded grid (model + CPML), without halo
-  int pad_top = 0, pad_bottom = 0, pad_left = 0, pad_right = 0;
-  int halo = 0;                             ///< stencil radius
-  int ny = 1, pad_front = 0, pad_back = 0;  ///< y axis (3D; ny = 1 and no pads in 2D)
-  int hy = 0;                               ///< halo along y: `halo` in 3D, 0 in 2D
-  int ys = 0;                               ///< column stride between y lines (3D)
-  Field2D<T> u_prev, u_cur;                 ///< [shot][nz + 2 halo][(ny + 2 hy) ys]
-  Grid2DView<T> v2dt2;                      ///< [nz][ny nx], v^2 dt^2 in m^2
-  Kokkos::View<T*, MemSpace> ax, bx;        ///< [nx] CPML coefficients along x
-  Kokkos::View<T*, MemSpace> az, bz;        ///< [nz] CPML coefficients along z
-  Kokkos::View<T*, MemSpace> ay, by;        ///< [ny] CPML coefficients along y (3D)
-  Field2D<T> psi_x, psi_x_next, zeta_x;     ///< [shot][nz][ny (pad_left + pad_right)]
-  Field2D<T> psi_z, psi_z_next, zeta_z;     ///< [shot][pad_top + pad_bottom][ny nx]
-  Field2D<T> psi_y, psi_y_next, zeta_y;     ///< [shot][nz][(pad_front + pad_back) nx] (3D)
+  int strip_top = 0, strip_bottom = 0, strip_left = 0, strip_right = 0;
+  int halo = 0;                                 ///< stencil radius
+  int ny = 1, strip_front = 0, strip_back = 0;  ///< y axis (3D; ny = 1 and no pads in 2D)
+  int hy = 0;                                   ///< halo along y: `halo` in 3D, 0 in 2D
+  int ys = 0;                                   ///< column stride between y lines (3D)
+  Field2D<T> u_prev, u_cur;                     ///< [shot][nz + 2 halo][(ny + 2 hy) ys]
+  Grid2DView<T> v2dt2;                          ///< [nz][ny nx], v^2 dt^2 in m^2
+  CpmlAxis<T> cx;                               ///< [nx] CPML profile along x
+  CpmlAxis<T> cz;                               ///< [nz] CPML profile along z
+  CpmlAxis<T> cy;                               ///< [ny] CPML profile along y (3D)
+  Field2D<T> psi_x, psi_x_next, zeta_x;         ///< [shot][nz][ny (strip_left + strip_right)]
+  Field2D<T> psi_z, psi_z_next, zeta_z;         ///< [shot][strip_top + strip_bottom][ny nx]
+  Field2D<T> psi_y, psi_y_next, zeta_y;         ///< [shot][nz][(strip_front + strip_back) nx] (3D)
 
   /// Halo-layout column of padded cell (iy, ix).
   KOKKOS_INLINE_FUNCTION int column(int iy, int ix) const { return (iy + hy) * ys + ix + halo; }
@@ -58,24 +65,26 @@ struct Acoustic2DState {
 /// Column of x-strip storage for padded column ix, or -1 outside the x strips.
 template <class T>
 KOKKOS_INLINE_FUNCTION int x_strip_column(const Acoustic2DState<T>& st, int ix) {
-  if (ix >= 0 && ix < st.pad_left) return ix;
-  if (ix >= st.nx - st.pad_right && ix < st.nx) return ix - st.nx + st.pad_left + st.pad_right;
+  if (ix >= 0 && ix < st.strip_left) return ix;
+  if (ix >= st.nx - st.strip_right && ix < st.nx)
+    return ix - st.nx + st.strip_left + st.strip_right;
   return -1;
 }
 
 /// Row of z-strip storage for padded row iz, or -1 outside the z strips.
 template <class T>
 KOKKOS_INLINE_FUNCTION int z_strip_row(const Acoustic2DState<T>& st, int iz) {
-  if (iz >= 0 && iz < st.pad_top) return iz;
-  if (iz >= st.nz - st.pad_bottom && iz < st.nz) return iz - st.nz + st.pad_top + st.pad_bottom;
+  if (iz >= 0 && iz < st.strip_top) return iz;
+  if (iz >= st.nz - st.strip_bottom && iz < st.nz)
+    return iz - st.nz + st.strip_top + st.strip_bottom;
   return -1;
 }
 
 /// Line of y-strip storage for padded line iy, or -1 outside the y strips (3D).
 template <class T>
 KOKKOS_INLINE_FUNCTION int y_strip_line(const Acoustic2DState<T>& st, int iy) {
-  if (iy >= 0 && iy < st.pad_front) return iy;
-  if (iy >= st.ny - st.pad_back && iy < st.ny) return iy - st.ny + st.pad_front + st.pad_back;
+  if (iy >= 0 && iy < st.strip_front) return iy;
+  if (iy >= st.ny - st.strip_back && iy < st.ny) return iy - st.ny + st.strip_front + st.strip_back;
   return -1;
 }
 
@@ -515,17 +524,32 @@ struct InteriorStep {
 #endif
 };
 
+/// The CPML profile of one axis at one cell (physics/cpml.hpp).
+template <class T>
+struct CpmlAt {
+  T a, b, ab, db;
+  /// Cell i of an axis profile (device views).
+  KOKKOS_INLINE_FUNCTION static CpmlAt at(const CpmlAxis<T>& p, int i) {
+    return {p.a(i), p.b(i), p.ab(i), p.db(i)};
+  }
+  /// Cell i of an axis profile given as raw pointers.
+  KOKKOS_INLINE_FUNCTION static CpmlAt at(const T* a, const T* b, const T* ab, const T* db, int i) {
+    return {a[i], b[i], ab[i], db[i]};
+  }
+};
+
 /// One axis of the CPML update of a cell (the formulas at the top of this file): from D2 u^n
 /// (`d2`), D1 u^n (`d1`) and D1 psi^{n-1} (`dpsi`) returns L u^n along the axis, and advances
 /// zeta^{n-1} -> zeta^n in place and psi^{n-1} (`psi`) -> psi^n (`psi_next`). Every scalar
 /// path (cell-wise, 2D rows, 3D lines) calls this one, so they agree to the bit.
 template <class T>
-KOKKOS_FORCEINLINE_FUNCTION T cpml_axis(T d2, T d1, T dpsi, T a, T b, T& zeta, T psi, T& psi_next) {
-  const T t = d2 + dpsi;
+KOKKOS_FORCEINLINE_FUNCTION T cpml_axis(T d2, T d1, T dpsi, const CpmlAt<T>& k, T& zeta, T psi,
+                                        T& psi_next) {
+  const T t = (T(1) + k.b) * d2 + k.db * d1 + dpsi;
   const T z = zeta;
-  zeta = a * z + b * t;
-  psi_next = a * psi + b * d1;
-  return (T(1) + b) * t + a * z;
+  zeta = k.a * z + k.b * t;
+  psi_next = k.a * psi + k.ab * d1;
+  return (T(1) + k.b) * t + k.a * z;
 }
 
 /// Update in the CPML frame: as InteriorStep plus the memory-variable terms of the axes whose
@@ -549,7 +573,7 @@ struct CpmlStep {
   // Memory variables at padded cell (iz, iy, ix), zero outside their strip.
   KOKKOS_INLINE_FUNCTION T psi_x_at(int s, int iz, int iy, int ix) const {
     const int col = x_strip_column(st, ix);
-    return col < 0 ? T(0) : st.psi_x(s, iz, iy * (st.pad_left + st.pad_right) + col);
+    return col < 0 ? T(0) : st.psi_x(s, iz, iy * (st.strip_left + st.strip_right) + col);
   }
   KOKKOS_INLINE_FUNCTION T psi_z_at(int s, int iz, int iy, int ix) const {
     const int row = z_strip_row(st, iz);
@@ -584,11 +608,11 @@ struct CpmlStep {
     }
     T lap_x = d2x, lap_z = d2z, lap_y = d2y;
     if constexpr (InX) {
-      const int col = iy * (st.pad_left + st.pad_right) + x_strip_column(st, ix);
+      const int col = iy * (st.strip_left + st.strip_right) + x_strip_column(st, ix);
       T dpsi = 0;
       for (int j = 1; j <= R; ++j)
         dpsi += c.d1x[j] * (psi_x_at(s, iz, iy, ix + j) - psi_x_at(s, iz, iy, ix - j));
-      lap_x = cpml_axis(d2x, d1x, dpsi, st.ax(ix), st.bx(ix), st.zeta_x(s, iz, col),
+      lap_x = cpml_axis(d2x, d1x, dpsi, CpmlAt<T>::at(st.cx, ix), st.zeta_x(s, iz, col),
                         st.psi_x(s, iz, col), st.psi_x_next(s, iz, col));
     }
     if constexpr (InZ) {
@@ -596,7 +620,7 @@ struct CpmlStep {
       T dpsi = 0;
       for (int j = 1; j <= R; ++j)
         dpsi += c.d1z[j] * (psi_z_at(s, iz + j, iy, ix) - psi_z_at(s, iz - j, iy, ix));
-      lap_z = cpml_axis(d2z, d1z, dpsi, st.az(iz), st.bz(iz), st.zeta_z(s, row, col),
+      lap_z = cpml_axis(d2z, d1z, dpsi, CpmlAt<T>::at(st.cz, iz), st.zeta_z(s, row, col),
                         st.psi_z(s, row, col), st.psi_z_next(s, row, col));
     }
     if constexpr (InY) {
@@ -604,7 +628,7 @@ struct CpmlStep {
       T dpsi = 0;
       for (int j = 1; j <= R; ++j)
         dpsi += c.d1y[j] * (psi_y_at(s, iz, iy + j, ix) - psi_y_at(s, iz, iy - j, ix));
-      lap_y = cpml_axis(d2y, d1y, dpsi, st.ay(iy), st.by(iy), st.zeta_y(s, iz, col),
+      lap_y = cpml_axis(d2y, d1y, dpsi, CpmlAt<T>::at(st.cy, iy), st.zeta_y(s, iz, col),
                         st.psi_y(s, iz, col), st.psi_y_next(s, iz, col));
     }
     T lap = lap_x + lap_z;
@@ -627,10 +651,10 @@ struct CpmlStep {
     T* un = &st.u_prev(s, iz + h, st.column(iy, 0));
     const T* vv = &st.v2dt2(iz, st.plane(iy, 0));
     // x strip: grid columns [sx0, sx1) of this line, stored from psx[grid column - xoff].
-    const int xcols = st.pad_left + st.pad_right;
-    const bool left = x0 < st.pad_left;
-    const int sx0 = left ? 0 : nx - st.pad_right, sx1 = left ? st.pad_left : nx;
-    const int xoff = (left ? 0 : sx0 - st.pad_left) - iy * xcols;
+    const int xcols = st.strip_left + st.strip_right;
+    const bool left = x0 < st.strip_left;
+    const int sx0 = left ? 0 : nx - st.strip_right, sx1 = left ? st.strip_left : nx;
+    const int xoff = (left ? 0 : sx0 - st.strip_left) - iy * xcols;
     const T* psx = InX ? &st.psi_x(s, iz, 0) - xoff : nullptr;
     T* psxn = InX ? &st.psi_x_next(s, iz, 0) - xoff : nullptr;
     T* zx = InX ? &st.zeta_x(s, iz, 0) - xoff : nullptr;
@@ -639,7 +663,7 @@ struct CpmlStep {
     const T* zdn[R + 1] = {};
     const T *pzc = nullptr, *yc = nullptr;
     T *pzn = nullptr, *zz = nullptr, *pyn = nullptr, *zy = nullptr;
-    T az = 0, bz = 0, ay = 0, by = 0;
+    CpmlAt<T> kz{}, ky{};
     if constexpr (InZ) {
       const int row = z_strip_row(st, iz);
       pzc = &st.psi_z(s, row, st.plane(iy, 0));
@@ -650,7 +674,7 @@ struct CpmlStep {
         zup[j] = up >= 0 ? &st.psi_z(s, up, st.plane(iy, 0)) : nullptr;
         zdn[j] = dn >= 0 ? &st.psi_z(s, dn, st.plane(iy, 0)) : nullptr;
       }
-      az = st.az(iz), bz = st.bz(iz);
+      kz = CpmlAt<T>::at(st.cz, iz);
     }
     // y strip: psi_y of lines iy +- j at this depth, or zeros outside the strip.
     const T* yup[R + 1] = {};
@@ -665,10 +689,12 @@ struct CpmlStep {
         yup[j] = up >= 0 ? &st.psi_y(s, iz, up * nx) : nullptr;
         ydn[j] = dn >= 0 ? &st.psi_y(s, iz, dn * nx) : nullptr;
       }
-      ay = st.ay(iy), by = st.by(iy);
+      ky = CpmlAt<T>::at(st.cy, iy);
     }
-    const T* ax = st.ax.data();
-    const T* bx = st.bx.data();
+    const T* ax = st.cx.a.data();
+    const T* bx = st.cx.b.data();
+    const T* abx = st.cx.ab.data();
+    const T* dbx = st.cx.db.data();
     T pbuf[CH + 2 * R];
     for (int c0 = x0; c0 < x1; c0 += CH) {
       const int n = std::min(CH, x1 - c0);
@@ -712,19 +738,20 @@ struct CpmlStep {
           T dpsi = 0;
           PWAVE_UNROLL
           for (int j = 1; j <= R; ++j) dpsi += c.d1x[j] * (pb[i + j] - pb[i - j]);
-          lap_x = cpml_axis(d2x, d1x, dpsi, ax[ix], bx[ix], zx[ix], psx[ix], psxn[ix]);
+          lap_x = cpml_axis(d2x, d1x, dpsi, CpmlAt<T>::at(ax, bx, abx, dbx, ix), zx[ix], psx[ix],
+                            psxn[ix]);
         }
         if constexpr (InZ) {
           T dpsi = 0;
           PWAVE_UNROLL
           for (int j = 1; j <= R; ++j) dpsi += c.d1z[j] * (zu[j][i] - zd[j][i]);
-          lap_z = cpml_axis(d2z, d1z, dpsi, az, bz, zz[ix], pzc[ix], pzn[ix]);
+          lap_z = cpml_axis(d2z, d1z, dpsi, kz, zz[ix], pzc[ix], pzn[ix]);
         }
         if constexpr (InY) {
           T dpsi = 0;
           PWAVE_UNROLL
           for (int j = 1; j <= R; ++j) dpsi += c.d1y[j] * (yu[j][i] - yd[j][i]);
-          lap_y = cpml_axis(d2y, d1y, dpsi, ay, by, zy[ix], yc[ix], pyn[ix]);
+          lap_y = cpml_axis(d2y, d1y, dpsi, ky, zy[ix], yc[ix], pyn[ix]);
         }
         un[ix] = T(2) * u - un[ix] + vv[ix] * (lap_x + lap_z + lap_y);
       }
@@ -764,16 +791,18 @@ struct CpmlStep {
     p.uc = &st.u_cur(s, iz + h, h);
     p.un = &st.u_prev(s, iz + h, h);
     p.vv = &st.v2dt2(iz, 0);
-    p.ax = st.ax.data();
-    p.bx = st.bx.data();
+    p.ax = st.cx.a.data();
+    p.bx = st.cx.b.data();
+    p.abx = st.cx.ab.data();
+    p.dbx = st.cx.db.data();
 
     // x strip: grid columns [sx0, sx1), stored at column (grid column - xoff) of psi_x/zeta_x.
     int sx0 = 0, sx1 = 0, xoff = 0;
     if constexpr (InX) {
-      const bool left = x0 < st.pad_left;
-      sx0 = left ? 0 : st.nx - st.pad_right;
-      sx1 = left ? st.pad_left : st.nx;
-      xoff = left ? 0 : sx0 - st.pad_left;
+      const bool left = x0 < st.strip_left;
+      sx0 = left ? 0 : st.nx - st.strip_right;
+      sx1 = left ? st.strip_left : st.nx;
+      xoff = left ? 0 : sx0 - st.strip_left;
       p.xoff = xoff;
       p.psx = &st.psi_x(s, iz, 0);
       p.psxn = &st.psi_x_next(s, iz, 0);
@@ -783,9 +812,9 @@ struct CpmlStep {
     const T* up[R + 1] = {};
     const T* dn[R + 1] = {};
     if constexpr (InZ) {
-      const bool top = iz < st.pad_top;
-      const int sz0 = top ? 0 : st.nz - st.pad_bottom, sz1 = top ? st.pad_top : st.nz;
-      const int zoff = top ? 0 : sz0 - st.pad_top;
+      const bool top = iz < st.strip_top;
+      const int sz0 = top ? 0 : st.nz - st.strip_bottom, sz1 = top ? st.strip_top : st.nz;
+      const int zoff = top ? 0 : sz0 - st.strip_top;
       p.pzc = &st.psi_z(s, iz - zoff, 0);
       p.pzn = &st.psi_z_next(s, iz - zoff, 0);
       p.zz = &st.zeta_z(s, iz - zoff, 0);
@@ -793,8 +822,7 @@ struct CpmlStep {
         if (iz + j < sz1) up[j] = &st.psi_z(s, iz + j - zoff, 0);
         if (iz - j >= sz0) dn[j] = &st.psi_z(s, iz - j - zoff, 0);
       }
-      p.az = st.az(iz);
-      p.bz = st.bz(iz);
+      p.kz = CpmlAt<T>::at(st.cz, iz);
     }
 
 #ifdef PWAVE_HOST_VECTOR_EXT
@@ -839,9 +867,9 @@ struct CpmlStep {
   void strip_rows(int s, int iz, int n, int x0, int x1) const {
     using H = host::Vec<T>;
     constexpr int W = H::width;
-    const bool left = x0 < st.pad_left;
-    const int sx0 = left ? 0 : st.nx - st.pad_right, sx1 = left ? st.pad_left : st.nx;
-    const int xoff = left ? 0 : sx0 - st.pad_left;  // storage column = grid column - xoff
+    const bool left = x0 < st.strip_left;
+    const int sx0 = left ? 0 : st.nx - st.strip_right, sx1 = left ? st.strip_left : st.nx;
+    const int xoff = left ? 0 : sx0 - st.strip_left;  // storage column = grid column - xoff
     const int w = x1 - x0;
     // The next block's strip rows: few bytes per row, which the hardware prefetchers miss.
     for (int r = iz + n; r < std::min(iz + 2 * n, st.nz); ++r) {
@@ -880,8 +908,10 @@ struct CpmlStep {
     p.psx = psx0;
     p.psxn = &st.psi_x_next(s, iz, x0 - xoff);
     p.zx = &st.zeta_x(s, iz, x0 - xoff);
-    p.ax = &st.ax(x0);
-    p.bx = &st.bx(x0);
+    p.ax = &st.cx.a(x0);
+    p.bx = &st.cx.b(x0);
+    p.abx = &st.cx.ab(x0);
+    p.dbx = &st.cx.db(x0);
     p.pb = &pbuf[0][R];
     p.pbs = strip_max + 2 * R;
     // Vector positions: whole vectors from cell 0, the last one ending at cell w and storing its
@@ -907,7 +937,7 @@ struct CpmlStep {
     const T* psx;
     T* psxn;
     T* zx;
-    const T *ax, *bx, *pb;
+    const T *ax, *bx, *abx, *dbx, *pb;
     Strip row(int r) const {  ///< the same at row r
       Strip q = *this;
       q.uc += r * zs, q.un += r * zs, q.vv += r * vs, q.psx += r * ps, q.psxn += r * ps;
@@ -928,6 +958,7 @@ struct CpmlStep {
     PWAVE_UNROLL
     for (int q = 0; q < NR + 2 * R; ++q) col[q] = H::load(p.uc + (q - R) * zs + i);
     const V a = H::load(p.ax + i), b = H::load(p.bx + i), one_b = H::splat(T(1)) + b;
+    const V ab = H::load(p.abx + i), db = H::load(p.dbx + i);
     PWAVE_UNROLL
     for (int r = 0; r < NR; ++r) {
       const T* ur = p.uc + r * zs + i;
@@ -946,11 +977,11 @@ struct CpmlStep {
       T* zx = p.zx + r * p.ps + i;
       T* psxn = p.psxn + r * p.ps + i;
       T* un = p.un + r * zs + i;
-      const V t = d2x + dpsi;
+      const V t = one_b * d2x + db * d1x + dpsi;
       const V zeta = H::load(zx);
       const V lap_x = one_b * t + a * zeta;
       const V zeta_next = a * zeta + b * t;
-      const V psi_next = a * H::load(p.psx + r * p.ps + i) + b * d1x;
+      const V psi_next = a * H::load(p.psx + r * p.ps + i) + ab * d1x;
       const V u_old = H::load(un);
       const V u_next = H::splat(T(2)) * u - u_old + H::load(p.vv + r * p.vs + i) * (lap_x + d2z);
       if (lo == 0) {
@@ -975,13 +1006,15 @@ struct CpmlStep {
     const T* vv = nullptr;
     const T* ax = nullptr;
     const T* bx = nullptr;
+    const T* abx = nullptr;
+    const T* dbx = nullptr;
     const T* psx = nullptr;
     T* psxn = nullptr;
     T* zx = nullptr;
     const T* pzc = nullptr;
     T* pzn = nullptr;
     T* zz = nullptr;
-    T az = 0, bz = 0;
+    CpmlAt<T> kz{};
   };
   /// psi_z at rows iz +- j for the chunk's columns (chunk-relative), zeros outside the strip.
   struct ZRows {
@@ -998,13 +1031,15 @@ struct CpmlStep {
     const T* PWAVE_RESTRICT vv = p.vv + c0;
     const T* PWAVE_RESTRICT ax = p.ax + c0;
     const T* PWAVE_RESTRICT bx = p.bx + c0;
+    const T* PWAVE_RESTRICT abx = p.abx + c0;
+    const T* PWAVE_RESTRICT dbx = p.dbx + c0;
     const T* PWAVE_RESTRICT psx = InX ? p.psx + (c0 - p.xoff) : nullptr;
     T* PWAVE_RESTRICT psxn = InX ? p.psxn + (c0 - p.xoff) : nullptr;
     T* PWAVE_RESTRICT zx = InX ? p.zx + (c0 - p.xoff) : nullptr;
     const T* PWAVE_RESTRICT pzc = InZ ? p.pzc + c0 : nullptr;
     T* PWAVE_RESTRICT pzn = InZ ? p.pzn + c0 : nullptr;
     T* PWAVE_RESTRICT zz = InZ ? p.zz + c0 : nullptr;
-    const T az = p.az, bz = p.bz;
+    const CpmlAt<T> kz = p.kz;
     const T* up[R + 1];
     const T* dn[R + 1];
     for (int j = 1; j <= R; ++j) up[j] = z.up[j], dn[j] = z.dn[j];
@@ -1026,13 +1061,14 @@ struct CpmlStep {
         T dpsi = 0;
         PWAVE_UNROLL
         for (int j = 1; j <= R; ++j) dpsi += c.d1x[j] * (pb[i + j] - pb[i - j]);
-        lap_x = cpml_axis(d2x, d1x, dpsi, ax[i], bx[i], zx[i], psx[i], psxn[i]);
+        lap_x =
+            cpml_axis(d2x, d1x, dpsi, CpmlAt<T>::at(ax, bx, abx, dbx, i), zx[i], psx[i], psxn[i]);
       }
       if constexpr (InZ) {
         T dpsi = 0;
         PWAVE_UNROLL
         for (int j = 1; j <= R; ++j) dpsi += c.d1z[j] * (up[j][i] - dn[j][i]);
-        lap_z = cpml_axis(d2z, d1z, dpsi, az, bz, zz[i], pzc[i], pzn[i]);
+        lap_z = cpml_axis(d2z, d1z, dpsi, kz, zz[i], pzc[i], pzn[i]);
       }
       un[i] = T(2) * u - un[i] + vv[i] * (lap_x + lap_z);
     }

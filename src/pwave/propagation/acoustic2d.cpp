@@ -86,17 +86,21 @@ Acoustic2D<T>::Acoustic2D(const ForwardProblem& problem, int batch_capacity) : p
   const BoundaryConfig& bc = problem_.boundary;
 
   const bool is3d = g.is_3d();
-  st_.pad_top = bc.width[top];
-  st_.pad_bottom = bc.width[bottom];
-  st_.pad_left = bc.width[left];
-  st_.pad_right = bc.width[right];
-  st_.pad_front = is3d ? bc.width[front] : 0;
-  st_.pad_back = is3d ? bc.width[back] : 0;
-  st_.nz = g.nz + st_.pad_top + st_.pad_bottom;
-  st_.nx = g.nx + st_.pad_left + st_.pad_right;
-  st_.ny = is3d ? g.ny + st_.pad_front + st_.pad_back : 1;
+  // Model offsets in the padded grid: the CPML layer widths.
+  const int w_top = bc.width[top], w_bottom = bc.width[bottom];
+  const int w_left = bc.width[left], w_right = bc.width[right];
+  const int w_front = is3d ? bc.width[front] : 0, w_back = is3d ? bc.width[back] : 0;
+  st_.nz = g.nz + w_top + w_bottom;
+  st_.nx = g.nx + w_left + w_right;
+  st_.ny = is3d ? g.ny + w_front + w_back : 1;
   st_.halo = problem_.order / 2;
   st_.hy = is3d ? st_.halo : 0;
+  // The CPML strips: each layer and a stencil radius of the model next to it, where the
+  // stencil still reads the layer's memory variables and D1 b (physics/cpml.hpp).
+  const int R = st_.halo;
+  physics::cpml_strips(w_top, st_.nz, w_bottom, R, st_.strip_top, st_.strip_bottom);
+  physics::cpml_strips(w_left, st_.nx, w_right, R, st_.strip_left, st_.strip_right);
+  physics::cpml_strips(w_front, st_.ny, w_back, R, st_.strip_front, st_.strip_back);
   // Rows (x lines) padded beyond nx + 2 halo (zeros never written; see
   // backend::padded_row_length); a 3D depth is ny + 2 halo such lines one after another.
   const int fz = st_.nz + 2 * st_.halo;
@@ -104,8 +108,8 @@ Acoustic2D<T>::Acoustic2D(const ForwardProblem& problem, int batch_capacity) : p
   const int fcols = (st_.ny + 2 * st_.hy) * st_.ys;
   st_.u_prev = Field2D<T>("pwave::u_prev", capacity_, fz, fcols);
   st_.u_cur = Field2D<T>("pwave::u_cur", capacity_, fz, fcols);
-  const int xcols = st_.pad_left + st_.pad_right, zrows = st_.pad_top + st_.pad_bottom;
-  const int ylines = st_.pad_front + st_.pad_back, plane = st_.ny * st_.nx;
+  const int xcols = st_.strip_left + st_.strip_right, zrows = st_.strip_top + st_.strip_bottom;
+  const int ylines = st_.strip_front + st_.strip_back, plane = st_.ny * st_.nx;
   st_.psi_x = Field2D<T>("pwave::psi_x", capacity_, st_.nz, st_.ny * xcols);
   st_.psi_x_next = Field2D<T>("pwave::psi_x_next", capacity_, st_.nz, st_.ny * xcols);
   st_.zeta_x = Field2D<T>("pwave::zeta_x", capacity_, st_.nz, st_.ny * xcols);
@@ -122,11 +126,11 @@ Acoustic2D<T>::Acoustic2D(const ForwardProblem& problem, int batch_capacity) : p
   const double dt2 = problem_.dt * problem_.dt;
   const auto clamp = [](int i, int n) { return std::min(std::max(i, 0), n - 1); };
   for (int iz = 0; iz < st_.nz; ++iz) {
-    const int mz = clamp(iz - st_.pad_top, g.nz);
+    const int mz = clamp(iz - w_top, g.nz);
     for (int iy = 0; iy < st_.ny; ++iy) {
-      const int my = clamp(iy - st_.pad_front, g.ny);
+      const int my = clamp(iy - w_front, g.ny);
       for (int ix = 0; ix < st_.nx; ++ix) {
-        const double v = problem_.model.at(mz, my, clamp(ix - st_.pad_left, g.nx));
+        const double v = problem_.model.at(mz, my, clamp(ix - w_left, g.nx));
         hv(iz, st_.plane(iy, ix)) = T(v * v * dt2);
       }
     }
@@ -135,20 +139,19 @@ Acoustic2D<T>::Acoustic2D(const ForwardProblem& problem, int batch_capacity) : p
 
   const double vmax = bc.pml_velocity > 0 ? bc.pml_velocity : problem_.model.vmax();
   const double f = bc.pml_frequency > 0 ? bc.pml_frequency : problem_.peak_frequency;
-  const auto px = physics::cpml_profile(st_.pad_left, g.nx, st_.pad_right, g.dx, problem_.dt, vmax,
-                                        f, bc.reflection);
-  const auto pz = physics::cpml_profile(st_.pad_top, g.nz, st_.pad_bottom, g.dz, problem_.dt, vmax,
-                                        f, bc.reflection);
-  st_.ax = to_device<T>(px.a, "pwave::cpml_ax");
-  st_.bx = to_device<T>(px.b, "pwave::cpml_bx");
-  st_.az = to_device<T>(pz.a, "pwave::cpml_az");
-  st_.bz = to_device<T>(pz.b, "pwave::cpml_bz");
-  if (is3d) {
-    const auto py = physics::cpml_profile(st_.pad_front, g.ny, st_.pad_back, g.dy, problem_.dt,
-                                          vmax, f, bc.reflection);
-    st_.ay = to_device<T>(py.a, "pwave::cpml_ay");
-    st_.by = to_device<T>(py.b, "pwave::cpml_by");
-  }
+  const auto axis = [&](int lo, int cells, int hi, double h, const char* name,
+                        physics::CpmlAxis<T>& out) {
+    const auto p = physics::cpml_profile(lo, cells, hi, h, problem_.dt, vmax, f, bc.reflection,
+                                         problem_.order);
+    const std::string n(name);
+    out.a = to_device<T>(p.a, ("pwave::cpml_a" + n).c_str());
+    out.b = to_device<T>(p.b, ("pwave::cpml_b" + n).c_str());
+    out.ab = to_device<T>(p.ab, ("pwave::cpml_ab" + n).c_str());
+    out.db = to_device<T>(p.db, ("pwave::cpml_db" + n).c_str());
+  };
+  axis(w_left, g.nx, w_right, g.dx, "x", st_.cx);
+  axis(w_top, g.nz, w_bottom, g.dz, "z", st_.cz);
+  if (is3d) axis(w_front, g.ny, w_back, g.dy, "y", st_.cy);
 
   all_source_cells_ = Kokkos::View<int* [2], HostSpace>("pwave::all_source_cells", nshots);
   all_receiver_cells_ =
@@ -289,7 +292,8 @@ void Acoustic2D<T>::set_velocity(const Grid2DView<T>& vp) {
     throw RuntimeError("Acoustic2D::set_velocity: the model has the wrong shape");
   }
   const Grid2DView<T> w = st_.v2dt2;
-  const int pt = st_.pad_top, pl = st_.pad_left, pf = st_.pad_front;
+  const int* wd = problem_.boundary.width;
+  const int pt = wd[top], pl = wd[left], pf = g.is_3d() ? wd[front] : 0;
   const int nz = g.nz, nx = g.nx, ny = g.ny, pnx = st_.nx;
   const T dt2 = T(problem_.dt * problem_.dt);
   // Padded column q = iy pnx + ix; the model is extended into the CPML by its edge values.
@@ -350,8 +354,8 @@ void Acoustic2D<T>::forward_impl(int first, int count, const Traces<T>& traces,
   const FreeSurface<T> surface[2] = {{even.u_prev, st_.halo}, {odd.u_prev, st_.halo}};
 
   const int nz = st_.nz, nx = st_.nx;
-  const int z0 = st_.pad_top, z1 = nz - st_.pad_bottom;
-  const int x0 = st_.pad_left, x1 = nx - st_.pad_right;
+  const int z0 = st_.strip_top, z1 = nz - st_.strip_bottom;
+  const int x0 = st_.strip_left, x1 = nx - st_.strip_right;
   const backend::Frame frame{nz, nx, z0, z1, x0, x1};
   const int nrec = nrec_, fx = int(st_.u_cur.extent(2));
   const bool free_surface = problem_.boundary.free_surface;
@@ -435,9 +439,9 @@ void Acoustic2D<T>::step_3d(const ExecSpace& exec, int count, const physics::Aco
                             const physics::ScaledStencil<T, Order>& coef) const {
   // The padded grid cut into 3 x 3 x 3 boxes per axis (CPML | interior | CPML); each box is
   // launched with the kernel of exactly the strips it lies in, so no cell tests which.
-  const backend::BoxCuts cuts{{0, st.pad_top, st.nz - st.pad_bottom, st.nz},
-                              {0, st.pad_front, st.ny - st.pad_back, st.ny},
-                              {0, st.pad_left, st.nx - st.pad_right, st.nx}};
+  const backend::BoxCuts cuts{{0, st.strip_top, st.nz - st.strip_bottom, st.nz},
+                              {0, st.strip_front, st.ny - st.strip_back, st.ny},
+                              {0, st.strip_left, st.nx - st.strip_right, st.nx}};
   backend::for_each_box_3d("pwave::physics::acoustic3d::step", exec, count, cuts,
                            [&](auto in_x, auto in_y, auto in_z) {
                              constexpr bool x = decltype(in_x)::value, y = decltype(in_y)::value;
@@ -480,9 +484,9 @@ void Acoustic2D<T>::check_traces(const char* what, const Traces<T>& traces, int 
 
 template <class T>
 propagation::FrameRegion Acoustic2D<T>::frame_region() const {
-  return propagation::FrameRegion(st_.nz, st_.nx, st_.pad_top, st_.pad_bottom, st_.pad_left,
-                                  st_.pad_right, st_.halo, st_.ny, st_.pad_front, st_.pad_back,
-                                  st_.hy, st_.ys);
+  return propagation::FrameRegion(st_.nz, st_.nx, st_.strip_top, st_.strip_bottom, st_.strip_left,
+                                  st_.strip_right, st_.halo, st_.ny, st_.strip_front,
+                                  st_.strip_back, st_.hy, st_.ys);
 }
 
 namespace {

@@ -12,17 +12,21 @@ template <class T>
 void Acoustic2D<T>::allocate_adjoint() {
   if (adj_.g_cur.extent(0) > 0) return;
   adj_.nz = st_.nz, adj_.nx = st_.nx, adj_.halo = st_.halo;
-  adj_.pad_top = st_.pad_top, adj_.pad_bottom = st_.pad_bottom;
-  adj_.pad_left = st_.pad_left, adj_.pad_right = st_.pad_right;
-  adj_.ny = st_.ny, adj_.pad_front = st_.pad_front, adj_.pad_back = st_.pad_back;
+  adj_.strip_top = st_.strip_top, adj_.strip_bottom = st_.strip_bottom;
+  adj_.strip_left = st_.strip_left, adj_.strip_right = st_.strip_right;
+  adj_.ny = st_.ny, adj_.strip_front = st_.strip_front, adj_.strip_back = st_.strip_back;
   adj_.hy = st_.hy, adj_.ys = st_.ys;
   adj_.v2dt2 = st_.v2dt2;
-  // CPML coefficients on halo-padded axes, zero outside the strips, and the strip indicators.
+  // CPML profiles on halo-padded axes, zero outside the grid, and the strip indicators.
   const int R = st_.halo;
-  auto padded_axis = [R](const Kokkos::View<T*, MemSpace>& v, const char* name) {
-    Kokkos::View<T*, MemSpace> out(std::string(name), v.extent(0) + 2 * R);
-    Kokkos::deep_copy(Kokkos::subview(out, std::make_pair(R, R + int(v.extent(0)))), v);
-    return out;
+  auto padded_axis = [R](const physics::CpmlAxis<T>& p, const char* axis) {
+    auto pad = [R, axis](const Kokkos::View<T*, MemSpace>& v, const char* what) {
+      Kokkos::View<T*, MemSpace> out("pwave::adj_cpml_" + std::string(what) + axis,
+                                     v.extent(0) + 2 * R);
+      Kokkos::deep_copy(Kokkos::subview(out, std::make_pair(R, R + int(v.extent(0)))), v);
+      return out;
+    };
+    return physics::CpmlAxis<T>{pad(p.a, "a"), pad(p.b, "b"), pad(p.ab, "ab"), pad(p.db, "db")};
   };
   auto indicator = [R](int n, int lo, int hi, const char* name) {
     Kokkos::View<T*, MemSpace> out(std::string(name), n + 2 * R);
@@ -31,12 +35,10 @@ void Acoustic2D<T>::allocate_adjoint() {
     Kokkos::deep_copy(out, h);
     return out;
   };
-  adj_.ax = padded_axis(st_.ax, "pwave::adj_ax");
-  adj_.bx = padded_axis(st_.bx, "pwave::adj_bx");
-  adj_.az = padded_axis(st_.az, "pwave::adj_az");
-  adj_.bz = padded_axis(st_.bz, "pwave::adj_bz");
-  adj_.chix = indicator(st_.nx, st_.pad_left, st_.pad_right, "pwave::adj_chix");
-  adj_.chiz = indicator(st_.nz, st_.pad_top, st_.pad_bottom, "pwave::adj_chiz");
+  adj_.cx = padded_axis(st_.cx, "x");
+  adj_.cz = padded_axis(st_.cz, "z");
+  adj_.chix = indicator(st_.nx, st_.strip_left, st_.strip_right, "pwave::adj_chix");
+  adj_.chiz = indicator(st_.nz, st_.strip_top, st_.strip_bottom, "pwave::adj_chiz");
   auto like = [](const Field2D<T>& f, const char* name) {
     return Field2D<T>(std::string(name), f.extent(0), f.extent(1), f.extent(2));
   };
@@ -52,9 +54,8 @@ void Acoustic2D<T>::allocate_adjoint() {
   adj_.zeta_z_next = like(st_.u_cur, "pwave::zeta_z_hat_next");
   if (problem_.model.grid.is_3d()) {
     // Whole-grid memory variables for y too: simple, but 4 more wavefields (strips would do).
-    adj_.ay = padded_axis(st_.ay, "pwave::adj_ay");
-    adj_.by = padded_axis(st_.by, "pwave::adj_by");
-    adj_.chiy = indicator(st_.ny, st_.pad_front, st_.pad_back, "pwave::adj_chiy");
+    adj_.cy = padded_axis(st_.cy, "y");
+    adj_.chiy = indicator(st_.ny, st_.strip_front, st_.strip_back, "pwave::adj_chiy");
     adj_.psi_y = like(st_.u_cur, "pwave::psi_y_hat");
     adj_.psi_y_next = like(st_.u_cur, "pwave::psi_y_hat_next");
     adj_.zeta_y = like(st_.u_cur, "pwave::zeta_y_hat");
@@ -354,16 +355,16 @@ void Acoustic2D<T>::adjoint_step_3d(const ExecSpace& exec, int count, bool skip_
   // As step_3d, but the boxes are cut a stencil radius inside the strips: the region whose
   // stencils reach no strip runs the forward interior kernel on G (see the 2D frame above).
   const int R = st.halo;
-  const auto cut = [R](int pad_lo, int n, int pad_hi, int* c) {
+  const auto cut = [R](int strip_lo, int n, int strip_hi, int* c) {
     c[0] = 0;
-    c[1] = std::min(pad_lo > 0 ? pad_lo + R : 0, n);
-    c[2] = std::max(pad_hi > 0 ? n - pad_hi - R : n, c[1]);
+    c[1] = std::min(strip_lo > 0 ? strip_lo + R : 0, n);
+    c[2] = std::max(strip_hi > 0 ? n - strip_hi - R : n, c[1]);
     c[3] = n;
   };
   backend::BoxCuts cuts;
-  cut(st.pad_top, st.nz, st.pad_bottom, cuts.z);
-  cut(st.pad_front, st.ny, st.pad_back, cuts.y);
-  cut(st.pad_left, st.nx, st.pad_right, cuts.x);
+  cut(st.strip_top, st.nz, st.strip_bottom, cuts.z);
+  cut(st.strip_front, st.ny, st.strip_back, cuts.y);
+  cut(st.strip_left, st.nx, st.strip_right, cuts.x);
   backend::for_each_box_3d(
       "pwave::physics::acoustic3d::adjoint_step", exec, count, cuts,
       [&](auto in_x, auto in_y, auto in_z) {
