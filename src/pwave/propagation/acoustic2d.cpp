@@ -7,6 +7,7 @@
 #include "pwave/core/error.hpp"
 #include "pwave/physics/acoustic2d_sources.hpp"
 #include "pwave/physics/cpml.hpp"
+#include "pwave/propagation/padded_layout.hpp"
 
 namespace pwave {
 
@@ -86,21 +87,19 @@ Acoustic2D<T>::Acoustic2D(const ForwardProblem& problem, int batch_capacity) : p
   const BoundaryConfig& bc = problem_.boundary;
 
   const bool is3d = g.is_3d();
+  const propagation::PaddedLayout layout = propagation::PaddedLayout::of(problem_);
   // Model offsets in the padded grid: the CPML layer widths.
-  const int w_top = bc.width[top], w_bottom = bc.width[bottom];
-  const int w_left = bc.width[left], w_right = bc.width[right];
-  const int w_front = is3d ? bc.width[front] : 0, w_back = is3d ? bc.width[back] : 0;
-  st_.nz = g.nz + w_top + w_bottom;
-  st_.nx = g.nx + w_left + w_right;
-  st_.ny = is3d ? g.ny + w_front + w_back : 1;
-  st_.halo = problem_.order / 2;
+  const int w_top = layout.layer[top], w_bottom = layout.layer[bottom];
+  const int w_left = layout.layer[left], w_right = layout.layer[right];
+  const int w_front = layout.layer[front], w_back = layout.layer[back];
+  st_.nz = layout.nz, st_.nx = layout.nx, st_.ny = layout.ny;
+  st_.halo = layout.radius;
   st_.hy = is3d ? st_.halo : 0;
   // The CPML strips: each layer and a stencil radius of the model next to it, where the
   // stencil still reads the layer's memory variables and D1 b (physics/cpml.hpp).
-  const int R = st_.halo;
-  physics::cpml_strips(w_top, st_.nz, w_bottom, R, st_.strip_top, st_.strip_bottom);
-  physics::cpml_strips(w_left, st_.nx, w_right, R, st_.strip_left, st_.strip_right);
-  physics::cpml_strips(w_front, st_.ny, w_back, R, st_.strip_front, st_.strip_back);
+  st_.strip_top = layout.strip[top], st_.strip_bottom = layout.strip[bottom];
+  st_.strip_left = layout.strip[left], st_.strip_right = layout.strip[right];
+  st_.strip_front = layout.strip[front], st_.strip_back = layout.strip[back];
   // Rows (x lines) padded beyond nx + 2 halo (zeros never written; see
   // backend::padded_row_length); a 3D depth is ny + 2 halo such lines one after another.
   const int fz = st_.nz + 2 * st_.halo;
