@@ -121,7 +121,7 @@ TEST(Gradient3D, WrongGradientShapeIsRefusedClearly) {
     ADD_FAILURE() << "a [nz][nx] gradient was accepted for a 3D grid";
   } catch (const RuntimeError& e) {
     const std::string expected = "the gradient is " + std::to_string(prop.padded_nz()) + " x " +
-                                 std::to_string(prop.padded_nx()) + ", the padded grid " +
+                                 std::to_string(prop.padded_nx()) + ", expected " +
                                  std::to_string(prop.padded_nz()) + " x " +
                                  std::to_string(prop.padded_plane());
     EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();

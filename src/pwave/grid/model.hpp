@@ -8,14 +8,20 @@
 
 namespace pwave {
 
-/// P-wave velocity in m/s on a Grid, row-major [nz][nx] or [nz][ny][nx] (x fastest).
+/// P-wave velocity in m/s (and density in kg/m^3 when the equation uses it) on a Grid, row-major
+/// [nz][nx] or [nz][ny][nx] (x fastest).
 struct Model {
   Grid grid;
   std::vector<double> vp;
+  /// Density in kg/m^3, same layout as vp; empty for the constant-density equation.
+  std::vector<double> rho;
 
   double at(int iz, int ix) const { return vp[std::size_t(iz) * grid.nx + ix]; }
   double at(int iz, int iy, int ix) const {
     return vp[(std::size_t(iz) * grid.ny + iy) * grid.nx + ix];
+  }
+  double rho_at(int iz, int iy, int ix) const {
+    return rho[(std::size_t(iz) * grid.ny + iy) * grid.nx + ix];
   }
   double vmin() const;
   double vmax() const;

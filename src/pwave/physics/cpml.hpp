@@ -27,6 +27,13 @@ struct CpmlProfile {
 CpmlProfile cpml_profile(int pad_lo, int cells, int pad_hi, double h, double dt, double vmax,
                          double frequency, double reflection, int order);
 
+/// The profile's a and b at the half points x_{i+1/2} (i = 0 .. n-1) of the same axis, where
+/// the variable-density equation keeps its first-derivative memory variables (ab and db are
+/// left empty). The depth into a layer is measured as for the cells: eta = 0 at the model's
+/// first and last cells, so a half point between two model cells gets a = b = 0.
+CpmlProfile cpml_profile_half(int pad_lo, int cells, int pad_hi, double h, double dt, double vmax,
+                              double frequency, double reflection);
+
 /// Widths of the CPML strips along an axis of n padded cells with layers of `pad_lo` and
 /// `pad_hi` cells: each layer and the `radius` model cells next to it (where the stencil still
 /// reads the layer's memory variables and db is nonzero), none for a side without a layer,

@@ -30,6 +30,19 @@ double max_stable_dt(int order, double vmax, double dx, double dz, double dy) {
   return 2.0 / (vmax * std::sqrt(mu / (dx * dx) + mu / (dz * dz) + y));
 }
 
+double max_stable_dt_staggered(int order, double vmax, double dx, double dz, double dy) {
+  double sum = 0;
+  if (!with_order(order, [&](auto o) {
+        using S = StaggeredStencil<decltype(o)::value>;
+        for (int k = 1; k <= S::radius; ++k) sum += std::abs(S::c(k));
+      })) {
+    throw InputError("physics.order", "", "order must be 2, 4, 6 or 8");
+  }
+  const double mu = 4.0 * sum * sum;
+  const double y = dy > 0 ? mu / (dy * dy) : 0.0;
+  return 2.0 / (vmax * std::sqrt(mu / (dx * dx) + mu / (dz * dz) + y));
+}
+
 double points_per_wavelength(double vmin, double fmax, double dx, double dz, double dy) {
   return vmin / (fmax * std::max({dx, dz, dy}));
 }

@@ -9,6 +9,12 @@ namespace pwave::physics {
 /// spacings in metres; dy = 0 means 2D.
 double max_stable_dt(int order, double vmax, double dx, double dz, double dy = 0.0);
 
+/// The same for the variable-density equation, whose second derivative is a staggered first
+/// derivative applied twice: mu = (2 sum_k |c_k|)^2 of the order's staggered coefficients, and
+/// vmax the largest sqrt(rho_i v_i^2 b) over cells i and the buoyancies b = 1/rho of i and its
+/// neighbours (a Gershgorin bound: a density contrast raises it above the largest velocity).
+double max_stable_dt_staggered(int order, double vmax, double dx, double dz, double dy = 0.0);
+
 /// Grid points per shortest wavelength: vmin / (fmax * max(dx, dz, dy)) (dy = 0 in 2D).
 double points_per_wavelength(double vmin, double fmax, double dx, double dz, double dy = 0.0);
 

@@ -61,6 +61,30 @@ struct Stencil<8> {
   }
 };
 
+/// Coefficients of an order-`Order` staggered first derivative, radius Order/2 (Fornberg):
+///   du/dx at x_{i+1/2} ~ sum_k c(k) (u_{i+k} - u_{i+1-k}) / h,  k = 1..radius
+/// The variable-density equation composes a forward (cell -> half point) and a backward (half
+/// point -> cell) one into its second derivative.
+template <int Order>
+struct StaggeredStencil {
+  static constexpr int radius = Order / 2;
+  KOKKOS_INLINE_FUNCTION static constexpr double c(int k) {
+    return Order == 2   ? (k == 1 ? 1.0 : 0.0)
+           : Order == 4 ? (k == 1   ? 9.0 / 8.0
+                           : k == 2 ? -1.0 / 24.0
+                                    : 0.0)
+           : Order == 6 ? (k == 1   ? 75.0 / 64.0
+                           : k == 2 ? -25.0 / 384.0
+                           : k == 3 ? 3.0 / 640.0
+                                    : 0.0)
+                        : (k == 1   ? 1225.0 / 1024.0
+                           : k == 2 ? -245.0 / 3072.0
+                           : k == 3 ? 49.0 / 5120.0
+                           : k == 4 ? -5.0 / 7168.0
+                                    : 0.0);
+  }
+};
+
 /// True for the supported orders.
 constexpr bool is_supported_order(int order) {
   return order == 2 || order == 4 || order == 6 || order == 8;

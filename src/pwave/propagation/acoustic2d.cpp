@@ -135,6 +135,34 @@ Acoustic2D<T>::Acoustic2D(const ForwardProblem& problem, int batch_capacity) : p
     }
   }
   Kokkos::deep_copy(st_.v2dt2, hv);
+  const bool vd = problem_.equation == physics::Equation::acoustic_variable_density;
+  if (vd) {
+    // psi is advanced in place (no neighbour reads): the parity swap of forward() must see one
+    // buffer.
+    st_.psi_x_next = st_.psi_x, st_.psi_z_next = st_.psi_z, st_.psi_y_next = st_.psi_y;
+    rho_pad_ = Grid2DView<T>("pwave::rho", st_.nz, plane);
+    auto hr = host_mirror_uninit(rho_pad_);
+    for (int iz = 0; iz < st_.nz; ++iz) {
+      const int mz = clamp(iz - w_top, g.nz);
+      for (int iy = 0; iy < st_.ny; ++iy) {
+        const int my = clamp(iy - w_front, g.ny);
+        for (int ix = 0; ix < st_.nx; ++ix) {
+          hr(iz, st_.plane(iy, ix)) = T(problem_.model.rho_at(mz, my, clamp(ix - w_left, g.nx)));
+        }
+      }
+    }
+    Kokkos::deep_copy(rho_pad_, hr);
+    vd_.w = Grid2DView<T>("pwave::vd_w", st_.nz, plane);
+    vd_.beta_x = Grid2DView<T>("pwave::vd_beta_x", st_.nz, plane);
+    vd_.beta_z = Grid2DView<T>("pwave::vd_beta_z", st_.nz, plane);
+    if (is3d) vd_.beta_y = Grid2DView<T>("pwave::vd_beta_y", st_.nz, plane);
+    const auto like_u = [&](const char* name) {
+      return Field2D<T>(std::string(name), capacity_, st_.u_cur.extent(1), st_.u_cur.extent(2));
+    };
+    vd_.flux_x = like_u("pwave::vd_flux_x");
+    vd_.flux_z = like_u("pwave::vd_flux_z");
+    if (is3d) vd_.flux_y = like_u("pwave::vd_flux_y");
+  }
 
   const double vmax = bc.pml_velocity > 0 ? bc.pml_velocity : problem_.model.vmax();
   const double f = bc.pml_frequency > 0 ? bc.pml_frequency : problem_.peak_frequency;
@@ -151,6 +179,20 @@ Acoustic2D<T>::Acoustic2D(const ForwardProblem& problem, int batch_capacity) : p
   axis(w_left, g.nx, w_right, g.dx, "x", st_.cx);
   axis(w_top, g.nz, w_bottom, g.dz, "z", st_.cz);
   if (is3d) axis(w_front, g.ny, w_back, g.dy, "y", st_.cy);
+  if (vd) {
+    const auto half = [&](int lo, int cells, int hi, double h, const char* name,
+                          physics::CpmlAxis<T>& out) {
+      const auto p =
+          physics::cpml_profile_half(lo, cells, hi, h, problem_.dt, vmax, f, bc.reflection);
+      const std::string n(name);
+      out.a = to_device<T>(p.a, ("pwave::cpml_half_a" + n).c_str());
+      out.b = to_device<T>(p.b, ("pwave::cpml_half_b" + n).c_str());
+    };
+    half(w_left, g.nx, w_right, g.dx, "x", vd_.hx);
+    half(w_top, g.nz, w_bottom, g.dz, "z", vd_.hz);
+    if (is3d) half(w_front, g.ny, w_back, g.dy, "y", vd_.hy);
+    rebuild_vd_material();
+  }
 
   all_source_cells_ = Kokkos::View<int* [2], HostSpace>("pwave::all_source_cells", nshots);
   all_receiver_cells_ =
@@ -258,15 +300,19 @@ void Acoustic2D<T>::forward(const std::vector<int>& shots, const Traces<T>& trac
   if (is3d && history.diff.allocated()) {
     throw RuntimeError("Acoustic2D: 3D full histories are exact (no stride or compression)");
   }
-  const bool known = physics::with_order(problem_.order, [&](auto order) {
-    constexpr int Order = decltype(order)::value;
-    if (is3d) {
-      forward_impl<Order, 3>(first, count, traces, progress, steps_before, steps_total, history, 0,
-                             problem_.nt, false);
-    } else {
-      forward_impl<Order, 2>(first, count, traces, progress, steps_before, steps_total, history, 0,
-                             problem_.nt, false);
-    }
+  bool known = false;
+  physics::with_equation(problem_.equation, [&](auto physics) {
+    using Physics = decltype(physics);
+    known = physics::with_order(problem_.order, [&](auto order) {
+      constexpr int Order = decltype(order)::value;
+      if (is3d) {
+        forward_impl<Physics, Order, 3>(first, count, traces, progress, steps_before, steps_total,
+                                        history, 0, problem_.nt, false);
+      } else {
+        forward_impl<Physics, Order, 2>(first, count, traces, progress, steps_before, steps_total,
+                                        history, 0, problem_.nt, false);
+      }
+    });
   });
   if (!known) throw InputError("physics.order", "", "order must be 2, 4, 6 or 8");
 }
@@ -307,10 +353,65 @@ void Acoustic2D<T>::set_velocity(const Grid2DView<T>& vp) {
         const T v = vp(mz, my * nx + mx);
         w(iz, q) = v * v * dt2;
       });
+  if (problem_.equation == physics::Equation::acoustic_variable_density) rebuild_vd_material();
 }
 
 template <class T>
-template <int Order, int Dim>
+void Acoustic2D<T>::set_density(const Grid2DView<T>& rho) {
+  const Grid2D& g = problem_.model.grid;
+  if (problem_.equation != physics::Equation::acoustic_variable_density) {
+    throw RuntimeError("Acoustic2D::set_density: the constant-density equation has no density");
+  }
+  if (int(rho.extent(0)) != g.nz || int(rho.extent(1)) != g.ny * g.nx) {
+    throw RuntimeError("Acoustic2D::set_density: the model has the wrong shape");
+  }
+  const Grid2DView<T> out = rho_pad_;
+  const int* wd = problem_.boundary.width;
+  const int pt = wd[top], pl = wd[left], pf = g.is_3d() ? wd[front] : 0;
+  const int nz = g.nz, nx = g.nx, ny = g.ny, pnx = st_.nx;
+  Kokkos::parallel_for(
+      "pwave::propagation::set_density",
+      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {st_.nz, st_.ny * st_.nx}),
+      KOKKOS_LAMBDA(const int iz, const int q) {
+        const int iy = q / pnx, ix = q % pnx;
+        const int mz = iz - pt < 0 ? 0 : (iz - pt >= nz ? nz - 1 : iz - pt);
+        const int my = iy - pf < 0 ? 0 : (iy - pf >= ny ? ny - 1 : iy - pf);
+        const int mx = ix - pl < 0 ? 0 : (ix - pl >= nx ? nx - 1 : ix - pl);
+        out(iz, q) = rho(mz, my * nx + mx);
+      });
+  rebuild_vd_material();
+}
+
+namespace {
+/// w = rho v^2 dt^2 and the half-point buoyancies beta_a(j) = (b_j + b_{j+1}) / 2 (b of the last
+/// cell at the last half point) of the variable-density scheme, from the padded rho and v^2 dt^2.
+/// A free function: nvcc rejects extended lambdas in private member functions.
+template <class T>
+void vd_material(const Grid2DView<T>& rho, const Grid2DView<T>& v2dt2,
+                 const physics::acoustic_vd::State<T>& v, int nz, int ny, int nx) {
+  const Grid2DView<T> w = v.w, bx = v.beta_x, bz = v.beta_z, by = v.beta_y;
+  const bool is3d = by.extent(0) > 0;
+  Kokkos::parallel_for(
+      "pwave::physics::acoustic_vd::material",
+      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {nz, ny * nx}),
+      KOKKOS_LAMBDA(const int iz, const int q) {
+        const int iy = q / nx, ix = q % nx;
+        const T b = T(1) / rho(iz, q);
+        w(iz, q) = rho(iz, q) * v2dt2(iz, q);
+        bx(iz, q) = ix + 1 < nx ? T(0.5) * (b + T(1) / rho(iz, q + 1)) : b;
+        bz(iz, q) = iz + 1 < nz ? T(0.5) * (b + T(1) / rho(iz + 1, q)) : b;
+        if (is3d) by(iz, q) = iy + 1 < ny ? T(0.5) * (b + T(1) / rho(iz, q + nx)) : b;
+      });
+}
+}  // namespace
+
+template <class T>
+void Acoustic2D<T>::rebuild_vd_material() {
+  vd_material(rho_pad_, st_.v2dt2, vd_, st_.nz, st_.ny, st_.nx);
+}
+
+template <class T>
+template <class Physics, int Order, int Dim>
 void Acoustic2D<T>::forward_impl(int first, int count, const Traces<T>& traces,
                                  const ProgressCallback& progress, long steps_before,
                                  long steps_total, const History& history, int n_begin, int n_end,
@@ -351,6 +452,11 @@ void Acoustic2D<T>::forward_impl(int first, int count, const Traces<T>& traces,
       {even.u_prev, st_.v2dt2, source_cell_, scaled_wavelet_, column, first},
       {odd.u_prev, st_.v2dt2, source_cell_, scaled_wavelet_, column, first}};
   const FreeSurface<T> surface[2] = {{even.u_prev, st_.halo}, {odd.u_prev, st_.halo}};
+  constexpr bool variable_density = std::is_same_v<Physics, physics::VariableDensity>;
+  physics::acoustic_vd::State<T> vd_even = vd_, vd_odd = vd_;
+  vd_even.st = even, vd_odd.st = odd;
+  const physics::acoustic_vd::State<T>* vd_parity[2] = {&vd_even, &vd_odd};
+  const physics::acoustic_vd::Coefficients<T, Order> vd_coef(g.dz, g.dx, Dim == 3 ? g.dy : 0.0);
 
   const int nz = st_.nz, nx = st_.nx;
   const int z0 = st_.strip_top, z1 = nz - st_.strip_bottom;
@@ -387,7 +493,9 @@ void Acoustic2D<T>::forward_impl(int first, int count, const Traces<T>& traces,
       Kokkos::parallel_for("pwave::physics::acoustic2d::record",
                            Range3(exec, {0, 0, n}, {count, nrec, n + 1}), record[p]);
     }
-    if constexpr (Dim == 3) {
+    if constexpr (variable_density) {
+      step_vd<Order, Dim>(exec, count, *vd_parity[p], vd_coef);
+    } else if constexpr (Dim == 3) {
       step_3d<Order>(exec, count, *parity[p], coef);
     } else {
       // The interior, and the CPML frame: left/right strips (x terms), top/bottom bands (z
@@ -450,6 +558,35 @@ void Acoustic2D<T>::step_3d(const ExecSpace& exec, int count, const physics::Aco
                              } else {
                                return physics::CpmlStep<T, Order, x, z, 3, y>(st, coef);
                              }
+                           });
+}
+
+template <class T>
+template <int Order, int Dim>
+void Acoustic2D<T>::step_vd(const ExecSpace& exec, int count,
+                            const physics::acoustic_vd::State<T>& v,
+                            const physics::acoustic_vd::Coefficients<T, Order>& coef) const {
+  namespace vd = physics::acoustic_vd;
+  const auto& st = v.st;
+  const backend::BoxCuts cuts{{0, st.strip_top, st.nz - st.strip_bottom, st.nz},
+                              {0, st.strip_front, st.ny - st.strip_back, st.ny},
+                              {0, st.strip_left, st.nx - st.strip_right, st.nx}};
+  backend::for_each_box_3d("pwave::physics::acoustic_vd::flux", exec, count, cuts,
+                           [&](auto in_x, auto in_y, auto in_z) {
+                             return vd::Flux<T, Order, Dim, decltype(in_x)::value,
+                                             decltype(in_z)::value, decltype(in_y)::value>{v, coef};
+                           });
+  if (problem_.boundary.free_surface) {
+    Kokkos::parallel_for("pwave::physics::acoustic_vd::mirror_flux",
+                         Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>(
+                             exec, {0, 0}, {count, int(v.flux_z.extent(2))}),
+                         vd::MirrorFlux<T>{v.flux_z, st.halo});
+  }
+  backend::for_each_box_3d("pwave::physics::acoustic_vd::update", exec, count, cuts,
+                           [&](auto in_x, auto in_y, auto in_z) {
+                             return vd::Update<T, Order, Dim, decltype(in_x)::value,
+                                               decltype(in_z)::value, decltype(in_y)::value>{v,
+                                                                                             coef};
                            });
 }
 
@@ -531,6 +668,14 @@ typename Acoustic2D<T>::History Acoustic2D<T>::make_history(int count,
         "Acoustic2D::make_history: 3D gradients keep exact full histories (no stride or "
         "compression) so far");
   }
+  if (problem_.equation == physics::Equation::acoustic_variable_density &&
+      options.strategy == Storage::full && !options.exact_full()) {
+    throw InputError("gradient.stride", "",
+                     "the variable-density equation keeps exact histories only: its density "
+                     "gradient needs the wavefield itself, which strided or compressed `full` "
+                     "storage does not keep; use storage full (stride 1, no compression), "
+                     "checkpoint or boundary");
+  }
   History h;
   const Storage storage = options.strategy;
   const int interval = options.interval;
@@ -610,5 +755,24 @@ double Acoustic2D<T>::history_bytes_per_shot(const StorageOptions& options) cons
 
 template class Acoustic2D<float>;
 template class Acoustic2D<double>;
+
+// forward_impl is also called by the backward run (acoustic2d_adjoint.cpp, acoustic_vd.cpp)
+// to recompute checkpoint segments: every combination is instantiated here, once.
+#define PWAVE_INSTANTIATE_FORWARD(T, P, O, D)                                             \
+  template void Acoustic2D<T>::forward_impl<P, O, D>(int, int, const Traces<T>&,          \
+                                                     const ProgressCallback&, long, long, \
+                                                     const History&, int, int, bool);
+#define PWAVE_INSTANTIATE_FORWARD_ORDERS(T, P, D) \
+  PWAVE_INSTANTIATE_FORWARD(T, P, 2, D)           \
+  PWAVE_INSTANTIATE_FORWARD(T, P, 4, D)           \
+  PWAVE_INSTANTIATE_FORWARD(T, P, 6, D)           \
+  PWAVE_INSTANTIATE_FORWARD(T, P, 8, D)
+#define PWAVE_INSTANTIATE_FORWARD_ALL(T)                           \
+  PWAVE_INSTANTIATE_FORWARD_ORDERS(T, physics::ConstantDensity, 2) \
+  PWAVE_INSTANTIATE_FORWARD_ORDERS(T, physics::ConstantDensity, 3) \
+  PWAVE_INSTANTIATE_FORWARD_ORDERS(T, physics::VariableDensity, 2) \
+  PWAVE_INSTANTIATE_FORWARD_ORDERS(T, physics::VariableDensity, 3)
+PWAVE_INSTANTIATE_FORWARD_ALL(float)
+PWAVE_INSTANTIATE_FORWARD_ALL(double)
 
 }  // namespace pwave

@@ -3,6 +3,7 @@
 
 #include "pwave/physics/acoustic2d_adjoint_kernels.hpp"
 #include "pwave/physics/acoustic2d_kernels.hpp"
+#include "pwave/physics/acoustic_vd/adjoint_kernels.hpp"
 #include "pwave/propagation/boundary_storage.hpp"
 #include "pwave/propagation/compressed_storage.hpp"
 #include "pwave/propagation/forward.hpp"
@@ -57,6 +58,18 @@ class Acoustic2D {
   /// profiles stay as built (BoundaryConfig::pml_velocity).
   void set_velocity(const Grid2DView<T>& vp);
 
+  /// Variable density only: replaces the density by `rho` [nz][ny nx] (kg/m^3, device, model
+  /// grid), rebuilding rho v^2 dt^2 and the half-point buoyancies on the device.
+  void set_density(const Grid2DView<T>& rho);
+
+  /// The equation this propagator runs.
+  physics::Equation equation() const { return problem_.equation; }
+  /// Imaging channels per shot: 1 (dJ/dw) for constant density, 2 (dJ/dw, dJ/db) for variable
+  /// density. shot_imaging() rows stack them along z: [shot][channels nz][ny nx].
+  int imaging_channels() const {
+    return problem_.equation == physics::Equation::acoustic_variable_density ? 2 : 1;
+  }
+
   /// Replaces the source time function s(t_n) shared by all shots (nt samples), e.g. by a
   /// low-passed one in a multiscale inversion. One small host-to-device copy.
   void set_wavelet(const std::vector<double>& wavelet);
@@ -93,9 +106,17 @@ class Acoustic2D {
   /// add_imaging().
   void adjoint_per_shot(const std::vector<int>& shots, const Traces<T>& residual,
                         const History& history);
-  const Field2D<T>& shot_imaging() const { return shot_grad_; }
+  const Field2D<T>& shot_imaging() const {
+    return imaging_channels() > 1 ? shot_channels_ : shot_grad_;
+  }
   /// grad_w += imaging / w^2 on the padded grid ([nz][nx] views).
   void add_imaging(const Grid2DView<T>& imaging, const Grid2DView<T>& grad_w) const;
+
+  /// dJ/dvp and, for variable density, dJ/drho (pass an empty view otherwise) on the model grid
+  /// [nz][ny nx] from an imaging sum of shot_imaging() rows ([channels nz][ny nx]): the chain
+  /// rule from w = rho v^2 dt^2 and b = 1/rho, CPML cells folded onto the edge cells they copy.
+  void model_gradients(const Grid2DView<T>& imaging, const Grid2DView<T>& grad_vp,
+                       const Grid2DView<T>& grad_rho) const;
 
   /// The adjoint of forward(shots, ...), which must be the forward() call just before.
   void adjoint(const std::vector<int>& shots, const Traces<T>& residual, const History& history,
@@ -105,7 +126,7 @@ class Acoustic2D {
  private:
   // Steps [n_begin, n_end). `recompute`: continue from the state in st_ (restored from a
   // checkpoint), record nothing, fill history.segment; otherwise start from rest at step 0.
-  template <int Order, int Dim = 2>
+  template <class Physics, int Order, int Dim = 2>
   void forward_impl(int first, int count, const Traces<T>& traces, const ProgressCallback& progress,
                     long steps_before, long steps_total, const History& history, int n_begin,
                     int n_end, bool recompute);
@@ -118,6 +139,16 @@ class Acoustic2D {
   void adjoint_step_3d(const ExecSpace& exec, int count, bool skip_interior,
                        const physics::Adjoint2DState<T>& st,
                        const physics::ScaledStencil<T, Order>& coef) const;
+  // One variable-density step (flux and update launches, free-surface mirror between them).
+  template <int Order, int Dim>
+  void step_vd(const ExecSpace& exec, int count, const physics::acoustic_vd::State<T>& v,
+               const physics::acoustic_vd::Coefficients<T, Order>& coef) const;
+  template <int Order, bool FreeSurface, int Dim>
+  void adjoint_vd_impl(int count, const Traces<T>& residual, const History& history,
+                       const Grid2DView<T>& grad,
+                       const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>& source_adjoint);
+  void allocate_adjoint_vd();
+  void rebuild_vd_material();
   void restore_checkpoint(const History& history, int c);
   using Snapshots = Kokkos::View<T****, Kokkos::LayoutRight, MemSpace>;
   // dst(k, shot, z, plane index) = u on the padded grid (halo dropped).
@@ -143,6 +174,13 @@ class Acoustic2D {
   physics::Acoustic2DState<T> st_;
   physics::Adjoint2DState<T> adj_;  // allocated by the first adjoint() call
   Field2D<T> shot_grad_;            // [shot][nz][nx] dJ/dw per shot, idem
+  // Variable density: its device data, the padded density, the backward run's buffers, and
+  // the per-shot imaging of both channels packed as shot_imaging() returns them.
+  physics::acoustic_vd::State<T> vd_;
+  Grid2DView<T> rho_pad_;
+  physics::acoustic_vd::AdjointState<T> vd_adj_;
+  Field2D<T> vd_u_;  // u^n in halo layout for the buoyancy imaging (full / checkpoint storage)
+  Field2D<T> shot_channels_;
   // Cells of every shot on the host; the current batch's on the device (slot k = batch_[k]).
   Kokkos::View<int* [2], HostSpace> all_source_cells_;
   Kokkos::View<int** [2], HostSpace> all_receiver_cells_;

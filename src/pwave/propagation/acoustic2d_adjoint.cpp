@@ -102,17 +102,37 @@ void Acoustic2D<T>::adjoint(
                        std::to_string(source_adjoint.extent(1)) + "; this batch needs at least " +
                        std::to_string(count) + " x " + std::to_string(problem_.nt));
   }
-  // The gradient is accumulated on the padded model grid [nz][ny nx] (empty: per-shot images).
+  // The gradient is accumulated on the padded model grid [nz][ny nx] (empty: per-shot images),
+  // one such grid per imaging channel.
+  const int rows = imaging_channels() * padded_nz();
   if (grad_w.extent(0) != 0 &&
-      (int(grad_w.extent(0)) != padded_nz() || int(grad_w.extent(1)) != padded_plane())) {
+      (int(grad_w.extent(0)) != rows || int(grad_w.extent(1)) != padded_plane())) {
     throw RuntimeError("Acoustic2D::adjoint: the gradient is " + std::to_string(grad_w.extent(0)) +
-                       " x " + std::to_string(grad_w.extent(1)) + ", the padded grid " +
-                       std::to_string(padded_nz()) + " x " + std::to_string(padded_plane()) +
-                       " ([nz][ny nx])");
+                       " x " + std::to_string(grad_w.extent(1)) + ", expected " +
+                       std::to_string(rows) + " x " + std::to_string(padded_plane()) +
+                       " ([channels nz][ny nx] on the padded grid)");
   }
-  allocate_adjoint();
   const bool fs = problem_.boundary.free_surface;
   const bool is3d = problem_.model.grid.is_3d();
+  if (problem_.equation == physics::Equation::acoustic_variable_density) {
+    if (history.diff.allocated()) {
+      throw RuntimeError("Acoustic2D::adjoint: variable density needs an exact history");
+    }
+    allocate_adjoint_vd();
+    const bool ok = physics::with_order(problem_.order, [&](auto order) {
+      constexpr int O = decltype(order)::value;
+      if (is3d) {
+        fs ? adjoint_vd_impl<O, true, 3>(count, residual, history, grad_w, source_adjoint)
+           : adjoint_vd_impl<O, false, 3>(count, residual, history, grad_w, source_adjoint);
+      } else {
+        fs ? adjoint_vd_impl<O, true, 2>(count, residual, history, grad_w, source_adjoint)
+           : adjoint_vd_impl<O, false, 2>(count, residual, history, grad_w, source_adjoint);
+      }
+    });
+    if (!ok) throw InputError("physics.order", "", "order must be 2, 4, 6 or 8");
+    return;
+  }
+  allocate_adjoint();
   const bool known = physics::with_order(problem_.order, [&](auto order) {
     constexpr int Order = decltype(order)::value;
     const auto run = [&](auto free_surface, auto dim) {
@@ -240,8 +260,8 @@ void Acoustic2D<T>::adjoint_impl(
       const int c = n / history.interval;
       segment_begin = c * history.interval;
       restore_checkpoint(history, c);
-      forward_impl<Order, Dim>(first, count, Traces<T>(), {}, 0, 0, history, segment_begin, n + 1,
-                               true);
+      forward_impl<physics::ConstantDensity, Order, Dim>(first, count, Traces<T>(), {}, 0, 0,
+                                                         history, segment_begin, n + 1, true);
     }
     if (want_source) {
       Kokkos::parallel_for("pwave::physics::acoustic2d::source_adjoint",

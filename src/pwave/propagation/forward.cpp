@@ -86,12 +86,53 @@ void validate(const ForwardProblem& p) {
       to_grid_index(g, p.shots[s].receivers[r], "acquisition.receivers[" + std::to_string(r) + "]");
     }
   }
+  const bool vd = p.equation == physics::Equation::acoustic_variable_density;
+  double vstab = p.model.vmax();
+  if (vd) {
+    if (p.model.rho.size() != std::size_t(g.cells())) {
+      throw InputError("model.rho", "",
+                       p.model.rho.empty()
+                           ? std::string("is required by physics.equation: "
+                                         "acoustic_variable_density")
+                           : "holds " + std::to_string(p.model.rho.size()) +
+                                 " values but the grid has " + std::to_string(g.cells()));
+    }
+    const std::size_t plane = std::size_t(g.ny) * g.nx;
+    for (std::size_t i = 0; i < p.model.rho.size(); ++i) {
+      if (!(p.model.rho[i] > 0) || !std::isfinite(p.model.rho[i])) {
+        std::ostringstream m;
+        m << "density at [iz=" << i / plane
+          << (g.is_3d() ? ", iy=" + std::to_string(i % plane / g.nx) : "") << ", ix=" << i % g.nx
+          << "] is " << p.model.rho[i] << "; densities must be positive and finite (kg/m^3)";
+        throw InputError("model.rho", "", m.str());
+      }
+    }
+    // The Gershgorin velocity of the staggered operator: sqrt(rho_i v_i^2 max b) over the cell
+    // and its neighbours (physics/stability.hpp).
+    vstab = 0;
+    for (int iz = 0; iz < g.nz; ++iz)
+      for (int iy = 0; iy < g.ny; ++iy)
+        for (int ix = 0; ix < g.nx; ++ix) {
+          const std::size_t i = std::size_t(iz) * plane + std::size_t(iy) * g.nx + ix;
+          double bmax = 1.0 / p.model.rho[i];
+          const auto nb = [&](int z, int y, int x) {
+            if (z < 0 || z >= g.nz || y < 0 || y >= g.ny || x < 0 || x >= g.nx) return;
+            bmax = std::max(bmax,
+                            1.0 / p.model.rho[std::size_t(z) * plane + std::size_t(y) * g.nx + x]);
+          };
+          nb(iz - 1, iy, ix), nb(iz + 1, iy, ix), nb(iz, iy, ix - 1), nb(iz, iy, ix + 1);
+          nb(iz, iy - 1, ix), nb(iz, iy + 1, ix);
+          vstab = std::max(vstab, std::sqrt(p.model.rho[i] * bmax) * p.model.vp[i]);
+        }
+  }
   const double dt_max =
-      physics::max_stable_dt(p.order, p.model.vmax(), g.dx, g.dz, g.is_3d() ? g.dy : 0.0);
+      vd ? physics::max_stable_dt_staggered(p.order, vstab, g.dx, g.dz, g.is_3d() ? g.dy : 0.0)
+         : physics::max_stable_dt(p.order, vstab, g.dx, g.dz, g.is_3d() ? g.dy : 0.0);
   if (p.dt > dt_max) {
     std::ostringstream m;
     m << "dt = " << p.dt << " s is unstable for order " << p.order
-      << " with vmax = " << p.model.vmax() << " m/s and spacing dz = " << g.dz << " m, "
+      << (vd ? " (variable density)" : "") << " with vmax = " << vstab
+      << " m/s and spacing dz = " << g.dz << " m, "
       << (g.is_3d() ? "dy = " + std::to_string(g.dy) + " m, " : "") << "dx = " << g.dx
       << " m; the largest stable dt is " << dt_max << " s";
     throw InputError("time.dt", "", m.str());

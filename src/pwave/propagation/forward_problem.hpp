@@ -6,12 +6,15 @@
 #include "pwave/acquisition/geometry.hpp"
 #include "pwave/grid/model.hpp"
 #include "pwave/physics/boundary.hpp"
+#include "pwave/physics/equation.hpp"
 
 namespace pwave {
 
-/// The discretised problem: u_tt = v^2 lap(u) + v^2 s(t) delta(x - x_s), u = u_t = 0 at t = 0.
+/// The discretised problem: u_tt = v^2 lap(u) + v^2 s(t) delta(x - x_s), u = u_t = 0 at t = 0
+/// (constant density), or u_tt = rho v^2 div(grad(u) / rho) + v^2 s(t) delta(x - x_s).
 struct ForwardProblem {
-  Model2D model;                    ///< vp in m/s
+  physics::Equation equation = physics::Equation::acoustic;
+  Model2D model;                    ///< vp in m/s (and rho in kg/m^3 for variable density)
   double dt = 0.0;                  ///< seconds
   int nt = 0;                       ///< time steps (= samples per trace)
   int order = 8;                    ///< spatial order: 2, 4, 6 or 8
