@@ -67,9 +67,15 @@ void print_gradient_figures(const io::Deck& deck, std::size_t bytes) {
               << (s.max_frequency > 0 ? format(" at <= %g Hz", s.max_frequency) : " unfiltered");
   }
   std::cout << "; batch size " << per_iteration << " of " << nshots << " shots; "
-            << inv.optimizer.type
-            << format(" with learning rate %g m/s; ", inv.optimizer.learning_rate)
-            << format("bounds [%g, %g] m/s", inv.vmin, inv.vmax) << "\n";
+            << inv.optimizer.type << format(" with learning rate %g ", inv.optimizer.learning_rate)
+            << physics::unit(inv.parameters.front()) << "; parameters";
+  for (physics::Parameter q : inv.parameters) {
+    std::cout << " " << physics::name(q)
+              << (q == physics::Parameter::vp
+                      ? format(" [%g, %g] m/s", inv.vmin, inv.vmax)
+                      : format(" [%g, %g] kg/m^3", inv.rho_min, inv.rho_max));
+  }
+  std::cout << "\n";
   std::cout << "# fwi: observed data "
             << (deck.has_true_model ? std::string("modelled from true_model")
                                     : "read from " + deck.observed.file)

@@ -28,8 +28,11 @@ FwiConfig fwi_config(const io::Deck& deck, const fs::path& dir, bool resume, int
   c.batch_size = inv.batch_size;
   c.seed = inv.seed;
   c.optimizer = inv.optimizer;
+  c.parameters = inv.parameters;
   c.vmin = inv.vmin;
   c.vmax = inv.vmax;
+  c.rho_min = inv.rho_min;
+  c.rho_max = inv.rho_max;
   c.smoothing = inv.smoothing;
   c.water_depth = inv.water_depth;
   c.source_taper = inv.source_taper;
@@ -92,13 +95,19 @@ void run_fwi_task(const io::Deck& deck, const fs::path& dir, bool resume, int st
   const Grid2D& grid = p.model.grid;
   const io::DeckInversion& inv = deck.inversion;
   const int nshots = int(p.shots.size());
+  std::string parameters;
+  for (physics::Parameter q : inv.parameters)
+    parameters += (parameters.empty() ? "" : ", ") + std::string(physics::name(q));
   log::info("fwi: " + std::to_string(inv.total_iterations()) + " iterations (" + stages_text(inv) +
-            "), " + std::to_string(inv.batch_size > 0 ? inv.batch_size : nshots) + " of " +
+            ") of [" + parameters + "], " +
+            std::to_string(inv.batch_size > 0 ? inv.batch_size : nshots) + " of " +
             std::to_string(nshots) + " shots per iteration, " + inv.optimizer.type + ", " +
             to_string(deck.storage) + " storage" + (resume ? ", resuming" : ""));
   {
     ResultFiles files(dir);
     write_grid_npy<T>(files.add("initial_model.npy"), grid, p.model.vp);
+    if (!p.model.rho.empty())
+      write_grid_npy<T>(files.add("initial_model_rho.npy"), grid, p.model.rho);
     files.commit();
   }
 
@@ -116,6 +125,9 @@ void run_fwi_task(const io::Deck& deck, const fs::path& dir, bool resume, int st
     if (progress) progress->finish();
     ResultFiles files(dir);
     write_grid_npy<T>(files.add("true_model.npy"), grid, deck.true_model.vp);
+    if (!deck.true_model.rho.empty()) {
+      write_grid_npy<T>(files.add("true_model_rho.npy"), grid, deck.true_model.rho);
+    }
     io::write_npy(files.add("observed.npy"), modelled.data(),
                   {modelled.extent(0), modelled.extent(1), modelled.extent(2)});
     files.commit();

@@ -47,21 +47,27 @@ void run_gradient_task(const io::Deck& deck, const fs::path& dir) {
   const Grid2D& grid = p.model.grid;
   const std::size_t nshots = g.synthetic.extent(0), nrec = g.synthetic.extent(1),
                     nt = g.synthetic.extent(2);
-  double gmax = 0.0;
-  for (std::size_t i = 0; i < g.gradient.size(); ++i) {
-    gmax = std::max(gmax, std::abs(double(g.gradient.data()[i])));
-  }
+  const auto max_abs = [](const HostArray2<T>& a) {
+    double m = 0.0;
+    for (std::size_t i = 0; i < a.size(); ++i) m = std::max(m, std::abs(double(a.data()[i])));
+    return m;
+  };
+  const double gmax = max_abs(g.gradient);
+  const bool has_rho = g.gradient_rho.size() > 0;
   std::ostringstream summary;
   summary << "{\"task\": \"gradient\", \"misfit\": " << json_number(g.misfit)
           << ", \"storage\": " << json_string(to_string(deck.storage)) << ", \"shots\": " << nshots
           << ", \"receivers\": " << nrec << ", \"nt\": " << nt
           << ", \"gradient_max_abs\": " << json_number(gmax)
+          << (has_rho ? ", \"gradient_rho_max_abs\": " + json_number(max_abs(g.gradient_rho))
+                      : std::string())
           << ", \"seconds\": " << json_number(seconds) << "}\n";
 
   ResultFiles files(dir);
   std::vector<std::size_t> shape{std::size_t(grid.nz), std::size_t(grid.nx)};
   if (grid.is_3d()) shape.insert(shape.begin() + 1, std::size_t(grid.ny));  // [nz, ny, nx]
   io::write_npy(files.add("gradient.npy"), g.gradient.data(), shape);
+  if (has_rho) io::write_npy(files.add("gradient_rho.npy"), g.gradient_rho.data(), shape);
   io::write_npy(files.add("synthetic.npy"), g.synthetic.data(), {nshots, nrec, nt});
   const std::vector<T> wavelet(p.wavelet.begin(), p.wavelet.end());
   io::write_npy(files.add("wavelet.npy"), wavelet.data(), {wavelet.size()});

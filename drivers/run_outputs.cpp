@@ -22,12 +22,14 @@ namespace pwave::cli {
 namespace {
 
 // Results of any task; an earlier run's files must not sit beside this run's.
-const char* const result_files[] = {"receivers.npy",     "receivers.segy", "wavelet.npy",
-                                    "gradient.npy",      "synthetic.npy",  "summary.json",
-                                    "run.json",          "observed.npy",   "true_model.npy",
-                                    "initial_model.npy", "history.csv",    "checkpoint.bin"};
-// model_final.npy, model_0005.npy, gradient_0005.npy, figures.
-const std::regex result_pattern(R"((model|gradient)_[A-Za-z0-9]+\.npy|.*\.png)");
+const char* const result_files[] = {
+    "receivers.npy",  "receivers.segy",     "wavelet.npy",       "gradient.npy",
+    "synthetic.npy",  "summary.json",       "run.json",          "observed.npy",
+    "true_model.npy", "true_model_rho.npy", "initial_model.npy", "initial_model_rho.npy",
+    "history.csv",    "checkpoint.bin"};
+// model_final.npy, model_0005.npy, gradient_0005.npy, gradient_rho.npy, model_rho_final.npy,
+// gradient_rho_0005.npy, figures.
+const std::regex result_pattern(R"((model|gradient)(_rho)?_[A-Za-z0-9]+\.npy|.*\.png)");
 
 std::string shell_quote(const std::string& s) {
   std::string q = "'";
@@ -114,10 +116,18 @@ void write_run_json(const io::Deck& deck, const fs::path& dir) {
   };
   std::vector<Position> sources;
   for (const ShotGeometry& shot : p.shots) sources.push_back(shot.source);
+  std::string parameters = "[";
+  if (deck.task == "fwi") {
+    for (physics::Parameter q : deck.inversion.parameters) {
+      parameters += (parameters.size() > 1 ? ", " : "") + json_string(physics::name(q));
+    }
+  }
+  parameters += "]";
   std::ostringstream j;
   j << "{\n"
     << "  \"task\": " << json_string(deck.task) << ",\n"
     << "  \"precision\": " << json_string(deck.precision) << ",\n"
+    << "  \"equation\": " << json_string(physics::name(p.equation)) << ",\n"
     << "  \"dt\": " << json_number(p.dt) << ",\n"
     << "  \"nt\": " << p.nt << ",\n"
     << "  \"dimension\": " << g.dimension << ",\n"
@@ -130,6 +140,7 @@ void write_run_json(const io::Deck& deck, const fs::path& dir) {
     << "  \"sources\": " << points(sources) << ",\n"
     << "  \"receivers\": " << points(p.shots.front().receivers) << ",\n"
     << "  \"output_every\": " << (deck.task == "fwi" ? deck.inversion.output_every : 0) << ",\n"
+    << "  \"parameters\": " << parameters << ",\n"
     << "  \"observed_file\": " << json_string(deck.observed.file) << ",\n"
     << "  \"true_model\": " << (deck.has_true_model ? "true" : "false") << "\n"
     << "}\n";

@@ -472,3 +472,80 @@ TEST(CliTasks, ShippedInversionDecksCheck) {
 }
 
 }  // namespace
+
+namespace {
+
+using namespace cli_test;
+using cli_test::pwave;  // the function, not the namespace
+
+// The variable-density equation through the driver: model.rho, a density anomaly in the true
+// model, both parameters inverted.
+std::string density_lines() {
+  return "physics: {equation: acoustic_variable_density, order: 4}\n";
+}
+
+// `text` with the first `from` replaced by `to` (fails the test if `from` is absent).
+std::string edit_once(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << "test bug: '" << from << "' not in the deck";
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+TEST(CliTasks, DensityGradientAndFwiWriteOneFilePerParameter) {
+  const auto dir = scratch_dir("density");
+  const std::string common_vd =
+      edit_once(common(dir / "observed"), "physics: {order: 4}\n", density_lines());
+  write_file(dir / "forward.yaml",
+             "task: forward\nmodel:\n  shape: [41, 61]\n  spacing: 10.0\n  vp: 2000.0\n"
+             "  rho: {constant: 2000.0, anomalies: [{x: 300, z: 200, radius: 60, rho: 2500}]}\n" +
+                 common_vd);
+  ASSERT_EQ(pwave("run --no-plots '" + (dir / "forward.yaml").string() + "'", dir).code, 0);
+  const fs::path out = dir / "out";
+  write_file(dir / "gradient.yaml",
+             "task: gradient\nmodel: {shape: [41, 61], spacing: 10.0, vp: 2000.0, rho: 2000.0}\n"
+             "observed: {file: '" +
+                 (dir / "observed" / "receivers.npy").string() + "'}\n" +
+                 edit_once(common(out), "physics: {order: 4}\n", density_lines()));
+  Result r = pwave("run --no-plots '" + (dir / "gradient.yaml").string() + "'", dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto grad_rho = npy(out / "gradient_rho.npy");
+  EXPECT_EQ(grad_rho.shape, (std::vector<std::size_t>{41, 61}));
+  // The anomaly is a density one: the density gradient is largest near it.
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < grad_rho.data.size(); ++i) {
+    if (std::abs(grad_rho.data[i]) > std::abs(grad_rho.data[at])) at = i;
+  }
+  EXPECT_LT(std::hypot(double(at / 61) * 10.0 - 200.0, double(at % 61) * 10.0 - 300.0), 150.0);
+  const YAML::Node summary = YAML::LoadFile((out / "summary.json").string());
+  EXPECT_GT(summary["gradient_rho_max_abs"].as<double>(), 0.0);
+
+  const fs::path fwi_out = dir / "fwi";
+  write_file(dir / "fwi.yaml",
+             "task: fwi\nmodel: {shape: [41, 61], spacing: 10.0, vp: 2000.0, rho: 2000.0}\n"
+             "true_model:\n  vp: 2000.0\n"
+             "  rho: {constant: 2000.0, anomalies: [{x: 300, z: 200, radius: 60, rho: 2500}]}\n"
+             "inversion:\n  iterations: 2\n  parameters: [vp, rho]\n"
+             "  bounds: {vp: [1500, 3000], rho: [1000, 3000]}\n  output_every: 1\n" +
+                 edit_once(common(fwi_out), "physics: {order: 4}\n", density_lines()));
+  r = pwave("run --no-plots '" + (dir / "fwi.yaml").string() + "'", dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const char* name : {"model_final.npy", "model_rho_final.npy", "initial_model_rho.npy",
+                           "true_model_rho.npy", "model_rho_0002.npy", "gradient_rho_0002.npy"}) {
+    EXPECT_EQ(npy(fwi_out / name).shape, (std::vector<std::size_t>{41, 61})) << name;
+  }
+  EXPECT_DOUBLE_EQ(npy(fwi_out / "true_model_rho.npy").data[20 * 61 + 30], 2500.0);
+  const YAML::Node run = YAML::LoadFile((fwi_out / "run.json").string());
+  EXPECT_EQ(run["equation"].as<std::string>(), "acoustic_variable_density");
+  EXPECT_EQ(run["parameters"][1].as<std::string>(), "rho");
+  // A second run's stale per-parameter files go: a vp-only run leaves no density model.
+  write_file(dir / "fwi_vp.yaml",
+             edit_once(edit_once(read_text(dir / "fwi.yaml"), "[vp, rho]", "[vp]"),
+                       "{vp: [1500, 3000], rho: [1000, 3000]}", "[1500, 3000]"));
+  r = pwave("run --no-plots '" + (dir / "fwi_vp.yaml").string() + "'", dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_FALSE(fs::exists(fwi_out / "model_rho_final.npy"));
+  EXPECT_TRUE(fs::exists(fwi_out / "model_final.npy"));
+}
+
+}  // namespace

@@ -214,7 +214,7 @@ TEST(Deck3D, VelocityFromNpyAndRawFiles) {
                     "holds a 2-d array of shape [4, 5], but a 3D model needs a 3-d array");
   write_file(dir / "vp.sgy", "not read");
   EXPECT_DECK_ERROR(error_of("vp: {file: vp.sgy}"), "model.vp.file", deck + ":5",
-                    "SEG-Y velocity files hold 2D models only");
+                    "SEG-Y model files hold 2D models only");
   EXPECT_DECK_ERROR(error_of("vp: {file: zyx.bin, format: segy}"), "model.vp.format", deck + ":5",
                     "for a 3D model use npy");
   EXPECT_DECK_ERROR(error_of("vp: {file: zyx.bin, shape: [4, 5, 3]}"), "model.vp", deck + ":5",

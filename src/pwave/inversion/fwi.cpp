@@ -1,5 +1,6 @@
 #include "pwave/inversion/fwi.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -40,17 +41,38 @@ void validate_fwi(const FwiConfig& c, std::size_t observed_shots) {
                      "is " + std::to_string(c.batch_size) + " but there are " +
                          std::to_string(nshots) + " shots");
   }
-  if (!(c.vmin > 0) || !(c.vmax > c.vmin)) {
-    throw InputError("inversion.bounds", "", "needs 0 < vmin < vmax");
+  if (c.parameters.empty()) throw InputError("inversion.parameters", "", "is empty");
+  for (std::size_t i = 0; i < c.parameters.size(); ++i) {
+    const physics::Parameter p = c.parameters[i];
+    if (!physics::has_parameter(c.problem.equation, p)) {
+      throw InputError("inversion.parameters", "",
+                       std::string("the equation ") + physics::name(c.problem.equation) +
+                           " has no " + physics::name(p));
+    }
+    for (std::size_t k = 0; k < i; ++k) {
+      if (c.parameters[k] == p) {
+        throw InputError("inversion.parameters", "",
+                         std::string("'") + physics::name(p) + "' is listed twice");
+      }
+    }
+    const double lo = p == physics::Parameter::vp ? c.vmin : c.rho_min;
+    const double hi = p == physics::Parameter::vp ? c.vmax : c.rho_max;
+    if (!(lo > 0) || !(hi > lo)) {
+      throw InputError("inversion.bounds", "",
+                       std::string("needs 0 < lower < upper for ") + physics::name(p));
+    }
   }
-  const Grid2D& g = c.problem.model.grid;
-  const double dt_max =
-      physics::max_stable_dt(c.problem.order, c.vmax, g.dx, g.dz, g.is_3d() ? g.dy : 0.0);
-  if (c.problem.dt > dt_max) {
-    std::ostringstream m;
-    m << "the upper bound " << c.vmax << " m/s makes time.dt = " << c.problem.dt
-      << " s unstable; with this bound dt must not exceed " << dt_max << " s";
-    throw InputError("inversion.bounds", "", m.str());
+  if (std::find(c.parameters.begin(), c.parameters.end(), physics::Parameter::vp) !=
+      c.parameters.end()) {
+    ForwardProblem fast = c.problem;
+    std::fill(fast.model.vp.begin(), fast.model.vp.end(), c.vmax);
+    const double dt_max = max_stable_dt(fast);
+    if (c.problem.dt > dt_max) {
+      std::ostringstream m;
+      m << "the upper bound " << c.vmax << " m/s makes time.dt = " << c.problem.dt
+        << " s unstable; with this bound dt must not exceed " << dt_max << " s";
+      throw InputError("inversion.bounds", "", m.str());
+    }
   }
   if (observed_shots != std::size_t(nshots)) {
     throw InputError("observed", "",
@@ -83,6 +105,10 @@ std::string fingerprint(const FwiConfig& c, int precision_bytes) {
     << ' ' << c.problem.shots.size() << ' ' << c.optimizer.type << ' ' << c.batch_size << ' '
     << c.seed;
   for (const StageConfig& s : c.stages) f << ' ' << s.iterations << '@' << s.max_frequency;
+  if (c.parameters != std::vector<physics::Parameter>{physics::Parameter::vp}) {
+    f << " parameters";
+    for (physics::Parameter p : c.parameters) f << ' ' << physics::name(p);
+  }
   return f.str();
 }
 
@@ -99,6 +125,24 @@ void write_model(const std::string& path, const DeviceVector<T>& v, const Grid& 
   std::vector<std::size_t> shape{std::size_t(g.nz), std::size_t(g.nx)};
   if (g.is_3d()) shape.insert(shape.begin() + 1, std::size_t(g.ny));
   io::write_npy(path, h.data(), shape);
+}
+
+/// The stems of a parameter's files: vp keeps the names of a velocity-only inversion
+/// (model_NNNN.npy, gradient_NNNN.npy, model_final.npy); every other parameter inserts its name
+/// (model_rho_NNNN.npy, gradient_rho_NNNN.npy, model_rho_final.npy).
+std::string model_stem(physics::Parameter p) {
+  return p == physics::Parameter::vp ? "model" : std::string("model_") + physics::name(p);
+}
+std::string gradient_stem(physics::Parameter p) {
+  return p == physics::Parameter::vp ? "gradient" : std::string("gradient_") + physics::name(p);
+}
+
+/// y = x * factor, elementwise (parameter scaling between physical and optimiser units).
+template <class T>
+void scaled_copy(const DeviceVector<T>& x, const DeviceVector<T>& y, const T factor) {
+  Kokkos::parallel_for(
+      "pwave::inversion::scale_parameter", Kokkos::RangePolicy<ExecSpace>(0, x.extent(0)),
+      KOKKOS_LAMBDA(const long i) { y(i) = x(i) * factor; });
 }
 
 std::string seconds_text(double s) {
@@ -143,7 +187,11 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed,
                          std::to_string(nshots) + ", " + std::to_string(nrec) + ", " +
                          std::to_string(nt) + "]");
   }
-  Grid2DView<T> grad_w("pwave::fwi_grad_w", prop.padded_nz(), prop.padded_plane());
+  // Constant density keeps the one-channel path (imaging -> dJ/dw -> dJ/dvp); variable density
+  // has its own chain rule for both parameters (Acoustic2D::model_gradients).
+  const bool channels = prop.imaging_channels() > 1;
+  Grid2DView<T> grad_w;
+  if (!channels) grad_w = Grid2DView<T>("pwave::fwi_grad_w", prop.padded_nz(), prop.padded_plane());
   const parallel::AllreduceChoice path = parallel::choose_allreduce_path(
       parallel::parse_gpu_aware_setting(cfg.gpu_aware_mpi, "execution.gpu_aware_mpi"));
   ShotGradient<T> shot_gradient(prop, observed, share, cfg.storage, path.path, comm);
@@ -155,13 +203,55 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed,
     log::info("shots propagated in chunks of " + std::to_string(chunk) + " per launch (of up to " +
               std::to_string(share) + " per rank and iteration; execution.shot_batch)");
   }
-  DeviceVector<T> model("pwave::fwi_model", ncells), gradient("pwave::fwi_gradient", ncells);
+  // The optimiser's vector holds the inverted parameters one after the other, parameter k scaled
+  // by scale[k] = (first parameter's bound width) / (its own): one step moves each parameter by
+  // the same fraction of its range (FwiConfig::parameters). scale[0] = 1.
+  const std::vector<physics::Parameter>& params = cfg.parameters;
+  const std::size_t np = params.size();
+  std::vector<double> scale(np, 1.0);
+  std::vector<typename Optimizer<T>::Bounds> bounds;
+  const auto bounds_of = [&](physics::Parameter p) {
+    return p == physics::Parameter::vp ? typename Optimizer<T>::Bounds{cfg.vmin, cfg.vmax}
+                                       : typename Optimizer<T>::Bounds{cfg.rho_min, cfg.rho_max};
+  };
+  for (std::size_t k = 0; k < np; ++k) {
+    const auto b = bounds_of(params[k]), first = bounds_of(params[0]);
+    scale[k] = k == 0 ? 1.0 : (first.upper - first.lower) / (b.upper - b.lower);
+    bounds.push_back({b.lower * scale[k], b.upper * scale[k]});
+  }
+  const auto values_of = [&](physics::Parameter p) -> const std::vector<double>& {
+    return p == physics::Parameter::vp ? cfg.problem.model.vp : cfg.problem.model.rho;
+  };
+  DeviceVector<T> model("pwave::fwi_model", np * ncells);
+  DeviceVector<T> gradient("pwave::fwi_gradient", np * ncells);
   {
     auto h = Kokkos::create_mirror_view(model);
-    for (std::size_t i = 0; i < ncells; ++i) h(i) = T(cfg.problem.model.vp[i]);
+    for (std::size_t k = 0; k < np; ++k) {
+      const std::vector<double>& v = values_of(params[k]);
+      for (std::size_t i = 0; i < ncells; ++i) h(k * ncells + i) = T(v[i] * scale[k]);
+    }
     Kokkos::deep_copy(model, h);
   }
-  Optimizer<T> opt(cfg.optimizer, ncells, cfg.vmin, cfg.vmax);
+  // Block k of a model-sized vector (unmanaged), and a physical-unit buffer per scaled block.
+  const auto block = [&](const DeviceVector<T>& v, std::size_t k) {
+    return DeviceVector<T>(v.data() + k * ncells, ncells);
+  };
+  std::vector<DeviceVector<T>> physical(np);
+  for (std::size_t k = 1; k < np; ++k) {
+    if (scale[k] != 1.0) physical[k] = DeviceVector<T>("pwave::fwi_parameter", ncells);
+  }
+  // The model block k in its physical unit (a view of `x` when unscaled).
+  const auto physical_block = [&](const DeviceVector<T>& x, std::size_t k) {
+    if (scale[k] == 1.0) return block(x, k);
+    scaled_copy(block(x, k), physical[k], T(1.0 / scale[k]));
+    return physical[k];
+  };
+  Grid2DView<T> grad_vp, grad_rho;  // variable density: dJ/dvp, dJ/drho on the model grid
+  if (channels) {
+    grad_vp = Grid2DView<T>("pwave::fwi_grad_vp", nz, nplane);
+    grad_rho = Grid2DView<T>("pwave::fwi_grad_rho", nz, nplane);
+  }
+  Optimizer<T> opt(cfg.optimizer, np * ncells, bounds);
   GradientConditioner<T> cond(g, cfg.problem.shots, cfg.water_depth, cfg.source_taper,
                               cfg.smoothing);
 
@@ -176,13 +266,13 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed,
   if (cfg.resume) {
     if (std::filesystem::exists(checkpoint_path)) {
       state = read_checkpoint(checkpoint_path);
-      if (state.fingerprint != print || state.model.size() != ncells) {
+      if (state.fingerprint != print || state.model.size() != np * ncells) {
         throw InputError("--resume", checkpoint_path,
                          "the checkpoint belongs to another inversion (" + state.fingerprint +
                              "); this deck is " + print);
       }
       auto h = Kokkos::create_mirror_view(model);
-      for (std::size_t i = 0; i < ncells; ++i) h(i) = T(state.model[i]);
+      for (std::size_t i = 0; i < np * ncells; ++i) h(i) = T(state.model[i]);
       Kokkos::deep_copy(model, h);
       opt.load(state.optimizer);
       if (root) log::info("resuming after iteration " + std::to_string(state.iteration));
@@ -206,13 +296,34 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed,
   std::optional<LowpassFilter> filter;
   typename ShotGradient<T>::Hooks hooks;  // hooks.filter: the stage's low-pass, if any
   auto objective = [&](const DeviceVector<T>& m, const DeviceVector<T>& grad) {
-    const Grid2DView<T> m2(m.data(), nz, nplane), g2(grad.data(), nz, nplane);
-    if (!plan.empty()) prop.set_velocity(m2);
+    std::vector<DeviceVector<T>> values(np);
+    for (std::size_t k = 0; k < np; ++k) values[k] = physical_block(m, k);
+    const auto grid_view = [&](const DeviceVector<T>& v) {
+      return Grid2DView<T>(v.data(), nz, nplane);
+    };
+    if (!plan.empty()) {
+      for (std::size_t k = 0; k < np; ++k) {
+        if (params[k] == physics::Parameter::vp) prop.set_velocity(grid_view(values[k]));
+        if (params[k] == physics::Parameter::rho) prop.set_density(grid_view(values[k]));
+      }
+    }
     const double j = shot_gradient.evaluate(plan.shots, plan.positions(), hooks);
-    Kokkos::deep_copy(grad_w, T(0));
-    prop.add_imaging(shot_gradient.imaging(), grad_w);
-    fold_to_model(cfg.problem, grad_w, m2, g2);
-    cond.apply(g2);
+    if (!channels) {  // constant density: vp is the only parameter
+      Kokkos::deep_copy(grad_w, T(0));
+      prop.add_imaging(shot_gradient.imaging(), grad_w);
+      fold_to_model(cfg.problem, grad_w, grid_view(values[0]), grid_view(grad));
+    } else {
+      prop.model_gradients(shot_gradient.imaging(), grad_vp, grad_rho);
+    }
+    for (std::size_t k = 0; k < np; ++k) {
+      const DeviceVector<T> gk = block(grad, k);
+      if (channels) {
+        const Grid2DView<T>& src = params[k] == physics::Parameter::vp ? grad_vp : grad_rho;
+        // dJ/d(optimiser variable) = dJ/dp / scale.
+        scaled_copy(DeviceVector<T>(src.data(), ncells), gk, T(1.0 / scale[k]));
+      }
+      cond.apply(grid_view(gk));
+    }
     return j;
   };
 
@@ -267,13 +378,22 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed,
       if (root) log::info(line);
       if (root) io::write_text_file(history_path, history_csv(state.history));
       if (root && cfg.output_every > 0 && it % cfg.output_every == 0) {
-        write_model(numbered(dir, "model", it), model, g);
-        write_model(numbered(dir, "gradient", it), gradient, g);
+        for (std::size_t k = 0; k < np; ++k) {
+          write_model(numbered(dir, model_stem(params[k]).c_str(), it), physical_block(model, k),
+                      g);
+          // The gradient with respect to the physical parameter (J per its unit).
+          DeviceVector<T> gk = block(gradient, k);
+          if (scale[k] != 1.0) {
+            scaled_copy(gk, physical[k], T(scale[k]));
+            gk = physical[k];
+          }
+          write_model(numbered(dir, gradient_stem(params[k]).c_str(), it), gk, g);
+        }
       }
       const bool stopping = cfg.stop_after > 0 && iterations_this_run >= cfg.stop_after;
       if ((cfg.checkpoint_every > 0 && it % cfg.checkpoint_every == 0) || it == total || stopping) {
         auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), model);
-        state.model.assign(h.data(), h.data() + ncells);
+        state.model.assign(h.data(), h.data() + np * ncells);
         state.optimizer = opt.save();
         state.iteration = it;
         if (root) write_checkpoint(checkpoint_path, state);
@@ -289,13 +409,19 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed,
     if (stopped_early) break;
     stage_start = stage_end;
   }
-  if (root && !stopped_early)
-    write_model((std::filesystem::path(dir) / "model_final.npy").string(), model, g);
-
   FwiResult result;
   result.model = cfg.problem.model;
-  auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), model);
-  for (std::size_t i = 0; i < ncells; ++i) result.model.vp[i] = double(h(i));
+  for (std::size_t k = 0; k < np; ++k) {
+    const DeviceVector<T> values = physical_block(model, k);
+    if (root && !stopped_early) {
+      write_model((std::filesystem::path(dir) / (model_stem(params[k]) + "_final.npy")).string(),
+                  values, g);
+    }
+    auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), values);
+    std::vector<double>& out =
+        params[k] == physics::Parameter::vp ? result.model.vp : result.model.rho;
+    for (std::size_t i = 0; i < ncells; ++i) out[i] = double(h(i));
+  }
   for (const HistoryRow& r : state.history) result.misfits.push_back(r.misfit);
   result.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count();

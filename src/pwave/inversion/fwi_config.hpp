@@ -34,10 +34,18 @@ struct FwiConfig {
   int batch_size = 0;               ///< shots per iteration (0 = all), drawn without replacement
   unsigned long seed = 1;           ///< of the shot-drawing generator
   OptimizerConfig optimizer;
-  double vmin = 0.0, vmax = 0.0;  ///< bounds of the model (m/s), applied after every update
-  double smoothing = 0.0;         ///< Gaussian smoothing of the gradient, sigma in metres
-  double water_depth = 0.0;       ///< metres: the gradient is zero above this depth
-  double source_taper = 0.0;      ///< metres: the gradient is tapered to zero at sources
+  /// The parameters inverted, each once, in this order (the optimiser's vector holds them one
+  /// after the other). vp always exists; rho needs problem.equation acoustic_variable_density.
+  /// Step sizes (optimizer.learning_rate, history's step) are in the unit of the first one;
+  /// every other parameter p is stepped in proportion to its bounds' width: the optimiser sees
+  /// p scaled by (upper_first - lower_first) / (upper_p - lower_p), so that one step moves every
+  /// parameter by the same fraction of its range.
+  std::vector<physics::Parameter> parameters{physics::Parameter::vp};
+  double vmin = 0.0, vmax = 0.0;        ///< bounds of vp (m/s), applied after every update
+  double rho_min = 0.0, rho_max = 0.0;  ///< bounds of rho (kg/m^3) when it is inverted
+  double smoothing = 0.0;               ///< Gaussian smoothing of the gradient, sigma in metres
+  double water_depth = 0.0;             ///< metres: the gradient is zero above this depth
+  double source_taper = 0.0;            ///< metres: the gradient is tapered to zero at sources
   StorageOptions storage = Storage::boundary;  ///< strategy for the backward pass
   std::string output_directory;                ///< where models, history and checkpoints go
   int output_every = 0;      ///< write model/gradient every N iterations (0 = never)

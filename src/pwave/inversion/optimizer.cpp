@@ -63,8 +63,13 @@ double adam_update(const DeviceVector<T>& model, const DeviceVector<T>& g, const
 }  // namespace
 
 template <class T>
-Optimizer<T>::Optimizer(const OptimizerConfig& config, std::size_t size, double vmin, double vmax)
-    : config_(config), size_(size), vmin_(T(vmin)), vmax_(T(vmax)) {
+Optimizer<T>::Optimizer(const OptimizerConfig& config, std::size_t size,
+                        const std::vector<Bounds>& bounds)
+    : config_(config), size_(size), bounds_(bounds) {
+  if (bounds_.empty() || size % bounds_.size() != 0) {
+    throw RuntimeError("Optimizer: " + std::to_string(size) + " values do not split into " +
+                       std::to_string(bounds_.size()) + " equal blocks");
+  }
   if (config_.type != "sgd" && config_.type != "adam" && config_.type != "lbfgs") {
     throw InputError("inversion.optimizer.type", "",
                      "unknown optimizer '" + config_.type + "' (use adam, lbfgs or sgd)");
@@ -83,7 +88,15 @@ Optimizer<T>::Optimizer(const OptimizerConfig& config, std::size_t size, double 
 
 template <class T>
 void Optimizer<T>::project(const DeviceVector<T>& model) const {
-  clamp_to_bounds(model, vmin_, vmax_);
+  const std::size_t block = size_ / bounds_.size();
+  if (bounds_.size() == 1) {
+    clamp_to_bounds(model, T(bounds_[0].lower), T(bounds_[0].upper));
+    return;
+  }
+  for (std::size_t k = 0; k < bounds_.size(); ++k) {
+    const DeviceVector<T> part(model.data() + k * block, block);  // unmanaged: a block
+    clamp_to_bounds(part, T(bounds_[k].lower), T(bounds_[k].upper));
+  }
 }
 
 template <class T>

@@ -33,7 +33,16 @@ struct StepInfo {
 template <class T>
 class Optimizer {
  public:
-  Optimizer(const OptimizerConfig& config, std::size_t size, double vmin, double vmax);
+  /// Bounds [lower, upper] of one block of the vector: the vector is `size` values split into
+  /// equal consecutive blocks, one per entry of `bounds` (one per inverted parameter).
+  struct Bounds {
+    double lower = 0.0, upper = 0.0;
+  };
+
+  Optimizer(const OptimizerConfig& config, std::size_t size, double vmin, double vmax)
+      : Optimizer(config, size, std::vector<Bounds>{Bounds{vmin, vmax}}) {}
+  /// `size` must be a multiple of bounds.size().
+  Optimizer(const OptimizerConfig& config, std::size_t size, const std::vector<Bounds>& bounds);
 
   /// Updates `model` in place: one iteration. `gradient` is scratch (holds the last gradient).
   StepInfo step(const DeviceVector<T>& model, const DeviceVector<T>& gradient,
@@ -52,7 +61,7 @@ class Optimizer {
 
   OptimizerConfig config_;
   std::size_t size_;
-  T vmin_, vmax_;
+  std::vector<Bounds> bounds_;
   long iteration_ = 0;
   double scale_ = 0.0;     // sgd: fixed step per unit gradient; lbfgs: initial H0 scale
   DeviceVector<T> m_, v_;  // adam moments, sgd velocity (m_)

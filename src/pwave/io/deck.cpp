@@ -16,6 +16,7 @@
 #include "pwave/io/deck_sections.hpp"
 #include "pwave/io/deck_tasks.hpp"
 #include "pwave/physics/stability.hpp"
+#include "pwave/propagation/forward.hpp"
 
 namespace fs = std::filesystem;
 
@@ -92,16 +93,19 @@ std::string spacing_text(const Grid& g) {
 void check_stability(const DeckReader& r, const Node& root, Deck& deck) {
   const ForwardProblem& p = deck.problem;
   const Grid2D& g = p.model.grid;
-  const double vmax = p.model.vmax();
   const double dy = g.is_3d() ? g.dy : 0.0;
-  const double dt_max = physics::max_stable_dt(p.order, vmax, g.dx, g.dz, dy);
+  const bool vd = p.equation == physics::Equation::acoustic_variable_density;
+  const double vstab = stability_velocity(p);
+  const double dt_max = max_stable_dt(p, vstab);
   if (p.dt > dt_max) {
     char limit[32];
     std::snprintf(limit, sizeof limit, "%.3g", round_down_3(dt_max));
     r.fail("time.dt", r.child(r.child(root, "", "time"), "time", "dt"),
            "time.dt = " + number_text(p.dt) + " s is unstable for order " +
-               std::to_string(p.order) + " with vmax = " + number_text(vmax) + " m/s and " +
-               spacing_text(g) + "; the largest stable dt is " + limit + " s");
+               std::to_string(p.order) + (vd ? " (variable density)" : "") +
+               " with vmax = " + number_text(vstab) + " m/s" +
+               (vd && vstab > p.model.vmax() ? " (raised by the density contrasts)" : "") +
+               " and " + spacing_text(g) + "; the largest stable dt is " + limit + " s");
   }
   const double fmax = physics::ricker_max_frequency(p.peak_frequency);
   const double ppw = physics::points_per_wavelength(p.model.vmin(), fmax, g.dx, g.dz, dy);
@@ -134,6 +138,25 @@ void check_free_surface(const Deck& deck, std::vector<std::string>& warnings) {
   if (receivers > 0) {
     warnings.push_back(std::to_string(receivers) +
                        " receiver position(s) at z = 0 lie on the free surface and record zeros");
+  }
+}
+
+// model.rho belongs to the variable-density equation: required there, refused elsewhere (a
+// density the constant-density equation silently ignored would be a wrong run, not a warning).
+void check_density(const DeckReader& r, const Node& root, const ForwardProblem& p) {
+  const Node model = r.child(root, "", "model");
+  const bool variable = p.equation == physics::Equation::acoustic_variable_density;
+  if (variable && p.model.rho.empty()) {
+    r.fail("model.rho", model,
+           "required for physics.equation: acoustic_variable_density: the density in kg/m^3 (a "
+           "number, {file: path, ...} or {constant: kg/m^3, ...}, like model.vp)");
+  }
+  if (!variable && !p.model.rho.empty()) {
+    r.fail("model.rho", r.child(model, "model", "rho"),
+           "applies to physics.equation: acoustic_variable_density only; the constant-density "
+           "equation (physics.equation: " +
+               std::string(physics::name(p.equation)) +
+               ") has no density: set physics.equation or remove model.rho");
   }
 }
 
@@ -190,6 +213,7 @@ Deck load_deck_text(const std::string& text, const std::string& path,
   deck.problem.shots = place_acquisition(r, acq, deck.problem.model.grid);
   res["acquisition"] = resolved_acquisition(acq, three_d);
   resolve_section(res, "physics", [&](Node& n) { read_physics(r, root, deck, n); });
+  check_density(r, root, deck.problem);
   resolve_section(res, "boundary", [&](Node& n) { read_boundary(r, root, deck, n); });
   resolve_section(res, "output", [&](Node& n) { read_output(r, root, deck, n); });
   resolve_section(res, "execution", [&](Node& n) { read_execution(r, root, deck, n); });

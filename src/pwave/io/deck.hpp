@@ -34,13 +34,16 @@ struct DeckInversion {
   bool stages_given = false;        ///< `stages` was written (else `iterations` is used)
   int batch_size = 0;               ///< shots per iteration, 0 = all
   unsigned long seed = 1;
-  OptimizerConfig optimizer;      ///< learning_rate etc. in m/s
-  double vmin = 0.0, vmax = 0.0;  ///< bounds, m/s
-  double smoothing = 0.0;         ///< gradient Gaussian sigma, metres
-  double water_depth = 0.0;       ///< metres
-  double source_taper = 0.0;      ///< metres
-  int output_every = 0;           ///< iterations between snapshots, 0 = never
-  int checkpoint_every = 1;       ///< iterations between checkpoints
+  OptimizerConfig optimizer;  ///< learning_rate etc. in the first parameter's unit
+  /// inversion.parameters, default [vp] (see FwiConfig::parameters).
+  std::vector<physics::Parameter> parameters{physics::Parameter::vp};
+  double vmin = 0.0, vmax = 0.0;  ///< bounds of vp, m/s (the model's range if vp is not inverted)
+  double rho_min = 0.0, rho_max = 0.0;  ///< bounds of rho, kg/m^3 (when inverted)
+  double smoothing = 0.0;               ///< gradient Gaussian sigma, metres
+  double water_depth = 0.0;             ///< metres
+  double source_taper = 0.0;            ///< metres
+  int output_every = 0;                 ///< iterations between snapshots, 0 = never
+  int checkpoint_every = 1;             ///< iterations between checkpoints
   /// Total iterations over all stages.
   int total_iterations() const {
     int n = 0;
@@ -68,10 +71,12 @@ struct Deck {
   Storage storage = Storage::boundary;  ///< gradient, fwi: wavefield storage of the gradient
   StorageOptions storage_options;       ///< the strategy with its settings (what runs use)
   bool has_true_model = false;          ///< fwi: observed data are modelled from true_model
-  Model2D true_model;                   ///< fwi: vp in m/s, on the model grid
-  DeckInversion inversion;              ///< fwi only
-  YAML::Node resolved;                  ///< the deck with every default filled in
-  std::vector<std::string> warnings;    ///< advice that does not stop a run (dispersion, ...)
+  /// fwi: vp in m/s on the model grid, and for variable density rho in kg/m^3 (model.rho when
+  /// true_model.rho is not given)
+  Model2D true_model;
+  DeckInversion inversion;            ///< fwi only
+  YAML::Node resolved;                ///< the deck with every default filled in
+  std::vector<std::string> warnings;  ///< advice that does not stop a run (dispersion, ...)
 };
 
 /// Reads the deck at `path`, applies `overrides` ("key.sub=value", value parsed as YAML) and

@@ -73,14 +73,15 @@ std::string format_from_extension(const std::string& path) {
   return "raw";
 }
 
-// Reads the {file: ...} form of a velocity (`key`, e.g. model.vp) into a GridFileSpec (path
+// Reads the {file: ...} form of a material (`key`, e.g. model.vp) into a GridFileSpec (path
 // resolved) and its resolved node. The caller has checked the keys.
 GridFileSpec read_file_spec(const DeckReader& r, const YAML::Node& vp, const std::string& key,
-                            const Grid& grid, YAML::Node& resolved) {
+                            const Material& m, const Grid& grid, YAML::Node& resolved) {
   const bool is3d = grid.is_3d();
   GridFileSpec spec;
   if (is3d) spec.order = "zyx";
-  const YAML::Node file = r.required(vp, key, "file", "path of the velocity file");
+  const YAML::Node file =
+      r.required(vp, key, "file", std::string("path of the ") + m.noun + " file");
   const std::string name = r.text(file, key + ".file");
   fs::path path(name);
   if (path.is_relative()) path = fs::path(r.deck_dir()) / path;
@@ -103,7 +104,7 @@ GridFileSpec read_file_spec(const DeckReader& r, const YAML::Node& vp, const std
   if (is3d && spec.format == "segy") {
     r.fail(DeckReader::given(format) ? key + ".format" : key + ".file",
            DeckReader::given(format) ? format : file,
-           "SEG-Y velocity files hold 2D models only (one trace per x position); for a 3D model "
+           "SEG-Y model files hold 2D models only (one trace per x position); for a 3D model "
            "use npy ([nz][ny][nx]) or raw (format: raw, order: zyx or xyz)");
   }
   const YAML::Node shape = r.child(vp, key, "shape");
@@ -165,8 +166,8 @@ GridFileSpec read_file_spec(const DeckReader& r, const YAML::Node& vp, const std
   return spec;
 }
 
-void check_values(const DeckReader& r, const std::string& key, const Grid2D& grid,
-                  const std::vector<double>& vp, const YAML::Node& where_node,
+void check_values(const DeckReader& r, const std::string& key, const Material& m,
+                  const Grid2D& grid, const std::vector<double>& vp, const YAML::Node& where_node,
                   std::vector<std::string>& warnings) {
   double vmax = 0.0, vmin = vp.empty() ? 0.0 : vp.front();
   const std::size_t plane = std::size_t(grid.ny) * std::size_t(grid.nx);
@@ -174,28 +175,30 @@ void check_values(const DeckReader& r, const std::string& key, const Grid2D& gri
     const double v = vp[i];
     if (!(v > 0.0) || !std::isfinite(v)) {
       std::ostringstream what;
-      what << "velocity at cell (iz=" << i / plane;
+      what << m.noun << " at cell (iz=" << i / plane;
       if (grid.is_3d()) what << ", iy=" << i % plane / std::size_t(grid.nx);
-      what << ", ix=" << i % std::size_t(grid.nx) << ") is " << v
-           << " m/s; every velocity must be positive and finite (check format, dtype, order "
-              "and scale)";
+      what << ", ix=" << i % std::size_t(grid.nx) << ") is " << v << " " << m.unit << "; every "
+           << m.noun << " must be positive and finite (check format, dtype, order and scale)";
       r.fail(key, where_node, what.str());
     }
     vmax = std::max(vmax, v);
     vmin = std::min(vmin, v);
   }
   if (vmax < 20.0) {
+    // km/s or g/cm^3: both 1000 times the SI value.
+    const bool velocity = std::string(m.name) == "vp";
     std::ostringstream w;
-    w << key << ": velocities are between " << vmin << " and " << vmax
-      << " m/s; if the file is in km/s, set " << key << ".scale: 1000";
+    w << key << ": values are between " << vmin << " and " << vmax << " " << m.unit
+      << "; if the file is in " << (velocity ? "km/s" : "g/cm^3") << ", set " << key
+      << ".scale: 1000";
     warnings.push_back(w.str());
   }
 }
 
 // {file: ...}: loads and decimates the file.
-std::vector<double> read_file_velocity(const DeckReader& r, const YAML::Node& vp,
-                                       const std::string& key, const Grid2D& grid,
-                                       YAML::Node& resolved) {
+std::vector<double> read_file_material(const DeckReader& r, const YAML::Node& vp,
+                                       const std::string& key, const Material& m,
+                                       const Grid2D& grid, YAML::Node& resolved) {
   for (const char* k : {"constant", "layers", "anomalies"}) {
     const YAML::Node n = r.child(vp, key, k);
     if (DeckReader::given(n)) {
@@ -204,7 +207,7 @@ std::vector<double> read_file_velocity(const DeckReader& r, const YAML::Node& vp
              "file");
     }
   }
-  const GridFileSpec spec = read_file_spec(r, vp, key, grid, resolved);
+  const GridFileSpec spec = read_file_spec(r, vp, key, m, grid, resolved);
   const YAML::Node file_node = r.child(vp, key, "file");
   std::vector<double> values;
   try {
@@ -221,9 +224,9 @@ std::vector<double> read_file_velocity(const DeckReader& r, const YAML::Node& vp
 }
 
 // {constant, layers, anomalies}: a background, layers below given depths, circular bodies.
-std::vector<double> read_built_velocity(const DeckReader& r, const YAML::Node& vp,
-                                        const std::string& key, const Grid2D& grid,
-                                        YAML::Node& resolved) {
+std::vector<double> read_built_material(const DeckReader& r, const YAML::Node& vp,
+                                        const std::string& key, const Material& m,
+                                        const Grid2D& grid, YAML::Node& resolved) {
   for (const char* k : {"format", "shape", "order", "dtype", "scale", "stride"}) {
     const YAML::Node n = r.child(vp, key, k);
     if (DeckReader::given(n)) {
@@ -232,7 +235,8 @@ std::vector<double> read_built_velocity(const DeckReader& r, const YAML::Node& v
   }
   const double background =
       r.positive(r.required(vp, key, "constant",
-                            "m/s: the background velocity; or give {file: path} to read a file"),
+                            std::string(m.unit) + ": the background " + m.noun +
+                                "; or give {file: path} to read a file"),
                  key + ".constant");
   std::vector<double> values(std::size_t(grid.cells()), background);
   resolved["constant"] = yaml_number(background);
@@ -253,7 +257,8 @@ std::vector<double> read_built_velocity(const DeckReader& r, const YAML::Node& v
     r.check_keys(layers[i], item);
     const YAML::Node z_node = r.required(layers[i], item, "z", "metres: the top of the layer");
     const double z = r.non_negative(z_node, item + ".z");
-    const double v = r.positive(r.required(layers[i], item, "vp", "m/s below z"), item + ".vp");
+    const double v = r.positive(
+        r.required(layers[i], item, m.name, std::string(m.unit) + " below z"), item + "." + m.name);
     if (z <= previous_z) {
       r.fail(item + ".z", z_node,
              "layers must be listed from the shallowest down (z = " + yaml_number(z).Scalar() +
@@ -270,7 +275,7 @@ std::vector<double> read_built_velocity(const DeckReader& r, const YAML::Node& v
     }
     YAML::Node out(YAML::NodeType::Map);
     out["z"] = yaml_number(z);
-    out["vp"] = yaml_number(v);
+    out[m.name] = yaml_number(v);
     out.SetStyle(YAML::EmitterStyle::Flow);
     layers_resolved.push_back(out);
   }
@@ -297,8 +302,9 @@ std::vector<double> read_built_velocity(const DeckReader& r, const YAML::Node& v
     const double z = r.number(r.required(a, item, "z", "metres: the centre"), item + ".z");
     const double radius = r.positive(r.required(a, item, "radius", "metres"), item + ".radius");
     const double v = r.positive(
-        r.required(a, item, "vp", is3d ? "m/s inside the sphere" : "m/s inside the circle"),
-        item + ".vp");
+        r.required(a, item, m.name,
+                   std::string(m.unit) + (is3d ? " inside the sphere" : " inside the circle")),
+        item + "." + m.name);
     long inside = 0;
     std::size_t cell = 0;
     for (int iz = 0; iz < grid.nz; ++iz) {
@@ -325,7 +331,7 @@ std::vector<double> read_built_velocity(const DeckReader& r, const YAML::Node& v
     if (is3d) out["y"] = yaml_number(y);
     out["z"] = yaml_number(z);
     out["radius"] = yaml_number(radius);
-    out["vp"] = yaml_number(v);
+    out[m.name] = yaml_number(v);
     out.SetStyle(YAML::EmitterStyle::Flow);
     anomalies_resolved.push_back(out);
   }
@@ -379,20 +385,20 @@ void smooth_gaussian(std::vector<double>& values, const Grid2D& grid, double sig
   smooth_axis(values, grid.nz, plane, int(plane), 1, sigma / grid.dz);
 }
 
-std::vector<double> read_velocity(const DeckReader& r, const YAML::Node& vp, const std::string& key,
-                                  const Grid2D& grid, YAML::Node& resolved,
+std::vector<double> read_material(const DeckReader& r, const YAML::Node& vp, const std::string& key,
+                                  const Material& m, const Grid2D& grid, YAML::Node& resolved,
                                   std::vector<std::string>& warnings) {
   if (vp.IsMap()) {
     r.check_keys(vp, key);
     YAML::Node map_resolved(YAML::NodeType::Map);
     const bool from_file = DeckReader::given(r.child(vp, key, "file"));
-    std::vector<double> values = from_file ? read_file_velocity(r, vp, key, grid, map_resolved)
-                                           : read_built_velocity(r, vp, key, grid, map_resolved);
+    std::vector<double> values = from_file ? read_file_material(r, vp, key, m, grid, map_resolved)
+                                           : read_built_material(r, vp, key, m, grid, map_resolved);
     const YAML::Node smooth_node = r.child(vp, key, "smooth");
     const double smooth =
         DeckReader::given(smooth_node) ? r.non_negative(smooth_node, key + ".smooth") : 0.0;
     // Check before smoothing: a bad value would spread and hide its cell.
-    check_values(r, key, grid, values, from_file ? r.child(vp, key, "file") : vp, warnings);
+    check_values(r, key, m, grid, values, from_file ? r.child(vp, key, "file") : vp, warnings);
     smooth_gaussian(values, grid, smooth);
     map_resolved["smooth"] = yaml_number(smooth);
     resolved = map_resolved;
@@ -400,11 +406,12 @@ std::vector<double> read_velocity(const DeckReader& r, const YAML::Node& vp, con
   }
   if (vp.IsSequence()) {
     r.fail(key, vp,
-           "expected a number (m/s), {file: path, ...} or {constant: m/s, ...}, got a list");
+           std::string("expected a number (") + m.unit +
+               "), {file: path, ...} or {constant: " + m.unit + ", ...}, got a list");
   }
   const double v = r.positive(vp, key);
   std::vector<double> values(std::size_t(grid.cells()), v);
-  check_values(r, key, grid, values, vp, warnings);
+  check_values(r, key, m, grid, values, vp, warnings);
   resolved = yaml_number(v);
   return values;
 }
@@ -421,6 +428,13 @@ DeckModel read_model(const DeckReader& r, const YAML::Node& model,
   YAML::Node vp_resolved;
   out.model.vp = read_velocity(r, vp, "model.vp", grid, vp_resolved, warnings);
   out.resolved["vp"] = vp_resolved;
+  const YAML::Node rho = r.child(model, "model", "rho");
+  if (DeckReader::given(rho)) {
+    YAML::Node rho_resolved;
+    out.model.rho =
+        read_material(r, rho, "model.rho", density_material, grid, rho_resolved, warnings);
+    out.resolved["rho"] = rho_resolved;
+  }
   return out;
 }
 

@@ -1,7 +1,8 @@
 #pragma once
-// The deck's model section: grid shape ([nz, nx] for 2D, [nz, ny, nx] for 3D) and spacing, and vp
-// as a constant, from a file, or built from a constant background with layers and circular
-// (spherical in 3D) anomalies; optionally smoothed.
+// The deck's model section: grid shape ([nz, nx] for 2D, [nz, ny, nx] for 3D) and spacing, and the
+// material (vp, and rho for the variable-density equation), each a constant, from a file, or built
+// from a constant background with layers and circular (spherical in 3D) anomalies; optionally
+// smoothed.
 
 #include <yaml-cpp/yaml.h>
 
@@ -15,19 +16,35 @@ namespace pwave::io {
 
 /// The model read from a deck, and the section as resolved (defaults filled, absolute paths).
 struct DeckModel {
-  Model2D model;  ///< vp in m/s
+  Model2D model;  ///< vp in m/s; rho in kg/m^3 when model.rho is given (else empty)
   YAML::Node resolved;
 };
 
-/// Reads a velocity value (m/s) for `grid`: a number; {file: ..., format, shape, order, dtype,
-/// scale, stride, smooth}; or {constant, layers: [{z, vp}], anomalies: [{x, [y,] z, radius,
-/// vp}], smooth} (y: 3D only, and required there). `key` names it in messages ("model.vp",
-/// "true_model.vp"). Checks every value is positive and finite. Writes the value as resolved
-/// (absolute paths, defaults) into `resolved` and returns the values [nz][nx] or [nz][ny][nx]
-/// (x fastest).
-std::vector<double> read_velocity(const DeckReader& reader, const YAML::Node& vp,
-                                  const std::string& key, const Grid2D& grid, YAML::Node& resolved,
-                                  std::vector<std::string>& warnings);
+/// A material parameter a deck can give in every form model.vp takes.
+struct Material {
+  const char* name;  ///< the key: "vp" (also the key of its layers and anomalies) or "rho"
+  const char* unit;  ///< "m/s" or "kg/m^3"
+  const char* noun;  ///< "velocity" or "density" (messages)
+};
+inline constexpr Material velocity_material{"vp", "m/s", "velocity"};
+inline constexpr Material density_material{"rho", "kg/m^3", "density"};
+
+/// Reads a material value (`m`: vp in m/s or rho in kg/m^3) for `grid`: a number; {file: ...,
+/// format, shape, order, dtype, scale, stride, smooth}; or {constant, layers: [{z, <name>}],
+/// anomalies: [{x, [y,] z, radius, <name>}], smooth} (y: 3D only, and required there). `key`
+/// names it in messages ("model.vp", "true_model.rho"). Checks every value is positive and
+/// finite. Writes the value as resolved (absolute paths, defaults) into `resolved` and returns
+/// the values [nz][nx] or [nz][ny][nx] (x fastest).
+std::vector<double> read_material(const DeckReader& reader, const YAML::Node& value,
+                                  const std::string& key, const Material& m, const Grid2D& grid,
+                                  YAML::Node& resolved, std::vector<std::string>& warnings);
+
+/// read_material for a velocity (m/s).
+inline std::vector<double> read_velocity(const DeckReader& reader, const YAML::Node& vp,
+                                         const std::string& key, const Grid2D& grid,
+                                         YAML::Node& resolved, std::vector<std::string>& warnings) {
+  return read_material(reader, vp, key, velocity_material, grid, resolved, warnings);
+}
 
 /// Separable Gaussian smoothing of `values` ([nz][nx] or [nz][ny][nx], x fastest) in place,
 /// standard deviation `sigma` metres along every axis (sigma / dz cells in z, sigma / dx in x,
@@ -37,7 +54,8 @@ void smooth_gaussian(std::vector<double>& values, const Grid2D& grid, double sig
 
 /// Reads `model` (the section's node): shape [nz, nx] gives a 2D grid, [nz, ny, nx] a 3D one;
 /// spacing is a number, [dz, dx] (2D) or [dz, dy, dx] (3D). File paths are relative to the deck's
-/// folder. Loads the vp file and checks every value is positive and finite. Throws InputError with
+/// folder. Loads vp (and model.rho when given) and checks every value is positive and finite.
+/// Whether rho belongs to the chosen equation is checked by the caller. Throws InputError with
 /// key and line; appends advice (e.g. values that look like km/s) to `warnings`.
 DeckModel read_model(const DeckReader& reader, const YAML::Node& model,
                      std::vector<std::string>& warnings);

@@ -14,17 +14,18 @@ DeckKey coordinate(const char* name) {
   return DeckKey{name, {leaf("start"), leaf("step"), leaf("count")}};
 }
 
-// A velocity value in map form: a file, or a constant with layers and circular anomalies.
-DeckKey velocity(const char* name) {
+// A material value (vp, rho) in map form: a file, or a constant with layers and circular
+// anomalies whose values are given under the material's own name.
+DeckKey material(const char* name) {
   return DeckKey{
       name,
       {leaf("file"), leaf("format"), leaf("shape"), leaf("order"), leaf("dtype"), leaf("scale"),
-       leaf("stride"), leaf("smooth"), leaf("constant"), DeckKey{"layers", {leaf("z"), leaf("vp")}},
-       DeckKey{"anomalies", {leaf("x"), leaf("y"), leaf("z"), leaf("radius"), leaf("vp")}}}};
+       leaf("stride"), leaf("smooth"), leaf("constant"), DeckKey{"layers", {leaf("z"), leaf(name)}},
+       DeckKey{"anomalies", {leaf("x"), leaf("y"), leaf("z"), leaf("radius"), leaf(name)}}}};
 }
 
 DeckKey build_schema() {
-  DeckKey model{"model", {leaf("shape"), leaf("spacing"), velocity("vp")}};
+  DeckKey model{"model", {leaf("shape"), leaf("spacing"), material("vp"), material("rho")}};
   DeckKey time{"time", {leaf("dt"), leaf("nt")}};
   DeckKey wavelet{
       "wavelet",
@@ -32,7 +33,7 @@ DeckKey build_schema() {
   DeckKey acquisition{"acquisition",
                       {DeckKey{"sources", {coordinate("x"), coordinate("y"), coordinate("z")}},
                        DeckKey{"receivers", {coordinate("x"), coordinate("y"), coordinate("z")}}}};
-  DeckKey physics{"physics", {leaf("order")}};
+  DeckKey physics{"physics", {leaf("equation"), leaf("order")}};
   DeckKey boundary{
       "boundary",
       {leaf("type"),
@@ -46,15 +47,16 @@ DeckKey build_schema() {
   DeckKey gradient{
       "gradient",
       {leaf("storage"), leaf("checkpoint_interval"), leaf("stride"), leaf("compression")}};
-  DeckKey true_model{"true_model", {velocity("vp")}};
-  DeckKey inversion{"inversion",
-                    {leaf("iterations"), leaf("batch_size"), leaf("seed"),
-                     DeckKey{"optimizer",
-                             {leaf("type"), leaf("learning_rate"), leaf("beta1"), leaf("beta2"),
-                              leaf("epsilon"), leaf("momentum"), leaf("memory")}},
-                     leaf("bounds"), leaf("smoothing"), leaf("water_depth"), leaf("source_taper"),
-                     DeckKey{"stages", {leaf("iterations"), leaf("max_frequency")}},
-                     leaf("output_every"), leaf("checkpoint_every")}};
+  DeckKey true_model{"true_model", {material("vp"), material("rho")}};
+  DeckKey inversion{
+      "inversion",
+      {leaf("iterations"), leaf("batch_size"), leaf("seed"), leaf("parameters"),
+       DeckKey{"optimizer",
+               {leaf("type"), leaf("learning_rate"), leaf("beta1"), leaf("beta2"), leaf("epsilon"),
+                leaf("momentum"), leaf("memory")}},
+       DeckKey{"bounds", {leaf("vp"), leaf("rho")}}, leaf("smoothing"), leaf("water_depth"),
+       leaf("source_taper"), DeckKey{"stages", {leaf("iterations"), leaf("max_frequency")}},
+       leaf("output_every"), leaf("checkpoint_every")}};
   return DeckKey{"",
                  {leaf("task"), leaf("precision"), model, time, wavelet, acquisition, physics,
                   boundary, output, execution, observed, gradient, true_model, inversion}};

@@ -114,6 +114,13 @@ void read_wavelet(const DeckReader& r, const Node& root, Deck& deck, Node& resol
 void read_physics(const DeckReader& r, const Node& root, Deck& deck, Node& resolved) {
   const Node physics = r.child(root, "", "physics");
   if (DeckReader::given(physics)) r.check_keys(physics, "physics");
+  const Node equation = r.child(physics, "physics", "equation");
+  if (DeckReader::given(equation)) {
+    const std::string name =
+        r.choice(equation, "physics.equation", {"acoustic", "acoustic_variable_density"});
+    physics::parse_equation(name, deck.problem.equation);
+  }
+  resolved["equation"] = physics::name(deck.problem.equation);
   const Node order = r.child(physics, "physics", "order");
   if (DeckReader::given(order)) {
     deck.problem.order = r.integer(order, "physics.order", 1);

@@ -16,7 +16,8 @@ void read_time(const DeckReader& r, const YAML::Node& root, Deck& deck, YAML::No
 /// Needs time read first; fills problem.wavelet and problem.peak_frequency. Required.
 void read_wavelet(const DeckReader& r, const YAML::Node& root, Deck& deck, YAML::Node& resolved);
 
-/// physics: order (2, 4, 6 or 8; default 8).
+/// physics: equation (acoustic | acoustic_variable_density; default acoustic) and order (2, 4, 6
+/// or 8; default 8).
 void read_physics(const DeckReader& r, const YAML::Node& root, Deck& deck, YAML::Node& resolved);
 
 /// boundary: type (cpml | none), CPML width per side (cells), free_surface, reflection,

@@ -1,6 +1,7 @@
 #include "pwave/io/deck_tasks.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <sstream>
@@ -9,6 +10,7 @@
 #include "pwave/io/deck_model.hpp"
 #include "pwave/io/deck_observed.hpp"
 #include "pwave/physics/stability.hpp"
+#include "pwave/propagation/forward.hpp"
 
 namespace fs = std::filesystem;
 
@@ -158,17 +160,36 @@ void read_true_model_section(const DeckReader& r, const Node& tm, Deck& deck, No
   deck.true_model.vp = read_velocity(r, vp, "true_model.vp", grid, vp_resolved, deck.warnings);
   deck.has_true_model = true;
   const ForwardProblem& p = deck.problem;
-  const double vmax = deck.true_model.vmax();
-  const double dt_max =
-      physics::max_stable_dt(p.order, vmax, grid.dx, grid.dz, grid.is_3d() ? grid.dy : 0.0);
+  const bool vd = p.equation == physics::Equation::acoustic_variable_density;
+  const Node rho = r.child(tm, "true_model", "rho");
+  Node rho_resolved;
+  if (DeckReader::given(rho) && !vd) {
+    r.fail("true_model.rho", rho,
+           "applies to physics.equation: acoustic_variable_density only (the constant-density "
+           "equation has no density)");
+  }
+  if (DeckReader::given(rho)) {
+    deck.true_model.rho = read_material(r, rho, "true_model.rho", density_material, grid,
+                                        rho_resolved, deck.warnings);
+  } else {
+    deck.true_model.rho = p.model.rho;  // the true density is the initial one
+  }
+  ForwardProblem truth = p;
+  truth.model = deck.true_model;
+  const double vstab = stability_velocity(truth);
+  const double dt_max = max_stable_dt(truth, vstab);
   if (p.dt > dt_max) {
-    r.fail("true_model.vp", vp,
-           "vmax = " + number_text(vmax) + " m/s makes time.dt = " + number_text(p.dt) +
-               " s unstable for order " + std::to_string(p.order) + "; the largest stable dt is " +
-               stable_dt_text(dt_max) + " s");
+    r.fail(DeckReader::given(rho) ? "true_model.rho" : "true_model.vp",
+           DeckReader::given(rho) ? rho : vp,
+           "vmax = " + number_text(vstab) + " m/s" +
+               (vd ? " (with the density contrasts: see docs/physics.md)" : "") +
+               " makes time.dt = " + number_text(p.dt) + " s unstable for order " +
+               std::to_string(p.order) + "; the largest stable dt is " + stable_dt_text(dt_max) +
+               " s");
   }
   Node out(YAML::NodeType::Map);
   out["vp"] = vp_resolved;
+  if (DeckReader::given(rho)) out["rho"] = rho_resolved;
   resolved["true_model"] = out;
 }
 
@@ -255,37 +276,158 @@ void read_stages(const DeckReader& r, const Node& inv, DeckInversion& d) {
   }
 }
 
-void read_bounds(const DeckReader& r, const Node& inv, Deck& deck) {
-  const Node bounds = r.required(inv, "inversion", "bounds", "[vmin, vmax] in m/s");
-  if (!bounds.IsSequence() || bounds.size() != 2) {
-    r.fail("inversion.bounds", bounds,
-           "expected [vmin, vmax] (m/s), got " + DeckReader::describe(bounds));
-  }
+// inversion.parameters: a non-empty list of distinct names the equation provides.
+void read_parameters(const DeckReader& r, const Node& inv, Deck& deck) {
+  const std::string key = "inversion.parameters";
+  const Node list = r.child(inv, "inversion", "parameters");
   DeckInversion& d = deck.inversion;
-  d.vmin = r.number(bounds[0], "inversion.bounds[0]");
-  d.vmax = r.number(bounds[1], "inversion.bounds[1]");
-  if (!(d.vmin > 0.0) || !(d.vmin < d.vmax)) {
-    r.fail("inversion.bounds", bounds,
-           "expected 0 < vmin < vmax (m/s), got [" + number_text(d.vmin) + ", " +
-               number_text(d.vmax) + "]");
+  d.parameters = {physics::Parameter::vp};
+  if (!DeckReader::given(list)) return;
+  if (!list.IsSequence() || list.size() == 0) {
+    r.fail(key, list,
+           "expected a non-empty list of parameter names ([vp], [rho] or [vp, rho]), got " +
+               DeckReader::describe(list));
   }
-  // The inversion may raise any velocity up to vmax: the time step must be stable there.
+  d.parameters.clear();
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const std::string item = key + "[" + std::to_string(i) + "]";
+    physics::Parameter p{};
+    physics::parse_parameter(r.choice(list[i], item, {"vp", "rho"}), p);
+    if (!physics::has_parameter(deck.problem.equation, p)) {
+      r.fail(item, list[i],
+             std::string("the equation ") + physics::name(deck.problem.equation) + " has no " +
+                 physics::name(p) +
+                 " (set physics.equation: acoustic_variable_density to invert "
+                 "the density)");
+    }
+    for (physics::Parameter q : d.parameters) {
+      if (q == p) r.fail(item, list[i], std::string("'") + physics::name(p) + "' is listed twice");
+    }
+    d.parameters.push_back(p);
+  }
+}
+
+bool inverts(const DeckInversion& d, physics::Parameter p) {
+  for (physics::Parameter q : d.parameters) {
+    if (q == p) return true;
+  }
+  return false;
+}
+
+// One [lower, upper] pair of parameter `q`'s bounds at `key`, with 0 < lower < upper.
+void read_pair(const DeckReader& r, const Node& node, const std::string& key, physics::Parameter q,
+               double& lower, double& upper) {
+  const bool vp = q == physics::Parameter::vp;
+  const std::string names = vp ? "vmin, vmax" : "rho_min, rho_max";
+  const std::string unit = physics::unit(q);
+  if (!node.IsSequence() || node.size() != 2) {
+    r.fail(key, node, "expected [" + names + "] (" + unit + "), got " + DeckReader::describe(node));
+  }
+  lower = r.number(node[0], key + "[0]");
+  upper = r.number(node[1], key + "[1]");
+  if (!(lower > 0.0) || !(lower < upper)) {
+    r.fail(key, node,
+           std::string("expected 0 < ") + (vp ? "vmin < vmax" : "rho_min < rho_max") + " (" + unit +
+               "), got [" + number_text(lower) + ", " + number_text(upper) + "]");
+  }
+}
+
+// inversion.bounds: [vmin, vmax] when only vp is inverted, else {vp: [..], rho: [..]} with a
+// pair for every inverted parameter and none for the others.
+Node read_bounds(const DeckReader& r, const Node& inv, Deck& deck) {
+  DeckInversion& d = deck.inversion;
+  const bool vp_only = d.parameters.size() == 1 && d.parameters[0] == physics::Parameter::vp;
+  const Node bounds =
+      r.required(inv, "inversion", "bounds",
+                 vp_only ? "[vmin, vmax] in m/s"
+                         : "the bounds of every inverted parameter: {vp: [vmin, vmax] (m/s), "
+                           "rho: [rho_min, rho_max] (kg/m^3)}");
   const ForwardProblem& p = deck.problem;
-  const Grid2D& g = p.model.grid;
-  const double dt_max = physics::max_stable_dt(p.order, d.vmax, g.dx, g.dz, g.is_3d() ? g.dy : 0.0);
-  if (p.dt > dt_max) {
-    r.fail("inversion.bounds", bounds,
-           "the inversion may raise velocities up to vmax = " + number_text(d.vmax) +
-               " m/s, where time.dt = " + number_text(p.dt) + " s is unstable for order " +
-               std::to_string(p.order) + " (the largest stable dt is " + stable_dt_text(dt_max) +
-               " s); lower the upper bound or time.dt");
+  d.vmin = p.model.vmin();  // vp not inverted: it stays as it is
+  d.vmax = p.model.vmax();
+  Node out;
+  if (bounds.IsSequence()) {
+    if (!vp_only) {
+      r.fail("inversion.bounds", bounds,
+             "with inversion.parameters other than [vp] give the bounds per parameter: {vp: "
+             "[vmin, vmax] (m/s), rho: [rho_min, rho_max] (kg/m^3)}, one pair for each inverted "
+             "parameter");
+    }
+    read_pair(r, bounds, "inversion.bounds", physics::Parameter::vp, d.vmin, d.vmax);
+    out = yaml_list({d.vmin, d.vmax});
+  } else {
+    if (!bounds.IsMap()) {
+      r.fail("inversion.bounds", bounds,
+             "expected [vmin, vmax] (m/s) or {vp: [vmin, vmax], rho: [rho_min, rho_max]}, got " +
+                 DeckReader::describe(bounds));
+    }
+    r.check_keys(bounds, "inversion.bounds");
+    out = Node(YAML::NodeType::Map);
+    for (physics::Parameter q : {physics::Parameter::vp, physics::Parameter::rho}) {
+      const std::string key = std::string("inversion.bounds.") + physics::name(q);
+      const Node pair = r.child(bounds, "inversion.bounds", physics::name(q));
+      if (DeckReader::given(pair) && !inverts(d, q)) {
+        r.fail(key, pair,
+               std::string("'") + physics::name(q) +
+                   "' is not in inversion.parameters; bound "
+                   "only the parameters that are inverted");
+      }
+      if (!inverts(d, q)) continue;
+      if (!DeckReader::given(pair)) {
+        r.fail(key, bounds,
+               std::string("required: [lower, upper] in ") + physics::unit(q) + " (" +
+                   physics::name(q) + " is in inversion.parameters)");
+      }
+      double& lower = q == physics::Parameter::vp ? d.vmin : d.rho_min;
+      double& upper = q == physics::Parameter::vp ? d.vmax : d.rho_max;
+      read_pair(r, pair, key, q, lower, upper);
+      out[physics::name(q)] = yaml_list({lower, upper});
+    }
   }
-  if (p.model.vmin() < d.vmin || p.model.vmax() > d.vmax) {
-    deck.warnings.push_back("inversion.bounds: the initial model (" + number_text(p.model.vmin()) +
-                            " to " + number_text(p.model.vmax()) + " m/s) lies partly outside [" +
-                            number_text(d.vmin) + ", " + number_text(d.vmax) +
-                            "] m/s; the first update clips it");
+  const Node where = bounds;
+  if (inverts(d, physics::Parameter::vp)) {
+    // The inversion may raise any velocity up to vmax: the time step must be stable there
+    // (with the initial model's density contrasts for variable density).
+    ForwardProblem fast = p;
+    std::fill(fast.model.vp.begin(), fast.model.vp.end(), d.vmax);
+    const double vstab = stability_velocity(fast);
+    const double dt_max = max_stable_dt(fast, vstab);
+    if (p.dt > dt_max) {
+      r.fail("inversion.bounds", where,
+             "the inversion may raise velocities up to vmax = " + number_text(d.vmax) +
+                 " m/s, where time.dt = " + number_text(p.dt) + " s is unstable for order " +
+                 std::to_string(p.order) + " (the largest stable dt is " + stable_dt_text(dt_max) +
+                 " s); lower the upper bound or time.dt");
+    }
+    if (p.model.vmin() < d.vmin || p.model.vmax() > d.vmax) {
+      deck.warnings.push_back("inversion.bounds: the initial model (" +
+                              number_text(p.model.vmin()) + " to " + number_text(p.model.vmax()) +
+                              " m/s) lies partly outside [" + number_text(d.vmin) + ", " +
+                              number_text(d.vmax) + "] m/s; the first update clips it");
+    }
   }
+  if (inverts(d, physics::Parameter::rho)) {
+    // A density contrast raises the stable velocity (physics/stability.hpp): in the worst case
+    // sqrt(rho_max / rho_min) over the fastest velocity. Advice only: contrasts that large are
+    // rare, and a run that goes unstable stops naming the step.
+    const double vstab = d.vmax * std::sqrt(d.rho_max / d.rho_min);
+    const double dt_max = max_stable_dt(p, vstab);
+    if (p.dt > dt_max) {
+      deck.warnings.push_back("inversion.bounds.rho: a density contrast of rho_max / rho_min = " +
+                              number_text(d.rho_max / d.rho_min) +
+                              " next to vp = " + number_text(d.vmax) +
+                              " m/s would need time.dt <= " + stable_dt_text(dt_max) +
+                              " s; the run stops with an error if the model gets there");
+    }
+    const auto [lo, hi] = std::minmax_element(p.model.rho.begin(), p.model.rho.end());
+    if (*lo < d.rho_min || *hi > d.rho_max) {
+      deck.warnings.push_back("inversion.bounds.rho: the initial density (" + number_text(*lo) +
+                              " to " + number_text(*hi) + " kg/m^3) lies partly outside [" +
+                              number_text(d.rho_min) + ", " + number_text(d.rho_max) +
+                              "] kg/m^3; the first update clips it");
+    }
+  }
+  return out;
 }
 
 void read_inversion_section(const DeckReader& r, const Node& root, Deck& deck, Node& resolved) {
@@ -311,7 +453,8 @@ void read_inversion_section(const DeckReader& r, const Node& root, Deck& deck, N
   const Node seed = r.child(inv, key, "seed");
   if (DeckReader::given(seed)) d.seed = (unsigned long)r.integer(seed, key + ".seed", 0);
   const Node optimizer = read_optimizer(r, inv, d.optimizer);
-  read_bounds(r, inv, deck);
+  read_parameters(r, inv, deck);
+  const Node bounds = read_bounds(r, inv, deck);
   const auto metres = [&](const char* name, double& value) {
     const Node n = r.child(inv, key, name);
     if (DeckReader::given(n)) value = r.non_negative(n, key + "." + name);
@@ -347,7 +490,11 @@ void read_inversion_section(const DeckReader& r, const Node& root, Deck& deck, N
   out["batch_size"] = d.batch_size;
   out["seed"] = d.seed;
   out["optimizer"] = optimizer;
-  out["bounds"] = yaml_list({d.vmin, d.vmax});
+  Node parameters(YAML::NodeType::Sequence);
+  for (physics::Parameter q : d.parameters) parameters.push_back(physics::name(q));
+  parameters.SetStyle(YAML::EmitterStyle::Flow);
+  out["parameters"] = parameters;
+  out["bounds"] = bounds;
   out["smoothing"] = yaml_number(d.smoothing);
   out["water_depth"] = yaml_number(d.water_depth);
   out["source_taper"] = yaml_number(d.source_taper);

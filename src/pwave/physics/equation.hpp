@@ -30,6 +30,36 @@ inline bool parse_equation(const std::string& text, Equation& out) {
   return false;
 }
 
+/// A material parameter an inversion can update (`inversion.parameters`).
+enum class Parameter {
+  vp,   ///< P-wave velocity, m/s (every equation)
+  rho,  ///< density, kg/m^3 (variable density only)
+};
+
+/// The deck name of a parameter.
+inline const char* name(Parameter p) {
+  return p == Parameter::vp ? "vp" : "rho";
+}
+
+/// The unit of a parameter.
+inline const char* unit(Parameter p) {
+  return p == Parameter::vp ? "m/s" : "kg/m^3";
+}
+
+/// Parses a deck name; returns false for an unknown one.
+inline bool parse_parameter(const std::string& text, Parameter& out) {
+  if (text == "vp" || text == "rho") {
+    out = text == "vp" ? Parameter::vp : Parameter::rho;
+    return true;
+  }
+  return false;
+}
+
+/// Whether equation `e` has parameter `p` (the constant-density equation has no density).
+inline bool has_parameter(Equation e, Parameter p) {
+  return p == Parameter::vp || e == Equation::acoustic_variable_density;
+}
+
 /// Compile-time tags of the equations: hot loops are instantiated per tag.
 struct ConstantDensity {
   static constexpr Equation equation = Equation::acoustic;

@@ -69,6 +69,8 @@ class Acoustic2D {
   int imaging_channels() const {
     return problem_.equation == physics::Equation::acoustic_variable_density ? 2 : 1;
   }
+  /// Rows of an imaging sum: imaging_channels() padded grids stacked along z.
+  int imaging_rows() const { return imaging_channels() * st_.nz; }
 
   /// Replaces the source time function s(t_n) shared by all shots (nt samples), e.g. by a
   /// low-passed one in a multiscale inversion. One small host-to-device copy.

@@ -11,6 +11,42 @@
 
 namespace pwave {
 
+double stability_velocity(const ForwardProblem& p) {
+  const Grid2D& g = p.model.grid;
+  if (p.equation != physics::Equation::acoustic_variable_density) return p.model.vmax();
+  // The Gershgorin velocity of the staggered operator: sqrt(rho_i v_i^2 max b) over the cell
+  // and its neighbours (physics/stability.hpp).
+  const std::size_t plane = std::size_t(g.ny) * g.nx;
+  double vstab = 0;
+  for (int iz = 0; iz < g.nz; ++iz)
+    for (int iy = 0; iy < g.ny; ++iy)
+      for (int ix = 0; ix < g.nx; ++ix) {
+        const std::size_t i = std::size_t(iz) * plane + std::size_t(iy) * g.nx + ix;
+        double bmax = 1.0 / p.model.rho[i];
+        const auto nb = [&](int z, int y, int x) {
+          if (z < 0 || z >= g.nz || y < 0 || y >= g.ny || x < 0 || x >= g.nx) return;
+          bmax =
+              std::max(bmax, 1.0 / p.model.rho[std::size_t(z) * plane + std::size_t(y) * g.nx + x]);
+        };
+        nb(iz - 1, iy, ix), nb(iz + 1, iy, ix), nb(iz, iy, ix - 1), nb(iz, iy, ix + 1);
+        nb(iz, iy - 1, ix), nb(iz, iy + 1, ix);
+        vstab = std::max(vstab, std::sqrt(p.model.rho[i] * bmax) * p.model.vp[i]);
+      }
+  return vstab;
+}
+
+double max_stable_dt(const ForwardProblem& p, double velocity) {
+  const Grid2D& g = p.model.grid;
+  const double dy = g.is_3d() ? g.dy : 0.0;
+  return p.equation == physics::Equation::acoustic_variable_density
+             ? physics::max_stable_dt_staggered(p.order, velocity, g.dx, g.dz, dy)
+             : physics::max_stable_dt(p.order, velocity, g.dx, g.dz, dy);
+}
+
+double max_stable_dt(const ForwardProblem& p) {
+  return max_stable_dt(p, stability_velocity(p));
+}
+
 void validate(const ForwardProblem& p) {
   const Grid2D& g = p.model.grid;
   if (g.nz < 1 || g.nx < 1 || g.ny < 1) throw InputError("model.shape", "", "must be positive");
@@ -87,7 +123,6 @@ void validate(const ForwardProblem& p) {
     }
   }
   const bool vd = p.equation == physics::Equation::acoustic_variable_density;
-  double vstab = p.model.vmax();
   if (vd) {
     if (p.model.rho.size() != std::size_t(g.cells())) {
       throw InputError("model.rho", "",
@@ -107,27 +142,9 @@ void validate(const ForwardProblem& p) {
         throw InputError("model.rho", "", m.str());
       }
     }
-    // The Gershgorin velocity of the staggered operator: sqrt(rho_i v_i^2 max b) over the cell
-    // and its neighbours (physics/stability.hpp).
-    vstab = 0;
-    for (int iz = 0; iz < g.nz; ++iz)
-      for (int iy = 0; iy < g.ny; ++iy)
-        for (int ix = 0; ix < g.nx; ++ix) {
-          const std::size_t i = std::size_t(iz) * plane + std::size_t(iy) * g.nx + ix;
-          double bmax = 1.0 / p.model.rho[i];
-          const auto nb = [&](int z, int y, int x) {
-            if (z < 0 || z >= g.nz || y < 0 || y >= g.ny || x < 0 || x >= g.nx) return;
-            bmax = std::max(bmax,
-                            1.0 / p.model.rho[std::size_t(z) * plane + std::size_t(y) * g.nx + x]);
-          };
-          nb(iz - 1, iy, ix), nb(iz + 1, iy, ix), nb(iz, iy, ix - 1), nb(iz, iy, ix + 1);
-          nb(iz, iy - 1, ix), nb(iz, iy + 1, ix);
-          vstab = std::max(vstab, std::sqrt(p.model.rho[i] * bmax) * p.model.vp[i]);
-        }
   }
-  const double dt_max =
-      vd ? physics::max_stable_dt_staggered(p.order, vstab, g.dx, g.dz, g.is_3d() ? g.dy : 0.0)
-         : physics::max_stable_dt(p.order, vstab, g.dx, g.dz, g.is_3d() ? g.dy : 0.0);
+  const double vstab = stability_velocity(p);
+  const double dt_max = max_stable_dt(p);
   if (p.dt > dt_max) {
     std::ostringstream m;
     m << "dt = " << p.dt << " s is unstable for order " << p.order

@@ -14,6 +14,19 @@ using ProgressCallback = std::function<void(long, long)>;
 /// Validates `problem` (order, CFL, geometry) and throws InputError with a clear message.
 void validate(const ForwardProblem& problem);
 
+/// The velocity (m/s) the CFL limit of the problem's equation sees: vmax for constant density;
+/// for variable density the largest sqrt(rho_i v_i^2 max b) over each cell i and its neighbours
+/// (a Gershgorin bound of the staggered operator: a density contrast raises it above vmax).
+/// Needs model.rho for variable density.
+double stability_velocity(const ForwardProblem& problem);
+
+/// Largest stable dt (s) of the problem's equation, order and grid for a stability velocity
+/// `velocity` (m/s; see stability_velocity).
+double max_stable_dt(const ForwardProblem& problem, double velocity);
+
+/// Largest stable dt (s) of the problem as it is.
+double max_stable_dt(const ForwardProblem& problem);
+
 /// Runs every shot and returns the receiver traces, host-side, [shot][receiver][time], in
 /// the precision T (float or double). Receiver sample n is u(x_r, t = n dt).
 /// Throws RuntimeError naming the step if the wavefield becomes NaN or Inf.

@@ -138,12 +138,20 @@ GradientResult<T> misfit_gradient(const ForwardProblem& problem, const ObservedT
   out.misfit = shots.evaluate(plan.shots, keys, hooks);
   if (progress && plan.empty()) progress(1, 1);
 
-  Grid2DView<T> grad_w("pwave::grad_w", prop.padded_nz(), prop.padded_plane());
-  prop.add_imaging(shots.imaging(), grad_w);
-  const auto grad = fold_to_model(problem, grad_w);
-  out.gradient = HostArray2<T>("pwave::gradient_host", problem.model.grid.nz,
-                               problem.model.grid.ny * problem.model.grid.nx);  // [nz][ny nx] in 3D
-  Kokkos::deep_copy(out.gradient, grad);
+  const Grid2D& g = problem.model.grid;
+  out.gradient = HostArray2<T>("pwave::gradient_host", g.nz, g.ny * g.nx);  // [nz][ny nx] in 3D
+  if (prop.imaging_channels() > 1) {
+    const Grid2DView<T> grad_vp("pwave::grad_vp", g.nz, g.ny * g.nx);
+    const Grid2DView<T> grad_rho("pwave::grad_rho", g.nz, g.ny * g.nx);
+    prop.model_gradients(shots.imaging(), grad_vp, grad_rho);
+    out.gradient_rho = HostArray2<T>("pwave::gradient_rho_host", g.nz, g.ny * g.nx);
+    Kokkos::deep_copy(out.gradient, grad_vp);
+    Kokkos::deep_copy(out.gradient_rho, grad_rho);
+  } else {
+    Grid2DView<T> grad_w("pwave::grad_w", prop.padded_nz(), prop.padded_plane());
+    prop.add_imaging(shots.imaging(), grad_w);
+    Kokkos::deep_copy(out.gradient, fold_to_model(problem, grad_w));
+  }
   if (comm.size() > 1) {
     // Every rank returns every shot's traces: its own rows to the others, in shot order.
     const std::size_t per_shot = std::size_t(nrec) * std::size_t(problem.nt);

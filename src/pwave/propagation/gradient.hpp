@@ -9,13 +9,15 @@
 
 namespace pwave {
 
-/// J and dJ/dvp for J = 0.5 * sum over shots, receivers and samples of (d - d_obs)^2 (no dt
-/// factor). The gradient is [nz][nx] ([nz][ny nx] in 3D), in units of J per (m/s).
+/// J and dJ/dvp (and dJ/drho for variable density) for J = 0.5 * sum over shots, receivers and
+/// samples of (d - d_obs)^2 (no dt factor). Gradients are [nz][nx] ([nz][ny nx] in 3D), in J per
+/// unit of the parameter.
 template <class T>
 struct GradientResult {
   double misfit = 0.0;
-  HostArray2<T> gradient;   ///< dJ/dvp on the model grid [nz][nx]
-  HostArray3<T> synthetic;  ///< modelled data [shot][receiver][time]
+  HostArray2<T> gradient;      ///< dJ/dvp on the model grid [nz][nx], J per (m/s)
+  HostArray2<T> gradient_rho;  ///< dJ/drho, J per (kg/m^3); empty for constant density
+  HostArray3<T> synthetic;     ///< modelled data [shot][receiver][time]
 };
 
 /// Computes the misfit against `observed` ([shot][receiver][time], host) and its gradient with

@@ -77,8 +77,8 @@ ShotGradient<T>::ShotGradient(Acoustic2D<T>& prop, const ObservedTraces& observe
       history_(prop.make_history(chunk_, storage)),
       syn_("pwave::syn", chunk_, prop.receivers_per_shot(), nt_),
       res_("pwave::res", chunk_, prop.receivers_per_shot(), nt_),
-      imaging_("pwave::imaging", prop.padded_nz(), prop.padded_plane()),
-      no_rows_("pwave::no_rows", 0, prop.padded_nz(), prop.padded_plane()),
+      imaging_("pwave::imaging", prop.imaging_rows(), prop.padded_plane()),
+      no_rows_("pwave::no_rows", 0, prop.imaging_rows(), prop.padded_plane()),
       imaging_sum_(imaging_.size(), path) {}
 
 template <class T>
@@ -96,7 +96,8 @@ double ShotGradient<T>::evaluate(const std::vector<int>& shots, const std::vecto
   const bool streaming =
       nchunks > 1 && comm_.size() == 1 && std::is_sorted(keys.begin(), keys.end());
   if (nchunks > 1 && !streaming && rows_.extent(0) < std::size_t(count)) {
-    rows_ = Field2D<T>("pwave::shot_imaging_rows", share_, prop_.padded_nz(), prop_.padded_plane());
+    rows_ =
+        Field2D<T>("pwave::shot_imaging_rows", share_, prop_.imaging_rows(), prop_.padded_plane());
   }
   std::vector<double> misfits;
   misfits.reserve(shots.size());

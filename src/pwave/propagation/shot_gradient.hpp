@@ -75,8 +75,9 @@ class ShotGradient {
   /// Collective. Runs this rank's `shots` (global ids, at most share; keys[k]: the global order
   /// of shots[k], distinct over all ranks; every rank calls, with or without shots) and returns
   /// the misfit J = 0.5 sum (d - d_obs)^2 over all ranks' shots. imaging() then holds the sum
-  /// over all those shots of their imaging (padded grid; dJ/dw = imaging / w^2, see
-  /// Acoustic2D::add_imaging). With the velocity set on `prop` beforehand.
+  /// over all those shots of their imaging ([imaging_rows][padded plane]: dJ/dw = imaging / w^2
+  /// for constant density, see Acoustic2D::add_imaging; every equation: model_gradients). With
+  /// the model set on `prop` beforehand.
   double evaluate(const std::vector<int>& shots, const std::vector<long>& keys,
                   const Hooks& hooks = Hooks());
 
