@@ -98,9 +98,10 @@ int check_command(const CommandLine& cl) {
   for (const std::string& s : cl.sets) std::cout << "# --set " << s << "\n";
   std::cout << io::resolved_yaml(deck);
 
-  const double vmin = p.model.vmin(), vmax = p.model.vmax();
+  const double vmin = p.model.vmin(), vmax = stability_velocity(p);
   const double dy = g.is_3d() ? g.dy : 0.0;
-  const double dt_max = physics::max_stable_dt(p.order, vmax, g.dx, g.dz, dy);
+  const double dt_max = max_stable_dt(p, vmax);
+  const bool vd = p.equation == physics::Equation::acoustic_variable_density;
   const double fmax = physics::ricker_max_frequency(p.peak_frequency);
   const double ppw = physics::points_per_wavelength(vmin, fmax, g.dx, g.dz, dy);
   const PaddedGrid pg = padded_grid(p);
@@ -110,8 +111,9 @@ int check_command(const CommandLine& cl) {
 
   std::cout << "#\n# stability: dt = "
             << format("%g s, largest stable dt = %.3g s", p.dt, io::round_down_3(dt_max))
-            << " (order " << p.order
-            << format(", vmax = %g m/s), CFL ratio dt/dt_max = %.3f", vmax, p.dt / dt_max) << "\n";
+            << " (order " << p.order << (vd ? ", variable density" : "")
+            << format(", vmax = %g m/s", vmax) << (vd ? " with the density contrasts" : "")
+            << format("), CFL ratio dt/dt_max = %.3f", p.dt / dt_max) << "\n";
   std::cout << format("# dispersion: %.2f points per wavelength (vmin = %g m/s, fmax = %g Hz, ",
                       ppw, vmin, fmax)
             << format("h = %g m; at least %g wanted)", std::max({g.dx, g.dz, dy}),

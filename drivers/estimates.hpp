@@ -23,7 +23,8 @@ PaddedGrid padded_grid(const ForwardProblem& problem);
 /// on the six strips).
 struct MemoryEstimate {
   int batch = 0;            ///< shots propagated together
-  double wavefields = 0;    ///< per shot: 2 time levels on the padded grid + stencil halo
+  double wavefields = 0;    ///< per shot: 2 time levels on the padded grid + stencil halo (+ a flux
+                            ///< per axis for variable density)
   double cpml = 0;          ///< per shot: psi, psi_next, zeta on the x and z (and y) CPML strips
   double receivers = 0;     ///< per shot: traces [receiver][time]
   double per_shot = 0;      ///< sum of the three above

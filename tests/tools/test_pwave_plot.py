@@ -213,6 +213,22 @@ class Figures(unittest.TestCase):
         self.assert_figures(self.dir, ["wavelet.png", "observed_data.png", "loss.png",
                                        "iteration_0001.png", "final_model.png"], r.stdout)
 
+    def test_fwi_run_with_density(self):
+        """A variable-density inversion: the density's own figures beside vp's."""
+        make_fwi_run(self.dir)
+        rho = 0.3 * layered_model() + 1500.0
+        for name, a in (("true_model_rho.npy", rho), ("initial_model_rho.npy", smooth(rho)),
+                        ("model_rho_0001.npy", rho), ("model_rho_final.npy", rho),
+                        ("gradient_rho_0001.npy", (smooth(rho) - rho) * 1e-7),
+                        ("gradient_rho.npy", (smooth(rho) - rho) * 1e-7)):
+            np.save(os.path.join(self.dir, name), a.astype("<f4"))
+        r = run_tool(self.dir, "--dpi", "60")
+        self.assertEqual(r.returncode, 0, f"stdout:\n{r.stdout}\nstderr:\n{r.stderr}")
+        self.assert_figures(self.dir, ["wavelet.png", "observed_data.png", "loss.png",
+                                       "iteration_0001.png", "final_model.png",
+                                       "iteration_rho_0001.png", "final_model_rho.png",
+                                       "gradient_rho.png"], r.stdout)
+
     def test_forward_and_gradient_tasks(self):
         w = ricker(NT, DT)
         fwd = os.path.join(self.dir, "forward")
