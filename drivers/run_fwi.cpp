@@ -21,25 +21,11 @@ namespace pwave::cli {
 namespace {
 
 FwiConfig fwi_config(const io::Deck& deck, const fs::path& dir, bool resume, int stop_after) {
-  const io::DeckInversion& inv = deck.inversion;
   FwiConfig c;
+  static_cast<InversionSettings&>(c) = deck.inversion;
   c.problem = deck.problem;  // the initial model; boundary.pml_velocity is fixed by the deck
-  c.stages = inv.stages;
-  c.batch_size = inv.batch_size;
-  c.seed = inv.seed;
-  c.optimizer = inv.optimizer;
-  c.parameters = inv.parameters;
-  c.vmin = inv.vmin;
-  c.vmax = inv.vmax;
-  c.rho_min = inv.rho_min;
-  c.rho_max = inv.rho_max;
-  c.smoothing = inv.smoothing;
-  c.water_depth = inv.water_depth;
-  c.source_taper = inv.source_taper;
   c.storage = deck.storage_options;
   c.output_directory = dir.string();
-  c.output_every = inv.output_every;
-  c.checkpoint_every = inv.checkpoint_every;
   c.resume = resume;
   c.stop_after = stop_after;
   return c;

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "pwave/config/inversion.hpp"
 #include "pwave/core/observed.hpp"
-#include "pwave/inversion/fwi_config.hpp"
 #include "pwave/propagation/forward_problem.hpp"
 #include "pwave/propagation/storage.hpp"
 
@@ -28,29 +28,8 @@ struct DeckObserved {
   std::shared_ptr<const ObservedTraces> traces;
 };
 
-/// The inversion section of a fwi deck (see FwiConfig for the meaning of each value).
-struct DeckInversion {
-  std::vector<StageConfig> stages;  ///< as given, or one stage {iterations, 0}
-  bool stages_given = false;        ///< `stages` was written (else `iterations` is used)
-  int batch_size = 0;               ///< shots per iteration, 0 = all
-  unsigned long seed = 1;
-  OptimizerConfig optimizer;  ///< learning_rate etc. in the first parameter's unit
-  /// inversion.parameters, default [vp] (see FwiConfig::parameters).
-  std::vector<physics::Parameter> parameters{physics::Parameter::vp};
-  double vmin = 0.0, vmax = 0.0;  ///< bounds of vp, m/s (the model's range if vp is not inverted)
-  double rho_min = 0.0, rho_max = 0.0;  ///< bounds of rho, kg/m^3 (when inverted)
-  double smoothing = 0.0;               ///< gradient Gaussian sigma, metres
-  double water_depth = 0.0;             ///< metres
-  double source_taper = 0.0;            ///< metres
-  int output_every = 0;                 ///< iterations between snapshots, 0 = never
-  int checkpoint_every = 1;             ///< iterations between checkpoints
-  /// Total iterations over all stages.
-  int total_iterations() const {
-    int n = 0;
-    for (const StageConfig& s : stages) n += s.iterations;
-    return n;
-  }
-};
+/// The inversion section of a fwi deck: the settings the FWI loop reads (FwiConfig's base).
+using DeckInversion = InversionSettings;
 
 /// A parsed, validated deck.
 struct Deck {

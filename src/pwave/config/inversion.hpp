@@ -1,0 +1,63 @@
+#pragma once
+// The settings of an inversion as a deck states them: plain values, filled by the deck reader
+// (io) and read by the FWI loop (inversion), so neither copies the other's fields. A leaf:
+// it depends on nothing but the physics' parameter names.
+
+#include <string>
+#include <vector>
+
+#include "pwave/physics/equation.hpp"
+
+namespace pwave {
+
+/// Optimiser settings. Step sizes are in the unit of the first inverted parameter (m/s for vp):
+/// `learning_rate` is the largest model change of the first iteration for sgd and lbfgs (the
+/// step is scaled so max|update| = learning_rate; L-BFGS then keeps unit steps with a
+/// backtracking line search), and the per-cell step of Adam.
+struct OptimizerConfig {
+  std::string type = "adam";  ///< adam | lbfgs | sgd
+  double learning_rate = 20.0;
+  double beta1 = 0.9, beta2 = 0.999, epsilon = 1e-8;  ///< adam
+  double momentum = 0.0;                              ///< sgd
+  int memory = 5;                                     ///< lbfgs: stored pairs
+};
+
+/// One stage of a multiscale inversion: data and wavelet low-pass filtered below
+/// `max_frequency` Hz (0 = unfiltered), run for `iterations` iterations.
+struct StageConfig {
+  int iterations = 0;
+  double max_frequency = 0.0;
+};
+
+/// The deck's `inversion` section (inputs/README.md).
+struct InversionSettings {
+  std::vector<StageConfig> stages;  ///< at least one
+  bool stages_given = false;        ///< the deck wrote `stages` (else `iterations` made one)
+  int batch_size = 0;               ///< shots per iteration (0 = all), drawn without replacement
+  unsigned long seed = 1;           ///< of the shot-drawing generator
+  OptimizerConfig optimizer;
+  /// The parameters inverted, each once, in this order (the optimiser's vector holds them one
+  /// after the other). vp always exists; rho needs the equation acoustic_variable_density.
+  /// Step sizes (optimizer.learning_rate, history's step) are in the unit of the first one;
+  /// every other parameter p is stepped in proportion to its bounds' width: the optimiser sees
+  /// p scaled by (upper_first - lower_first) / (upper_p - lower_p), so that one step moves every
+  /// parameter by the same fraction of its range.
+  std::vector<physics::Parameter> parameters{physics::Parameter::vp};
+  double vmin = 0.0, vmax = 0.0;        ///< bounds of vp (m/s), applied after every update (the
+                                        ///< model's range when vp is not inverted)
+  double rho_min = 0.0, rho_max = 0.0;  ///< bounds of rho (kg/m^3) when it is inverted
+  double smoothing = 0.0;               ///< Gaussian smoothing of the gradient, sigma in metres
+  double water_depth = 0.0;             ///< metres: the gradient is zero above this depth
+  double source_taper = 0.0;            ///< metres: the gradient is tapered to zero at sources
+  int output_every = 0;      ///< write models and gradients every N iterations (0 = never)
+  int checkpoint_every = 1;  ///< save the inversion state every N iterations
+
+  /// Total iterations over all stages.
+  int total_iterations() const {
+    int n = 0;
+    for (const StageConfig& s : stages) n += s.iterations;
+    return n;
+  }
+};
+
+}  // namespace pwave
