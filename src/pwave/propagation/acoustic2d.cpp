@@ -571,23 +571,51 @@ void Acoustic2D<T>::step_vd(const ExecSpace& exec, int count,
   const backend::BoxCuts cuts{{0, st.strip_top, st.nz - st.strip_bottom, st.nz},
                               {0, st.strip_front, st.ny - st.strip_back, st.ny},
                               {0, st.strip_left, st.nx - st.strip_right, st.nx}};
-  backend::for_each_box_3d("pwave::physics::acoustic_vd::flux", exec, count, cuts,
-                           [&](auto in_x, auto in_y, auto in_z) {
-                             return vd::Flux<T, Order, Dim, decltype(in_x)::value,
-                                             decltype(in_z)::value, decltype(in_y)::value>{v, coef};
-                           });
+  const backend::Box inner{cuts.z[1], cuts.z[2], cuts.y[1], cuts.y[2], cuts.x[1], cuts.x[2]};
+  // Host backends, 2D: the interior box in one fused launch (vd::FusedStep) that keeps its flux
+  // in cache; the flux launch then covers the strips and the ring of the box, R cells deep, that
+  // the strip updates read.
+  constexpr bool fused = Dim == 2 && backend::uses_row_paths<ExecSpace>();
+  const bool fuse = fused && !inner.empty();
+  backend::for_each_box_3d(
+      "pwave::physics::acoustic_vd::flux", exec, count, cuts,
+      [&](auto in_x, auto in_y, auto in_z) {
+        return vd::Flux<T, Order, Dim, decltype(in_x)::value, decltype(in_z)::value,
+                        decltype(in_y)::value>{v, coef};
+      },
+      fuse);
+  if (fuse) {
+    constexpr int R = physics::StaggeredStencil<Order>::radius;
+    const int zt = std::min(inner.z0 + R, inner.z1), zb = std::max(inner.z1 - R, zt);
+    const int xl = std::min(inner.x0 + R, inner.x1), xr = std::max(inner.x1 - R, xl);
+    const backend::Box ring[4] = {{inner.z0, zt, 0, 1, inner.x0, inner.x1},
+                                  {zb, inner.z1, 0, 1, inner.x0, inner.x1},
+                                  {zt, zb, 0, 1, inner.x0, xl},
+                                  {zt, zb, 0, 1, xr, inner.x1}};
+    for (const backend::Box& b : ring) {
+      backend::for_each_cell_3d("pwave::physics::acoustic_vd::flux", exec, count, b,
+                                vd::InteriorFlux<T, Order, Dim>{v, coef});
+    }
+  }
   if (problem_.boundary.free_surface) {
     Kokkos::parallel_for("pwave::physics::acoustic_vd::mirror_flux",
                          Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>(
                              exec, {0, 0}, {count, int(v.flux_z.extent(2))}),
                          vd::MirrorFlux<T>{v.flux_z, st.halo});
   }
-  backend::for_each_box_3d("pwave::physics::acoustic_vd::update", exec, count, cuts,
-                           [&](auto in_x, auto in_y, auto in_z) {
-                             return vd::Update<T, Order, Dim, decltype(in_x)::value,
-                                               decltype(in_z)::value, decltype(in_y)::value>{v,
-                                                                                             coef};
-                           });
+  backend::for_each_box_3d(
+      "pwave::physics::acoustic_vd::update", exec, count, cuts,
+      [&](auto in_x, auto in_y, auto in_z) {
+        return vd::Update<T, Order, Dim, decltype(in_x)::value, decltype(in_z)::value,
+                          decltype(in_y)::value>{v, coef};
+      },
+      fuse);
+  if constexpr (fused) {
+    if (fuse) {
+      backend::for_each_cell_3d("pwave::physics::acoustic_vd::fused_step", exec, count, inner,
+                                vd::FusedStep<T, Order>{v, coef, problem_.boundary.free_surface});
+    }
+  }
 }
 
 template <class T>

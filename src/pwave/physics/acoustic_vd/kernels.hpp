@@ -59,11 +59,39 @@ KOKKOS_INLINE_FUNCTION int x_strip_index(const Acoustic2DState<T>& st, int iy, i
   return iy * (st.strip_left + st.strip_right) + x_strip_column(st, ix);
 }
 
+/// (D+ u) at the half point after a cell: sum_k c_k (u(k) - u(1 - k)), where u(j) is the value
+/// j cells further along the axis. The one formula of the flux, for the cell operators and the
+/// host row paths alike (the accessor is a view lookup or a raw pointer offset).
+template <int R, class T, class U>
+KOKKOS_FORCEINLINE_FUNCTION T d_plus(const T* c, const U& u) {
+  T g = 0;
+  PWAVE_UNROLL
+  for (int k = 1; k <= R; ++k) g += c[k] * (u(k) - u(1 - k));
+  return g;
+}
+
+/// (D- f) at a cell: sum_k c_k (f(k - 1) - f(-k)), f(j) the half point j after the cell's own.
+template <int R, class T, class F>
+KOKKOS_FORCEINLINE_FUNCTION T d_minus(const T* c, const F& f) {
+  T h = 0;
+  PWAVE_UNROLL
+  for (int k = 1; k <= R; ++k) h += c[k] * (f(k - 1) - f(-k));
+  return h;
+}
+
+/// The leapfrog update of a cell: 2 u^n - u^{n-1} + w L u^n.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T leapfrog(T u, T u_prev, T w, T lap) {
+  return T(2) * u - u_prev + w * lap;
+}
+
 /// First launch of a step: f_a = beta_a (D+_a u^n + psi_a^n) at every half point after a cell
 /// of the launched box, advancing psi in the strips the box lies in (InX, InZ, InY).
 template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
 struct Flux {
   static constexpr int R = StaggeredStencil<Order>::radius;
+  /// Rows (3D: depths) one lines() call takes.
+  static constexpr int block_lines = 4;
   State<T> v;
   Coefficients<T, Order> c;
 
@@ -72,13 +100,10 @@ struct Flux {
     const Acoustic2DState<T>& st = v.st;
     const int z = iz + st.halo, x = st.column(iy, ix), ys = st.ys, q = st.plane(iy, ix);
     const auto& u = st.u_cur;
-    T gx = 0, gz = 0, gy = 0;
-    PWAVE_UNROLL
-    for (int k = 1; k <= R; ++k) {
-      gx += c.x[k] * (u(s, z, x + k) - u(s, z, x + 1 - k));
-      gz += c.z[k] * (u(s, z + k, x) - u(s, z + 1 - k, x));
-      if constexpr (Dim == 3) gy += c.y[k] * (u(s, z, x + k * ys) - u(s, z, x + (1 - k) * ys));
-    }
+    T gx = d_plus<R>(c.x, [&](int j) { return u(s, z, x + j); });
+    T gz = d_plus<R>(c.z, [&](int j) { return u(s, z + j, x); });
+    T gy = 0;
+    if constexpr (Dim == 3) gy = d_plus<R>(c.y, [&](int j) { return u(s, z, x + j * ys); });
     if constexpr (InX) {
       T& psi = st.psi_x(s, iz, x_strip_index(st, iy, ix));
       psi = v.hx.a(ix) * psi + v.hx.b(ix) * gx;
@@ -98,6 +123,43 @@ struct Flux {
     v.flux_z(s, z, x) = v.beta_z(iz, q) * gz;
     if constexpr (Dim == 3) v.flux_y(s, z, x) = v.beta_y(iz, q) * gy;
   }
+
+  /// Host path (backends/launch.hpp): the x lines (iz + r, iy), r < n, cells [x0, x1). Outside
+  /// the strips, operator()'s formula on raw pointers in a contiguous x loop; the strip boxes
+  /// stay cell by cell (a few percent of the grid).
+  void lines(int s, int iz, int n, int iy, int x0, int x1) const {
+    if constexpr (InX || InZ || InY) {
+      for (int r = iz; r < iz + n; ++r)
+        for (int ix = x0; ix < x1; ++ix) (*this)(s, r, iy, ix);
+    } else {
+      const Acoustic2DState<T>& st = v.st;
+      const int col = st.column(iy, 0), q = st.plane(iy, 0);
+      for (int r = iz; r < iz + n; ++r) {
+        const int z = r + st.halo;
+        T* fy = nullptr;
+        const T* by = nullptr;
+        if constexpr (Dim == 3) fy = &v.flux_y(s, z, col), by = &v.beta_y(r, q);
+        row(c, &st.u_cur(s, z, col), &v.flux_x(s, z, col), &v.flux_z(s, z, col), fy,
+            &v.beta_x(r, q), &v.beta_z(r, q), by, long(st.u_cur.stride(1)), long(st.ys), x0, x1);
+      }
+    }
+  }
+
+  /// The interior flux of cells [x0, x1) of one x line: u, f_a at grid column 0 of the line
+  /// (halo layout), beta_a at column 0 of its [z][ny nx] row; zs, ys the strides of a z and a y
+  /// step of u.
+  static void row(const Coefficients<T, Order>& c, const T* PWAVE_RESTRICT u, T* PWAVE_RESTRICT fx,
+                  T* PWAVE_RESTRICT fz, T* PWAVE_RESTRICT fy, const T* PWAVE_RESTRICT bx,
+                  const T* PWAVE_RESTRICT bz, const T* PWAVE_RESTRICT by, long zs, long ys, int x0,
+                  int x1) {
+    PWAVE_SIMD
+    for (int i = x0; i < x1; ++i) {
+      const T* p = u + i;
+      fx[i] = bx[i] * d_plus<R>(c.x, [&](int j) { return p[j]; });
+      fz[i] = bz[i] * d_plus<R>(c.z, [&](int j) { return p[j * zs]; });
+      if constexpr (Dim == 3) fy[i] = by[i] * d_plus<R>(c.y, [&](int j) { return p[j * ys]; });
+    }
+  }
 };
 
 /// Second launch: u^{n+1} = 2 u^n - u^{n-1} + w sum_a (D-_a f_a + zeta_a), written over u^{n-1},
@@ -105,6 +167,7 @@ struct Flux {
 template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
 struct Update {
   static constexpr int R = StaggeredStencil<Order>::radius;
+  static constexpr int block_lines = 4;
   State<T> v;
   Coefficients<T, Order> c;
 
@@ -112,14 +175,10 @@ struct Update {
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
     const Acoustic2DState<T>& st = v.st;
     const int z = iz + st.halo, x = st.column(iy, ix), ys = st.ys, q = st.plane(iy, ix);
-    T hx = 0, hz = 0, hy = 0;
-    PWAVE_UNROLL
-    for (int k = 1; k <= R; ++k) {
-      hx += c.x[k] * (v.flux_x(s, z, x + k - 1) - v.flux_x(s, z, x - k));
-      hz += c.z[k] * (v.flux_z(s, z + k - 1, x) - v.flux_z(s, z - k, x));
-      if constexpr (Dim == 3)
-        hy += c.y[k] * (v.flux_y(s, z, x + (k - 1) * ys) - v.flux_y(s, z, x - k * ys));
-    }
+    T hx = d_minus<R>(c.x, [&](int j) { return v.flux_x(s, z, x + j); });
+    T hz = d_minus<R>(c.z, [&](int j) { return v.flux_z(s, z + j, x); });
+    T hy = 0;
+    if constexpr (Dim == 3) hy = d_minus<R>(c.y, [&](int j) { return v.flux_y(s, z, x + j * ys); });
     if constexpr (InX) {
       T& zeta = st.zeta_x(s, iz, x_strip_index(st, iy, ix));
       zeta = st.cx.a(ix) * zeta + st.cx.b(ix) * hx;
@@ -137,7 +196,118 @@ struct Update {
     }
     T lap = hx + hz;
     if constexpr (Dim == 3) lap += hy;
-    st.u_prev(s, z, x) = T(2) * st.u_cur(s, z, x) - st.u_prev(s, z, x) + v.w(iz, q) * lap;
+    st.u_prev(s, z, x) = leapfrog(st.u_cur(s, z, x), st.u_prev(s, z, x), v.w(iz, q), lap);
+  }
+
+  /// Host path, as Flux::lines(): the strip boxes cell by cell, the interior on raw pointers.
+  void lines(int s, int iz, int n, int iy, int x0, int x1) const {
+    if constexpr (InX || InZ || InY) {
+      for (int r = iz; r < iz + n; ++r)
+        for (int ix = x0; ix < x1; ++ix) (*this)(s, r, iy, ix);
+    } else {
+      const Acoustic2DState<T>& st = v.st;
+      const int col = st.column(iy, 0), q = st.plane(iy, 0);
+      const long zs = long(st.u_cur.stride(1));
+      for (int r = iz; r < iz + n; ++r) {
+        const int z = r + st.halo;
+        const T* fy = nullptr;
+        if constexpr (Dim == 3) fy = &v.flux_y(s, z, col);
+        const T* fz = &v.flux_z(s, z, col);
+        row(
+            c, &st.u_cur(s, z, col), &st.u_prev(s, z, col), &v.w(r, q), &v.flux_x(s, z, col),
+            [&](int j) { return fz + j * zs; }, fy, long(st.ys), x0, x1);
+      }
+    }
+  }
+
+  /// The interior update of cells [x0, x1) of one x line: u^n, u^{n-1} (overwritten by u^{n+1})
+  /// and f_a at grid column 0 of the line, w at column 0 of its [z][ny nx] row. `fz_row(j)` is
+  /// the z flux row j half points after the line's own (at grid column 0): the halo-layout rows
+  /// of Update, or the row buffers of FusedStep.
+  template <class ZRow>
+  static void row(const Coefficients<T, Order>& c, const T* PWAVE_RESTRICT uc, T* PWAVE_RESTRICT un,
+                  const T* PWAVE_RESTRICT w, const T* PWAVE_RESTRICT fx, const ZRow& fz_row,
+                  const T* PWAVE_RESTRICT fy, long ys, int x0, int x1) {
+    const T* fzr[2 * R];  // rows -R .. R - 1
+    for (int j = -R; j < R; ++j) fzr[j + R] = fz_row(j);
+    PWAVE_SIMD
+    for (int i = x0; i < x1; ++i) {
+      T lap = d_minus<R>(c.x, [&](int j) { return fx[i + j]; }) +
+              d_minus<R>(c.z, [&](int j) { return fzr[j + R][i]; });
+      if constexpr (Dim == 3) lap += d_minus<R>(c.y, [&](int j) { return fy[i + j * ys]; });
+      un[i] = leapfrog(uc[i], un[i], w[i], lap);
+    }
+  }
+};
+
+/// f = beta (D+ u) along one axis at the half points after cells [0, n) of a line: `u` and
+/// `beta` at the first cell, `stride` the step of u along the axis (1, a z row or a y line).
+/// The interior flux of one axis on the host (Flux's formula without the strip terms).
+template <int R, class T>
+void flux_axis_row(const T* c, const T* PWAVE_RESTRICT u, long stride, const T* PWAVE_RESTRICT beta,
+                   T* PWAVE_RESTRICT f, int n) {
+  PWAVE_SIMD
+  for (int i = 0; i < n; ++i)
+    f[i] = beta[i] * d_plus<R>(c, [&](int j) { return u[i + j * stride]; });
+}
+
+/// Host backends, 2D: Flux and Update of the interior box fused per band of rows, so the flux
+/// never goes to memory. For each chunk of columns the band's rows are swept top to bottom; the
+/// z flux rows sit in a ring of 2R row buffers (row z + R - 1 computed just before row z is
+/// updated), the x flux of the row in a line buffer. Each band recomputes the 2R - 1 z flux
+/// rows above its first row (the bands are independent work items). The flux is Flux's
+/// interior formula, also on the half points within R of the box that lie in the strips: the
+/// CPML half-point profile is zero there (a = b = 0 from a layer's inner edge on), so psi is
+/// zero and the strip formula gives the same value. Half points outside the padded grid are
+/// zero, or with a free surface above row 0 the mirror of the one below (as MirrorFlux).
+/// The flux of the strips, and of the ring R cells deep inside the box that the strip
+/// updates read, still comes from Flux (propagation::Acoustic2D::step_vd).
+template <class T, int Order>
+struct FusedStep {
+  static constexpr int R = StaggeredStencil<Order>::radius;
+  /// Rows per work item (launch.hpp's lines() interface; iy is 0 in 2D).
+  static constexpr int block_lines = 32;
+  /// Columns per chunk: the ring (2R rows) and the 2R + 1 u^n rows a z flux row reads stay in
+  /// L1/L2.
+  static constexpr int chunk = 2048;
+  State<T> v;
+  Coefficients<T, Order> c;
+  bool free_surface = false;
+
+  void lines(int s, int iz, int n, int /*iy*/, int x0, int x1) const {
+    const Acoustic2DState<T>& st = v.st;
+    const long zs = long(st.u_cur.stride(1));
+    const int h = st.halo, nz = st.nz, nx = st.nx;
+    alignas(64) T ring[2 * R][chunk];
+    alignas(64) T fx[chunk + 2 * R];
+    for (int c0 = x0; c0 < x1; c0 += chunk) {
+      const int cn = std::min(chunk, x1 - c0);
+      const auto slot = [&](int j) -> T* { return ring[((j % (2 * R)) + 2 * R) % (2 * R)]; };
+      const auto z_flux = [&](int j) {  // z flux row j, columns [c0, c0 + cn), into its slot
+        T* dst = slot(j);
+        const int jj = j < 0 && free_surface ? -1 - j : j;
+        if (jj < 0 || jj >= nz) {
+          for (int i = 0; i < cn; ++i) dst[i] = T(0);
+        } else {
+          flux_axis_row<R>(c.z, &st.u_cur(s, jj + h, h + c0), zs, &v.beta_z(jj, c0), dst, cn);
+        }
+      };
+      for (int j = iz - R; j < iz + R - 1; ++j) z_flux(j);
+      for (int z = iz; z < iz + n; ++z) {
+        z_flux(z + R - 1);
+        // x flux of half points [c0 - R, c0 + cn + R - 1), at fx[k - (c0 - R)].
+        const int lo = std::max(c0 - R, 0), hi = std::min(c0 + cn + R - 1, nx);
+        for (int k = c0 - R; k < lo; ++k) fx[k - (c0 - R)] = T(0);
+        for (int k = std::max(hi, lo); k < c0 + cn + R - 1; ++k) fx[k - (c0 - R)] = T(0);
+        if (hi > lo) {
+          flux_axis_row<R>(c.x, &st.u_cur(s, z + h, h + lo), 1, &v.beta_x(z, lo),
+                           fx + (lo - (c0 - R)), hi - lo);
+        }
+        Update<T, Order, 2, false, false, false>::row(
+            c, &st.u_cur(s, z + h, h + c0), &st.u_prev(s, z + h, h + c0), &v.w(z, c0), fx + R,
+            [&](int j) -> const T* { return slot(z + j); }, nullptr, 0, 0, cn);
+      }
+    }
   }
 };
 
@@ -170,16 +340,10 @@ struct ReverseUpdate {
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
     const Acoustic2DState<T>& st = v.st;
     const int z = iz + st.halo, x = st.column(iy, ix), ys = st.ys, q = st.plane(iy, ix);
-    T hx = 0, hz = 0, hy = 0;  // summed as Update does
-    PWAVE_UNROLL
-    for (int k = 1; k <= R; ++k) {
-      hx += c.x[k] * (v.flux_x(s, z, x + k - 1) - v.flux_x(s, z, x - k));
-      hz += c.z[k] * (v.flux_z(s, z + k - 1, x) - v.flux_z(s, z - k, x));
-      if constexpr (Dim == 3)
-        hy += c.y[k] * (v.flux_y(s, z, x + (k - 1) * ys) - v.flux_y(s, z, x - k * ys));
-    }
-    T lap = hx + hz;
-    if constexpr (Dim == 3) lap += hy;
+    T lap = d_minus<R>(c.x, [&](int j) { return v.flux_x(s, z, x + j); }) +
+            d_minus<R>(c.z, [&](int j) { return v.flux_z(s, z + j, x); });  // as Update
+    if constexpr (Dim == 3)
+      lap += d_minus<R>(c.y, [&](int j) { return v.flux_y(s, z, x + j * ys); });
     const T wl = v.w(iz, q) * lap;
     st.u_prev(s, z, x) = T(2) * st.u_cur(s, z, x) - st.u_prev(s, z, x) + wl;
     acc(s, iz, q) += g(s, z, x) * wl;
