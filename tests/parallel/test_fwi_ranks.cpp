@@ -43,13 +43,16 @@ Model2D anomaly_model(const FwiConfig& c) {
   return m;
 }
 
-void rank_invariance(const std::string& optimizer) {
+void rank_invariance(const std::string& optimizer, int batch_size = 4) {
   const auto& world = parallel::test_env::world();
   const auto base = std::filesystem::temp_directory_path() / "pwave-fwi-ranks";
-  const std::string shared_dir = (base / (optimizer + "-world")).string();
-  const std::string own_dir =
-      (base / (optimizer + "-self-" + std::to_string(world.rank()))).string();
+  const std::string shared_dir =
+      (base / (optimizer + "-world-" + std::to_string(batch_size))).string();
+  const std::string own_dir = (base / (optimizer + "-self-" + std::to_string(batch_size) + "-" +
+                                       std::to_string(world.rank())))
+                                  .string();
   FwiConfig c = rank_test_config(shared_dir, optimizer);
+  c.batch_size = batch_size;
   ForwardProblem truth = c.problem;
   truth.model = anomaly_model(c);
   const auto observed = forward_model<float>(truth);
@@ -130,6 +133,11 @@ TEST(FwiRanks, AdamIsBitwiseIndependentOfTheRankCount) {
 }
 TEST(FwiRanks, LbfgsIsBitwiseIndependentOfTheRankCount) {
   rank_invariance("lbfgs");
+}
+// Fewer shots per iteration than ranks: a rank without shots must still take the same step
+// (it once kept the previous model in its propagator, and with it its own gradient).
+TEST(FwiRanks, RanksWithoutShotsTakeTheSameStep) {
+  rank_invariance("adam", 2);
 }
 
 }  // namespace

@@ -301,11 +301,11 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed,
     const auto grid_view = [&](const DeviceVector<T>& v) {
       return Grid2DView<T>(v.data(), nz, nplane);
     };
-    if (!plan.empty()) {
-      for (std::size_t k = 0; k < np; ++k) {
-        if (params[k] == physics::Parameter::vp) prop.set_velocity(grid_view(values[k]));
-        if (params[k] == physics::Parameter::rho) prop.set_density(grid_view(values[k]));
-      }
+    // Every rank, with or without shots: the chain rule below reads the propagator's model
+    // (a rank that kept the previous one would take another step than the others).
+    for (std::size_t k = 0; k < np; ++k) {
+      if (params[k] == physics::Parameter::vp) prop.set_velocity(grid_view(values[k]));
+      if (params[k] == physics::Parameter::rho) prop.set_density(grid_view(values[k]));
     }
     const double j = shot_gradient.evaluate(plan.shots, plan.positions(), hooks);
     if (!channels) {  // constant density: vp is the only parameter
