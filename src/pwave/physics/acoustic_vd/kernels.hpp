@@ -85,6 +85,48 @@ KOKKOS_FORCEINLINE_FUNCTION T leapfrog(T u, T u_prev, T w, T lap) {
   return T(2) * u - u_prev + w * lap;
 }
 
+/// The CPML memory term of one axis at a point: m <- a m + b g, returns g + m (psi and the
+/// flux at a half point, zeta and D- f at a cell). The one formula for cells and rows.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T cpml_memory(T& m, T a, T b, T g) {
+  m = a * m + b * g;
+  return g + m;
+}
+
+/// The memory variables and CPML profile of one x line of a strip box (host row paths): m_a at
+/// grid column ix of the line is m_a[ix]; the x profile varies along the line, the z and y
+/// ones are the line's values. Null / zero for the axes whose strips the box is not in.
+template <class T>
+struct StripLine {
+  T *mx = nullptr, *mz = nullptr, *my = nullptr;
+  const T *ax = nullptr, *bx = nullptr;
+  T az = 0, bz = 0, ay = 0, by = 0;
+
+  /// Line (iz, iy) of shot s, cells from x0 on (all in one box: for InX, all in the left or
+  /// all in the right strip): memory variables `mx`, `mz`, `my` (psi or zeta, in the strip
+  /// layouts of Acoustic2DState), profiles `px`, `pz`, `py` (a, b).
+  template <bool InX, bool InZ, bool InY>
+  static StripLine at(const Acoustic2DState<T>& st, const Field2D<T>& mx, const Field2D<T>& mz,
+                      const Field2D<T>& my, const CpmlAxis<T>& px, const CpmlAxis<T>& pz,
+                      const CpmlAxis<T>& py, int s, int iz, int iy, int x0) {
+    StripLine l;
+    if constexpr (InX) {
+      l.mx = &mx(s, iz, iy * (st.strip_left + st.strip_right) + x_strip_column(st, x0)) - x0;
+      l.ax = px.a.data();
+      l.bx = px.b.data();
+    }
+    if constexpr (InZ) {
+      l.mz = &mz(s, z_strip_row(st, iz), st.plane(iy, 0));
+      l.az = pz.a(iz), l.bz = pz.b(iz);
+    }
+    if constexpr (InY) {
+      l.my = &my(s, iz, y_strip_line(st, iy) * st.nx);
+      l.ay = py.a(iy), l.by = py.b(iy);
+    }
+    return l;
+  }
+};
+
 /// First launch of a step: f_a = beta_a (D+_a u^n + psi_a^n) at every half point after a cell
 /// of the launched box, advancing psi in the strips the box lies in (InX, InZ, InY).
 template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
@@ -104,60 +146,64 @@ struct Flux {
     T gz = d_plus<R>(c.z, [&](int j) { return u(s, z + j, x); });
     T gy = 0;
     if constexpr (Dim == 3) gy = d_plus<R>(c.y, [&](int j) { return u(s, z, x + j * ys); });
-    if constexpr (InX) {
-      T& psi = st.psi_x(s, iz, x_strip_index(st, iy, ix));
-      psi = v.hx.a(ix) * psi + v.hx.b(ix) * gx;
-      gx += psi;
-    }
-    if constexpr (InZ) {
-      T& psi = st.psi_z(s, z_strip_row(st, iz), q);
-      psi = v.hz.a(iz) * psi + v.hz.b(iz) * gz;
-      gz += psi;
-    }
+    if constexpr (InX)
+      gx = cpml_memory(st.psi_x(s, iz, x_strip_index(st, iy, ix)), v.hx.a(ix), v.hx.b(ix), gx);
+    if constexpr (InZ)
+      gz = cpml_memory(st.psi_z(s, z_strip_row(st, iz), q), v.hz.a(iz), v.hz.b(iz), gz);
     if constexpr (InY) {
-      T& psi = st.psi_y(s, iz, y_strip_line(st, iy) * st.nx + ix);
-      psi = v.hy.a(iy) * psi + v.hy.b(iy) * gy;
-      gy += psi;
+      gy = cpml_memory(st.psi_y(s, iz, y_strip_line(st, iy) * st.nx + ix), v.hy.a(iy), v.hy.b(iy),
+                       gy);
     }
     v.flux_x(s, z, x) = v.beta_x(iz, q) * gx;
     v.flux_z(s, z, x) = v.beta_z(iz, q) * gz;
     if constexpr (Dim == 3) v.flux_y(s, z, x) = v.beta_y(iz, q) * gy;
   }
 
-  /// Host path (backends/launch.hpp): the x lines (iz + r, iy), r < n, cells [x0, x1). Outside
-  /// the strips, operator()'s formula on raw pointers in a contiguous x loop; the strip boxes
-  /// stay cell by cell (a few percent of the grid).
+  /// Host path (backends/launch.hpp): the x lines (iz + r, iy), r < n, cells [x0, x1) (all in
+  /// one box): operator()'s formula on raw pointers in a contiguous x loop, the strip lookups
+  /// resolved once per line (StripLine).
   void lines(int s, int iz, int n, int iy, int x0, int x1) const {
-    if constexpr (InX || InZ || InY) {
-      for (int r = iz; r < iz + n; ++r)
-        for (int ix = x0; ix < x1; ++ix) (*this)(s, r, iy, ix);
-    } else {
-      const Acoustic2DState<T>& st = v.st;
-      const int col = st.column(iy, 0), q = st.plane(iy, 0);
-      for (int r = iz; r < iz + n; ++r) {
-        const int z = r + st.halo;
-        T* fy = nullptr;
-        const T* by = nullptr;
-        if constexpr (Dim == 3) fy = &v.flux_y(s, z, col), by = &v.beta_y(r, q);
-        row(c, &st.u_cur(s, z, col), &v.flux_x(s, z, col), &v.flux_z(s, z, col), fy,
-            &v.beta_x(r, q), &v.beta_z(r, q), by, long(st.u_cur.stride(1)), long(st.ys), x0, x1);
+    const Acoustic2DState<T>& st = v.st;
+    const int col = st.column(iy, 0), q = st.plane(iy, 0);
+    for (int r = iz; r < iz + n; ++r) {
+      const int z = r + st.halo;
+      T* fy = nullptr;
+      const T* by = nullptr;
+      if constexpr (Dim == 3) fy = &v.flux_y(s, z, col), by = &v.beta_y(r, q);
+      StripLine<T> m;
+      if constexpr (InX || InZ || InY) {
+        m = StripLine<T>::template at<InX, InZ, InY>(st, st.psi_x, st.psi_z, st.psi_y, v.hx, v.hz,
+                                                     v.hy, s, r, iy, x0);
       }
+      row(c, &st.u_cur(s, z, col), &v.flux_x(s, z, col), &v.flux_z(s, z, col), fy, &v.beta_x(r, q),
+          &v.beta_z(r, q), by, long(st.u_cur.stride(1)), long(st.ys), x0, x1, m);
     }
   }
 
-  /// The interior flux of cells [x0, x1) of one x line: u, f_a at grid column 0 of the line
-  /// (halo layout), beta_a at column 0 of its [z][ny nx] row; zs, ys the strides of a z and a y
-  /// step of u.
+  /// The flux of cells [x0, x1) of one x line: u, f_a at grid column 0 of the line (halo
+  /// layout), beta_a at column 0 of its [z][ny nx] row; zs, ys the strides of a z and a y step
+  /// of u; `m` psi and the profile of the strips the line lies in.
   static void row(const Coefficients<T, Order>& c, const T* PWAVE_RESTRICT u, T* PWAVE_RESTRICT fx,
                   T* PWAVE_RESTRICT fz, T* PWAVE_RESTRICT fy, const T* PWAVE_RESTRICT bx,
                   const T* PWAVE_RESTRICT bz, const T* PWAVE_RESTRICT by, long zs, long ys, int x0,
-                  int x1) {
+                  int x1, const StripLine<T>& m = {}) {
+    T* PWAVE_RESTRICT mx = m.mx;
+    T* PWAVE_RESTRICT mz = m.mz;
+    T* PWAVE_RESTRICT my = m.my;
     PWAVE_SIMD
     for (int i = x0; i < x1; ++i) {
       const T* p = u + i;
-      fx[i] = bx[i] * d_plus<R>(c.x, [&](int j) { return p[j]; });
-      fz[i] = bz[i] * d_plus<R>(c.z, [&](int j) { return p[j * zs]; });
-      if constexpr (Dim == 3) fy[i] = by[i] * d_plus<R>(c.y, [&](int j) { return p[j * ys]; });
+      T gx = d_plus<R>(c.x, [&](int j) { return p[j]; });
+      T gz = d_plus<R>(c.z, [&](int j) { return p[j * zs]; });
+      if constexpr (InX) gx = cpml_memory(mx[i], m.ax[i], m.bx[i], gx);
+      if constexpr (InZ) gz = cpml_memory(mz[i], m.az, m.bz, gz);
+      fx[i] = bx[i] * gx;
+      fz[i] = bz[i] * gz;
+      if constexpr (Dim == 3) {
+        T gy = d_plus<R>(c.y, [&](int j) { return p[j * ys]; });
+        if constexpr (InY) gy = cpml_memory(my[i], m.ay, m.by, gy);
+        fy[i] = by[i] * gy;
+      }
     }
   }
 };
@@ -179,62 +225,66 @@ struct Update {
     T hz = d_minus<R>(c.z, [&](int j) { return v.flux_z(s, z + j, x); });
     T hy = 0;
     if constexpr (Dim == 3) hy = d_minus<R>(c.y, [&](int j) { return v.flux_y(s, z, x + j * ys); });
-    if constexpr (InX) {
-      T& zeta = st.zeta_x(s, iz, x_strip_index(st, iy, ix));
-      zeta = st.cx.a(ix) * zeta + st.cx.b(ix) * hx;
-      hx += zeta;
-    }
-    if constexpr (InZ) {
-      T& zeta = st.zeta_z(s, z_strip_row(st, iz), q);
-      zeta = st.cz.a(iz) * zeta + st.cz.b(iz) * hz;
-      hz += zeta;
-    }
+    if constexpr (InX)
+      hx = cpml_memory(st.zeta_x(s, iz, x_strip_index(st, iy, ix)), st.cx.a(ix), st.cx.b(ix), hx);
+    if constexpr (InZ)
+      hz = cpml_memory(st.zeta_z(s, z_strip_row(st, iz), q), st.cz.a(iz), st.cz.b(iz), hz);
     if constexpr (InY) {
-      T& zeta = st.zeta_y(s, iz, y_strip_line(st, iy) * st.nx + ix);
-      zeta = st.cy.a(iy) * zeta + st.cy.b(iy) * hy;
-      hy += zeta;
+      hy = cpml_memory(st.zeta_y(s, iz, y_strip_line(st, iy) * st.nx + ix), st.cy.a(iy),
+                       st.cy.b(iy), hy);
     }
     T lap = hx + hz;
     if constexpr (Dim == 3) lap += hy;
     st.u_prev(s, z, x) = leapfrog(st.u_cur(s, z, x), st.u_prev(s, z, x), v.w(iz, q), lap);
   }
 
-  /// Host path, as Flux::lines(): the strip boxes cell by cell, the interior on raw pointers.
+  /// Host path, as Flux::lines().
   void lines(int s, int iz, int n, int iy, int x0, int x1) const {
-    if constexpr (InX || InZ || InY) {
-      for (int r = iz; r < iz + n; ++r)
-        for (int ix = x0; ix < x1; ++ix) (*this)(s, r, iy, ix);
-    } else {
-      const Acoustic2DState<T>& st = v.st;
-      const int col = st.column(iy, 0), q = st.plane(iy, 0);
-      const long zs = long(st.u_cur.stride(1));
-      for (int r = iz; r < iz + n; ++r) {
-        const int z = r + st.halo;
-        const T* fy = nullptr;
-        if constexpr (Dim == 3) fy = &v.flux_y(s, z, col);
-        const T* fz = &v.flux_z(s, z, col);
-        row(
-            c, &st.u_cur(s, z, col), &st.u_prev(s, z, col), &v.w(r, q), &v.flux_x(s, z, col),
-            [&](int j) { return fz + j * zs; }, fy, long(st.ys), x0, x1);
+    const Acoustic2DState<T>& st = v.st;
+    const int col = st.column(iy, 0), q = st.plane(iy, 0);
+    const long zs = long(st.u_cur.stride(1));
+    for (int r = iz; r < iz + n; ++r) {
+      const int z = r + st.halo;
+      const T* fy = nullptr;
+      if constexpr (Dim == 3) fy = &v.flux_y(s, z, col);
+      const T* fz = &v.flux_z(s, z, col);
+      StripLine<T> m;
+      if constexpr (InX || InZ || InY) {
+        m = StripLine<T>::template at<InX, InZ, InY>(st, st.zeta_x, st.zeta_z, st.zeta_y, st.cx,
+                                                     st.cz, st.cy, s, r, iy, x0);
       }
+      row(
+          c, &st.u_cur(s, z, col), &st.u_prev(s, z, col), &v.w(r, q), &v.flux_x(s, z, col),
+          [&](int j) { return fz + j * zs; }, fy, long(st.ys), x0, x1, m);
     }
   }
 
-  /// The interior update of cells [x0, x1) of one x line: u^n, u^{n-1} (overwritten by u^{n+1})
-  /// and f_a at grid column 0 of the line, w at column 0 of its [z][ny nx] row. `fz_row(j)` is
-  /// the z flux row j half points after the line's own (at grid column 0): the halo-layout rows
-  /// of Update, or the row buffers of FusedStep.
+  /// The update of cells [x0, x1) of one x line: u^n, u^{n-1} (overwritten by u^{n+1}) and f_a
+  /// at grid column 0 of the line, w at column 0 of its [z][ny nx] row. `fz_row(j)` is the z
+  /// flux row j half points after the line's own (at grid column 0): the halo-layout rows of
+  /// Update, or the row buffers of FusedStep. `m`: zeta and the profile of the strips the line
+  /// lies in.
   template <class ZRow>
   static void row(const Coefficients<T, Order>& c, const T* PWAVE_RESTRICT uc, T* PWAVE_RESTRICT un,
                   const T* PWAVE_RESTRICT w, const T* PWAVE_RESTRICT fx, const ZRow& fz_row,
-                  const T* PWAVE_RESTRICT fy, long ys, int x0, int x1) {
+                  const T* PWAVE_RESTRICT fy, long ys, int x0, int x1, const StripLine<T>& m = {}) {
     const T* fzr[2 * R];  // rows -R .. R - 1
     for (int j = -R; j < R; ++j) fzr[j + R] = fz_row(j);
+    T* PWAVE_RESTRICT mx = m.mx;
+    T* PWAVE_RESTRICT mz = m.mz;
+    T* PWAVE_RESTRICT my = m.my;
     PWAVE_SIMD
     for (int i = x0; i < x1; ++i) {
-      T lap = d_minus<R>(c.x, [&](int j) { return fx[i + j]; }) +
-              d_minus<R>(c.z, [&](int j) { return fzr[j + R][i]; });
-      if constexpr (Dim == 3) lap += d_minus<R>(c.y, [&](int j) { return fy[i + j * ys]; });
+      T hx = d_minus<R>(c.x, [&](int j) { return fx[i + j]; });
+      T hz = d_minus<R>(c.z, [&](int j) { return fzr[j + R][i]; });
+      if constexpr (InX) hx = cpml_memory(mx[i], m.ax[i], m.bx[i], hx);
+      if constexpr (InZ) hz = cpml_memory(mz[i], m.az, m.bz, hz);
+      T lap = hx + hz;
+      if constexpr (Dim == 3) {
+        T hy = d_minus<R>(c.y, [&](int j) { return fy[i + j * ys]; });
+        if constexpr (InY) hy = cpml_memory(my[i], m.ay, m.by, hy);
+        lap += hy;
+      }
       un[i] = leapfrog(uc[i], un[i], w[i], lap);
     }
   }
