@@ -5,6 +5,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <iostream>
+#include <optional>
 #include <string>
 
 #include "command_line.hpp"
@@ -30,8 +31,12 @@ int report(const char* what, int code) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // MPI first (finalised last, after Kokkos), so that the error paths below can still use it.
-  pwave::parallel::Environment mpi(argc, argv);
+  // MPI first (finalised last, after Kokkos), so that the error paths below can still use it;
+  // only under an MPI launcher: started alone, pwave is one rank without MPI. An Open MPI 4
+  // singleton forks a daemon, and two starting together can fail in MPI_Init (a race on the
+  // user's session folder in /tmp), which failed command-line tests now and then under ctest -j2.
+  std::optional<pwave::parallel::Environment> mpi;
+  if (pwave::parallel::started_by_mpi_launcher()) mpi.emplace(argc, argv);
   const pwave::parallel::Communicator world;
   pwave::cli::set_world(&world);
   const bool root = world.is_root();

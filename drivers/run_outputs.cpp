@@ -159,9 +159,21 @@ void write_grid_npy(const std::string& path, const Grid2D& grid,
   }
 }
 
-void make_plots(const fs::path& dir) {
+/// The plotting tool: $PWAVE_TOOLS_DIR/pwave-plot, else the one installed beside the executable
+/// (`cmake --install` puts both in bin/), else the source tree's tools/pwave-plot.
+static fs::path plot_tool() {
   const char* env = std::getenv("PWAVE_TOOLS_DIR");
-  const fs::path tool = fs::path(env && *env ? env : PWAVE_TOOLS_DIR) / "pwave-plot";
+  if (env && *env) return fs::path(env) / "pwave-plot";
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec && fs::is_regular_file(self.parent_path() / "pwave-plot", ec)) {
+    return self.parent_path() / "pwave-plot";
+  }
+  return fs::path(PWAVE_TOOLS_DIR) / "pwave-plot";
+}
+
+void make_plots(const fs::path& dir) {
+  const fs::path tool = plot_tool();
   std::error_code ec;
   if (!fs::is_regular_file(tool, ec)) {
     log::info("plots: skipped (no plotting tool at " + tool.string() + ")");

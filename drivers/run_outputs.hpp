@@ -50,7 +50,8 @@ template <class T>
 void write_grid_npy(const std::string& path, const Grid2D& grid, const std::vector<double>& values);
 
 /// Runs `python3 <tools>/pwave-plot <dir>` when the tool, python3 and matplotlib exist (the
-/// tools folder is PWAVE_TOOLS_DIR from the environment, else the one of the source tree).
+/// tools folder is PWAVE_TOOLS_DIR from the environment, else the executable's folder when it
+/// holds pwave-plot (an installed pwave), else the one of the source tree).
 /// A missing tool or Python is a log line; a failing tool is a warning, never an error.
 void make_plots(const std::filesystem::path& dir);
 

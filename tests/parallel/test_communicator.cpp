@@ -29,6 +29,31 @@ TEST(Communicator, RankAndSizeMatchTheLauncher) {
   EXPECT_DOUBLE_EQ(self.allreduce_sum(2.5), 2.5);
 }
 
+TEST(Communicator, StartedByAnMpiLauncher) {
+  if (test_env::world().uses_mpi()) {
+    EXPECT_TRUE(started_by_mpi_launcher());  // mpiexec started this test
+  }
+  const char* names[] = {
+      "OMPI_COMM_WORLD_SIZE", "PMIX_RANK",   "PMI_RANK",       "PMI_SIZE", "SLURM_PROCID",
+      "MV2_COMM_WORLD_RANK",  "PALS_RANKID", "FLUX_TASK_RANK", "PWAVE_MPI"};
+  std::vector<std::pair<std::string, std::string>> saved;
+  for (const char* n : names) {
+    if (const char* v = std::getenv(n)) saved.emplace_back(n, v);
+    unsetenv(n);
+  }
+  EXPECT_FALSE(started_by_mpi_launcher());  // started alone: the pwave driver skips MPI_Init
+  setenv("PWAVE_MPI", "on", 1);             // a launcher pwave does not know
+  EXPECT_TRUE(started_by_mpi_launcher());
+  unsetenv("PWAVE_MPI");
+  for (const char* n : names) {
+    if (std::string(n) == "PWAVE_MPI") continue;
+    setenv(n, "0", 1);
+    EXPECT_TRUE(started_by_mpi_launcher()) << n;
+    unsetenv(n);
+  }
+  for (const auto& [n, v] : saved) setenv(n.c_str(), v.c_str(), 1);
+}
+
 TEST(Communicator, LocalRankIsSane) {
   const Communicator& w = test_env::world();
   EXPECT_GE(w.local_rank(), 0);

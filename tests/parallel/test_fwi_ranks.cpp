@@ -16,6 +16,12 @@
 namespace pwave {
 namespace {
 
+// Output folders of the runs below, in this build tree: a fixed folder in /tmp was shared with
+// any other build tree's tests running at the same time.
+std::filesystem::path scratch_base() {
+  return std::filesystem::path(PWAVE_BINARY_DIR) / "test-scratch" / "fwi-ranks";
+}
+
 FwiConfig rank_test_config(const std::string& dir, const std::string& optimizer) {
   FwiConfig c;
   c.problem = test::homogeneous_problem(31, 51, 10.0, 2000.0, 0.001, 300, 15.0, 4, 10);
@@ -45,7 +51,7 @@ Model2D anomaly_model(const FwiConfig& c) {
 
 void rank_invariance(const std::string& optimizer, int batch_size = 4) {
   const auto& world = parallel::test_env::world();
-  const auto base = std::filesystem::temp_directory_path() / "pwave-fwi-ranks";
+  const auto base = scratch_base();
   const std::string shared_dir =
       (base / (optimizer + "-world-" + std::to_string(batch_size))).string();
   const std::string own_dir = (base / (optimizer + "-self-" + std::to_string(batch_size) + "-" +
@@ -81,7 +87,7 @@ void rank_invariance(const std::string& optimizer, int batch_size = 4) {
 // inversion of one launch per share, on any number of ranks.
 TEST(FwiRanks, ShotBatchDoesNotChangeTheInversion) {
   const auto& world = parallel::test_env::world();
-  const auto base = std::filesystem::temp_directory_path() / "pwave-fwi-ranks";
+  const auto base = scratch_base();
   FwiConfig c = rank_test_config((base / "shot-batch-0").string(), "adam");
   ForwardProblem truth = c.problem;
   truth.model = anomaly_model(c);

@@ -124,6 +124,17 @@ bool built_with_mpi() {
 #endif
 }
 
+bool started_by_mpi_launcher() {
+  const char* forced = std::getenv("PWAVE_MPI");
+  if (forced && std::string(forced) == "on") return true;
+  for (const char* name :
+       {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE", "SLURM_PROCID",
+        "MV2_COMM_WORLD_RANK", "PALS_RANKID", "FLUX_TASK_RANK"}) {
+    if (std::getenv(name)) return true;
+  }
+  return false;
+}
+
 // ---- Environment -------------------------------------------------------------------------------
 
 Environment::Environment(int& argc, char**& argv) {

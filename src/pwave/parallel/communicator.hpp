@@ -29,6 +29,16 @@ struct LocalRank {
 };
 LocalRank local_rank_from_environment();
 
+/// True when an MPI launcher started this process: mpirun/mpiexec of Open MPI, MPICH, Intel MPI
+/// or MVAPICH, srun, Cray PALS or Flux, seen from the variables they set (OMPI_COMM_WORLD_SIZE,
+/// PMIX_RANK, PMI_RANK, PMI_SIZE, SLURM_PROCID, MV2_COMM_WORLD_RANK, PALS_RANKID,
+/// FLUX_TASK_RANK). PWAVE_MPI=on in the environment says yes for a launcher not in that list.
+/// The pwave driver starts MPI only then: a process started alone is one rank either way, and
+/// Open MPI 4 would start it as a "singleton" that forks a daemon and shares a session folder in
+/// /tmp with every other Open MPI process of the user (two singletons starting together can fail
+/// in MPI_Init: "mkdir /tmp/ompi.<host>.<uid>: File exists").
+bool started_by_mpi_launcher();
+
 /// Starts MPI for the lifetime of the object (MPI_Init_thread with MPI_THREAD_FUNNELED: only the
 /// main thread calls MPI) unless it is already running, and finalises it at destruction if it
 /// started it. Without MPI it does nothing. Create it first in main(), before
