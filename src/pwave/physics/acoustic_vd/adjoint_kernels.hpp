@@ -122,11 +122,38 @@ struct GBar {
   }
 };
 
+/// G^n = 2 G^{n+1} - G^{n+2} - w sum_a D-_a gbar_a: the leapfrog of the backward step (the
+/// forward's with the sign of the operator term flipped). One formula for cells and rows.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T adjoint_leapfrog(T g, T g_prev, T w, T lap) {
+  return T(2) * g - g_prev - w * lap;
+}
+
+/// The buoyancy imaging term of one half point j of an axis: P_j = (D+ u)_j gbar_j / beta_j.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T buoyancy_term(T du, T gbar, T beta) {
+  return du * gbar / beta;
+}
+
+/// A cell's share of the terms of its two half points along an axis: P_{i-1} / 2 + P_i / 2,
+/// `before` = 0 at the first cell (no half point before it) and all of P_i at the last (its half
+/// point's beta is the cell's own b). One formula for cells and rows; the rows compute each P_j
+/// once and give it to both its cells, bitwise as the cells computing it twice.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T cell_share(T before, T after, bool last) {
+  return T(0.5) * before + (last ? after : T(0.5) * after);
+}
+
 /// The cell update of the backward step, and (Image) the buoyancy imaging with u^n in
 /// a.v.st.u_cur. Launched over the whole padded grid (no strip terms at cells).
 template <class T, int Order, int Dim, bool FreeSurface, bool Image>
 struct AdjointUpdate {
   static constexpr int R = StaggeredStencil<Order>::radius;
+  /// Rows (3D: depths) one lines() call takes: the z imaging terms of the half point between
+  /// two of them are computed once.
+  static constexpr int block_lines = 8;
+  /// Columns per chunk of the row path's line buffers.
+  static constexpr int chunk = 1024;
   AdjointState<T> a;
   Coefficients<T, Order> c;
 
@@ -134,14 +161,10 @@ struct AdjointUpdate {
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
     const Acoustic2DState<T>& st = a.v.st;
     const int z = iz + st.halo, x = st.column(iy, ix), ys = st.ys, q = st.plane(iy, ix);
-    T hx = 0, hz = 0, hy = 0;
-    PWAVE_UNROLL
-    for (int k = 1; k <= R; ++k) {
-      hx += c.x[k] * (a.gbar_x(s, z, x + k - 1) - a.gbar_x(s, z, x - k));
-      hz += c.z[k] * (a.gbar_z(s, z + k - 1, x) - a.gbar_z(s, z - k, x));
-      if constexpr (Dim == 3)
-        hy += c.y[k] * (a.gbar_y(s, z, x + (k - 1) * ys) - a.gbar_y(s, z, x - k * ys));
-    }
+    T hx = d_minus<R>(c.x, [&](int j) { return a.gbar_x(s, z, x + j); });
+    T hz = d_minus<R>(c.z, [&](int j) { return a.gbar_z(s, z + j, x); });
+    T hy = 0;
+    if constexpr (Dim == 3) hy = d_minus<R>(c.y, [&](int j) { return a.gbar_y(s, z, x + j * ys); });
     if constexpr (FreeSurface) {
       if (iz > 0 && iz < R) {  // the halo row -iz holds -u_iz; gbar is zero above row 0
         for (int k = iz + 1; k <= R; ++k) hz -= c.z[k] * a.gbar_z(s, st.halo - iz + k - 1, x);
@@ -149,31 +172,138 @@ struct AdjointUpdate {
     }
     T lap = hx + hz;
     if constexpr (Dim == 3) lap += hy;
-    a.g_prev(s, z, x) = T(2) * a.g_cur(s, z, x) - a.g_prev(s, z, x) - a.v.w(iz, q) * lap;
+    a.g_prev(s, z, x) = adjoint_leapfrog(a.g_cur(s, z, x), a.g_prev(s, z, x), a.v.w(iz, q), lap);
     if constexpr (Image) {
       const auto& u = st.u_cur;
-      // Half point j of axis a: P_j = (D+ u)_j gbar_j / beta_j; cell i takes P_{i-1} / 2 and
-      // P_i / 2 (all of P_i at the last cell, whose half point's beta is its own b).
-      const auto share = [&](const Field2D<T>& gb, const Grid2DView<T>& beta, const T* cc,
-                             int stride, int zs, int qs, int n, int i) {
-        T sum = 0;
-        for (int side = 0; side < 2; ++side) {
-          const int j = i - 1 + side;  // the half point before (side 0) and after (1) the cell
-          if (j < 0) continue;
-          const int zz = z + (side - 1) * zs, xx = x + (side - 1) * stride;
-          T g = 0;
-          for (int k = 1; k <= R; ++k)
-            g += cc[k] * (u(s, zz + k * zs, xx + k * stride) -
-                          u(s, zz + (1 - k) * zs, xx + (1 - k) * stride));
-          const T weight = (side == 1 && i == n - 1) ? T(1) : T(0.5);
-          sum += weight * g * gb(s, zz, xx) / beta(iz + (side - 1) * zs, q + (side - 1) * qs);
-        }
-        return sum;
+      // The cell's share along one axis (zstep, xstep, qstep: the steps of a cell along it in
+      // z, in the halo-layout column and in the [ny nx] plane); i its index, n the cells.
+      const auto axis = [&](const Field2D<T>& gb, const Grid2DView<T>& beta, const T* cc, int zstep,
+                            int xstep, int qstep, int i, int n) {
+        const auto term = [&](int back) {  // P of the half point after cell i + back
+          const int zz = z + back * zstep, xx = x + back * xstep;
+          const T du = d_plus<R>(cc, [&](int j) { return u(s, zz + j * zstep, xx + j * xstep); });
+          return buoyancy_term(du, gb(s, zz, xx), beta(iz + back * zstep, q + back * qstep));
+        };
+        return cell_share(i > 0 ? term(-1) : T(0), term(0), i == n - 1);
       };
-      T img = share(a.gbar_x, a.v.beta_x, c.x, 1, 0, 1, st.nx, ix) +
-              share(a.gbar_z, a.v.beta_z, c.z, 0, 1, 0, st.nz, iz);
-      if constexpr (Dim == 3) img += share(a.gbar_y, a.v.beta_y, c.y, ys, 0, st.nx, st.ny, iy);
+      T img = axis(a.gbar_x, a.v.beta_x, c.x, 0, 1, 1, ix, st.nx) +
+              axis(a.gbar_z, a.v.beta_z, c.z, 1, 0, 0, iz, st.nz);
+      if constexpr (Dim == 3) img += axis(a.gbar_y, a.v.beta_y, c.y, 0, ys, st.nx, iy, st.ny);
       a.img_b(s, iz, q) += img;
+    }
+  }
+
+  /// P_j along one axis for the half points after cells [0, n) of a line: u, gbar and beta at
+  /// the first cell, `stride` the step of u along the axis.
+  static void terms(const T* cc, const T* PWAVE_RESTRICT u, long stride, const T* PWAVE_RESTRICT gb,
+                    const T* PWAVE_RESTRICT beta, T* PWAVE_RESTRICT p, int n) {
+    PWAVE_SIMD
+    for (int i = 0; i < n; ++i) {
+      const T du = d_plus<R>(cc, [&](int j) { return u[i + j * stride]; });
+      p[i] = buoyancy_term(du, gb[i], beta[i]);
+    }
+  }
+
+  /// Host path (backends/launch.hpp): the x lines (iz + r, iy), r < n, cells [x0, x1), in
+  /// chunks of columns. Per line the x terms P of half points [x0 - 1, x1) go to a line buffer
+  /// and the cell loop reads both of a cell's; the z terms of the rows' half points go to two
+  /// row buffers (the one between two rows of the block is computed once), the y terms (3D)
+  /// of the two half points around the line likewise. The update as operator().
+  void lines(int s, int iz, int n, int iy, int x0, int x1) const {
+    const Acoustic2DState<T>& st = a.v.st;
+    const int h = st.halo, col = st.column(iy, 0), q = st.plane(iy, 0), ys = st.ys;
+    const long zs = long(st.u_cur.stride(1));
+    alignas(64) T px[chunk + 1];
+    alignas(64) T pz[2][chunk];
+    alignas(64) T py[2][Dim == 3 ? chunk : 1];
+    const auto& u = st.u_cur;
+    for (int c0 = x0; c0 < x1; c0 += chunk) {
+      const int cn = std::min(chunk, x1 - c0);
+      // z terms of half point row j (the one after row j) into `dst`; none before row 0.
+      const auto z_terms = [&](int j, T* dst) {
+        if constexpr (!Image) return;
+        if (j < 0) {
+          for (int i = 0; i < cn; ++i) dst[i] = T(0);
+        } else {
+          terms(c.z, &u(s, j + h, col + c0), zs, &a.gbar_z(s, j + h, col + c0),
+                &a.v.beta_z(j, q + c0), dst, cn);
+        }
+      };
+      z_terms(iz - 1, pz[0]);
+      for (int r = iz; r < iz + n; ++r) {
+        const int z = r + h;
+        T* pz_before = pz[(r - iz) & 1];
+        T* pz_after = pz[(r - iz + 1) & 1];
+        z_terms(r, pz_after);
+        // x terms of half points [c0 - 1, c0 + cn) at px[j - (c0 - 1)].
+        if (c0 == 0) px[0] = T(0);
+        const int lo = std::max(c0 - 1, 0);
+        x_terms(s, z, r, col, q, lo, c0 + cn - lo, px + (lo - (c0 - 1)));
+        const T* pyb = nullptr;
+        const T* pya = nullptr;
+        if constexpr (Dim == 3 && Image) {
+          if (iy == 0) {
+            for (int i = 0; i < cn; ++i) py[0][i] = T(0);
+          } else {
+            terms(c.y, &u(s, z, col - ys + c0), ys, &a.gbar_y(s, z, col - ys + c0),
+                  &a.v.beta_y(r, q - st.nx + c0), py[0], cn);
+          }
+          terms(c.y, &u(s, z, col + c0), ys, &a.gbar_y(s, z, col + c0), &a.v.beta_y(r, q + c0),
+                py[1], cn);
+          pyb = py[0], pya = py[1];
+        }
+        if (FreeSurface && r > 0 && r < R) {
+          row<true>(s, r, iy, col, q, zs, c0, cn, px, pz_before, pz_after, pyb, pya);
+        } else {
+          row<false>(s, r, iy, col, q, zs, c0, cn, px, pz_before, pz_after, pyb, pya);
+        }
+      }
+    }
+  }
+
+ private:
+  /// The x terms of half points [lo, lo + len) of row r (z = r + halo) into dst.
+  void x_terms(int s, int z, int r, int col, int q, int lo, int len, T* dst) const {
+    if constexpr (Image) {
+      terms(c.x, &a.v.st.u_cur(s, z, col + lo), 1, &a.gbar_x(s, z, col + lo),
+            &a.v.beta_x(r, q + lo), dst, len);
+    }
+  }
+
+  /// Cells [c0, c0 + cn) of row r of line iy: the update and, with Image, the imaging from
+  /// the terms (px at half point c0 - 1 on; the others at the chunk's first cell).
+  template <bool Mirror>
+  void row(int s, int r, int iy, int col, int q, long zs, int c0, int cn, const T* px, const T* pzb,
+           const T* pza, const T* pyb, const T* pya) const {
+    const Acoustic2DState<T>& st = a.v.st;
+    const int z = r + st.halo, ys = st.ys, nx = st.nx;
+    const T* PWAVE_RESTRICT g = &a.g_cur(s, z, col + c0);
+    T* PWAVE_RESTRICT gp = &a.g_prev(s, z, col + c0);
+    const T* PWAVE_RESTRICT w = &a.v.w(r, q + c0);
+    const T* PWAVE_RESTRICT gx = &a.gbar_x(s, z, col + c0);
+    const T* PWAVE_RESTRICT gz = &a.gbar_z(s, z, col + c0);
+    const T* PWAVE_RESTRICT gy = Dim == 3 ? &a.gbar_y(s, z, col + c0) : nullptr;
+    T* PWAVE_RESTRICT img = &a.img_b(s, r, q + c0);
+    const T* mirror[R + 1] = {};  // row of gbar_z that tap k of the free surface reads
+    if constexpr (Mirror) {
+      for (int k = r + 1; k <= R; ++k) mirror[k] = &a.gbar_z(s, st.halo - r + k - 1, col + c0);
+    }
+    const bool last_z = r == st.nz - 1, last_y = iy == st.ny - 1;
+    PWAVE_SIMD
+    for (int i = 0; i < cn; ++i) {
+      const T hx = d_minus<R>(c.x, [&](int j) { return gx[i + j]; });
+      T hz = d_minus<R>(c.z, [&](int j) { return gz[i + j * zs]; });
+      if constexpr (Mirror) {
+        for (int k = r + 1; k <= R; ++k) hz -= c.z[k] * mirror[k][i];
+      }
+      T lap = hx + hz;
+      if constexpr (Dim == 3) lap += d_minus<R>(c.y, [&](int j) { return gy[i + j * ys]; });
+      gp[i] = adjoint_leapfrog(g[i], gp[i], w[i], lap);
+      if constexpr (Image) {
+        T im = cell_share(px[i], px[i + 1], c0 + i == nx - 1) + cell_share(pzb[i], pza[i], last_z);
+        if constexpr (Dim == 3) im += cell_share(pyb[i], pya[i], last_y);
+        img[i] += im;
+      }
     }
   }
 };

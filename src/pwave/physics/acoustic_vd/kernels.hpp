@@ -268,6 +268,17 @@ struct Update {
   static void row(const Coefficients<T, Order>& c, const T* PWAVE_RESTRICT uc, T* PWAVE_RESTRICT un,
                   const T* PWAVE_RESTRICT w, const T* PWAVE_RESTRICT fx, const ZRow& fz_row,
                   const T* PWAVE_RESTRICT fy, long ys, int x0, int x1, const StripLine<T>& m = {}) {
+    row_with(c, fx, fz_row, fy, ys, x0, x1, m,
+             [=](int i, T lap) { un[i] = leapfrog(uc[i], un[i], w[i], lap); });
+  }
+
+  /// The operator sum_a (D-_a f_a + zeta_a) of cells [x0, x1) of one x line (arguments as
+  /// row()), handed to `cell(i, lap)` with the cell's grid column: row()'s leapfrog, or the
+  /// reversed step's (ReverseUpdate).
+  template <class ZRow, class Cell>
+  static void row_with(const Coefficients<T, Order>& c, const T* PWAVE_RESTRICT fx,
+                       const ZRow& fz_row, const T* PWAVE_RESTRICT fy, long ys, int x0, int x1,
+                       const StripLine<T>& m, const Cell& cell) {
     const T* fzr[2 * R];  // rows -R .. R - 1
     for (int j = -R; j < R; ++j) fzr[j + R] = fz_row(j);
     T* PWAVE_RESTRICT mx = m.mx;
@@ -285,7 +296,7 @@ struct Update {
         if constexpr (InY) hy = cpml_memory(my[i], m.ay, m.by, hy);
         lap += hy;
       }
-      un[i] = leapfrog(uc[i], un[i], w[i], lap);
+      cell(i, lap);
     }
   }
 };
@@ -382,6 +393,7 @@ using InteriorFlux = Flux<T, Order, Dim, false, false, false>;
 template <class T, int Order, int Dim>
 struct ReverseUpdate {
   static constexpr int R = StaggeredStencil<Order>::radius;
+  static constexpr int block_lines = 4;
   State<T> v;  ///< st.u_cur = u^n, st.u_prev = u^{n+1} (becomes u^{n-1})
   Coefficients<T, Order> c;
   Field2D<T> g, acc;  ///< G^{n+1} (halo layout), per-shot dJ/dw imaging [shot][nz][ny nx]
@@ -394,9 +406,38 @@ struct ReverseUpdate {
             d_minus<R>(c.z, [&](int j) { return v.flux_z(s, z + j, x); });  // as Update
     if constexpr (Dim == 3)
       lap += d_minus<R>(c.y, [&](int j) { return v.flux_y(s, z, x + j * ys); });
-    const T wl = v.w(iz, q) * lap;
-    st.u_prev(s, z, x) = T(2) * st.u_cur(s, z, x) - st.u_prev(s, z, x) + wl;
-    acc(s, iz, q) += g(s, z, x) * wl;
+    reverse_leapfrog(st.u_cur(s, z, x), st.u_prev(s, z, x), v.w(iz, q), lap, g(s, z, x),
+                     acc(s, iz, q));
+  }
+
+  /// u^{n-1} = 2 u^n - u^{n+1} + w lap over u^{n+1} (`u_next`), acc += G^{n+1} w lap: the one
+  /// formula of cells and rows (the leapfrog's arithmetic, w lap kept for the imaging).
+  KOKKOS_FORCEINLINE_FUNCTION static void reverse_leapfrog(T u, T& u_next, T w, T lap, T g,
+                                                           T& acc) {
+    const T wl = w * lap;
+    u_next = T(2) * u - u_next + wl;
+    acc += g * wl;
+  }
+
+  /// Host path: the forward's interior update rows (Update::row_with) with the reversed
+  /// leapfrog and the imaging.
+  void lines(int s, int iz, int n, int iy, int x0, int x1) const {
+    const Acoustic2DState<T>& st = v.st;
+    const int col = st.column(iy, 0), q = st.plane(iy, 0);
+    const long zs = long(st.u_cur.stride(1));
+    for (int r = iz; r < iz + n; ++r) {
+      const int z = r + st.halo;
+      const T* PWAVE_RESTRICT uc = &st.u_cur(s, z, col);
+      T* PWAVE_RESTRICT un = &st.u_prev(s, z, col);
+      const T* PWAVE_RESTRICT w = &v.w(r, q);
+      const T* PWAVE_RESTRICT gr = &g(s, z, col);
+      T* PWAVE_RESTRICT ac = &acc(s, r, q);
+      const T* fz = &v.flux_z(s, z, col);
+      Update<T, Order, Dim, false, false, false>::row_with(
+          c, &v.flux_x(s, z, col), [&](int j) { return fz + j * zs; },
+          Dim == 3 ? &v.flux_y(s, z, col) : nullptr, long(st.ys), x0, x1, StripLine<T>{},
+          [=](int i, T lap) { reverse_leapfrog(uc[i], un[i], w[i], lap, gr[i], ac[i]); });
+    }
   }
 };
 
