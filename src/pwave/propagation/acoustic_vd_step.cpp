@@ -1,0 +1,149 @@
+// The variable-density equation's forward on the shared propagator: its material on the padded
+// grid (w = rho v^2 dt^2 and the half-point buoyancies, rebuilt when vp or rho change) and one
+// time step (flux and update launches per box of the padded grid, or on host backends the
+// fused interior). The time loop that calls step_vd is Acoustic2D::forward_impl
+// (acoustic2d.cpp); the backward step is in acoustic_vd_adjoint.cpp.
+
+#include <algorithm>
+
+#include "backends/launch.hpp"
+#include "pwave/core/error.hpp"
+#include "pwave/propagation/acoustic2d.hpp"
+
+namespace pwave {
+namespace {
+
+/// One launch of kernel K (vd::Flux or vd::Update) over the 3^Dim boxes of `cuts`, each box
+/// with the instance of the strips it lies in (`skip_interior`: not the interior box).
+template <template <class, int, int, bool, bool, bool> class K, class T, int Order, int Dim>
+void launch_boxes(const char* label, const ExecSpace& exec, int count, const backend::BoxCuts& cuts,
+                  const physics::acoustic_vd::State<T>& v,
+                  const physics::acoustic_vd::Coefficients<T, Order>& coef, bool skip_interior) {
+  backend::for_each_box_3d(
+      label, exec, count, cuts,
+      [&](auto in_x, auto in_y, auto in_z) {
+        return K<T, Order, Dim, decltype(in_x)::value, decltype(in_z)::value,
+                 decltype(in_y)::value>{v, coef};
+      },
+      skip_interior);
+}
+
+/// w = rho v^2 dt^2 and the half-point buoyancies beta_a(j) = (b_j + b_{j+1}) / 2 (b of the last
+/// cell at the last half point) of the variable-density scheme, from the padded rho and v^2 dt^2.
+/// A free function: nvcc rejects extended lambdas in private member functions.
+template <class T>
+void vd_material(const Grid2DView<T>& rho, const Grid2DView<T>& v2dt2,
+                 const physics::acoustic_vd::State<T>& v, int nz, int ny, int nx) {
+  const Grid2DView<T> w = v.w, bx = v.beta_x, bz = v.beta_z, by = v.beta_y;
+  const bool is3d = by.extent(0) > 0;
+  Kokkos::parallel_for(
+      "pwave::physics::acoustic_vd::material",
+      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {nz, ny * nx}),
+      KOKKOS_LAMBDA(const int iz, const int q) {
+        const int iy = q / nx, ix = q % nx;
+        const T b = T(1) / rho(iz, q);
+        w(iz, q) = rho(iz, q) * v2dt2(iz, q);
+        bx(iz, q) = ix + 1 < nx ? T(0.5) * (b + T(1) / rho(iz, q + 1)) : b;
+        bz(iz, q) = iz + 1 < nz ? T(0.5) * (b + T(1) / rho(iz + 1, q)) : b;
+        if (is3d) by(iz, q) = iy + 1 < ny ? T(0.5) * (b + T(1) / rho(iz, q + nx)) : b;
+      });
+}
+
+}  // namespace
+
+template <class T>
+void Acoustic2D<T>::set_density(const Grid2DView<T>& rho) {
+  const Grid2D& g = problem_.model.grid;
+  if (problem_.equation != physics::Equation::acoustic_variable_density) {
+    throw RuntimeError("Acoustic2D::set_density: the constant-density equation has no density");
+  }
+  if (int(rho.extent(0)) != g.nz || int(rho.extent(1)) != g.ny * g.nx) {
+    throw RuntimeError("Acoustic2D::set_density: the model has the wrong shape");
+  }
+  const Grid2DView<T> out = rho_pad_;
+  const int* wd = problem_.boundary.width;
+  const int pt = wd[top], pl = wd[left], pf = g.is_3d() ? wd[front] : 0;
+  const int nz = g.nz, nx = g.nx, ny = g.ny, pnx = st_.nx;
+  Kokkos::parallel_for(
+      "pwave::propagation::set_density",
+      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {st_.nz, st_.ny * st_.nx}),
+      KOKKOS_LAMBDA(const int iz, const int q) {
+        const int iy = q / pnx, ix = q % pnx;
+        const int mz = iz - pt < 0 ? 0 : (iz - pt >= nz ? nz - 1 : iz - pt);
+        const int my = iy - pf < 0 ? 0 : (iy - pf >= ny ? ny - 1 : iy - pf);
+        const int mx = ix - pl < 0 ? 0 : (ix - pl >= nx ? nx - 1 : ix - pl);
+        out(iz, q) = rho(mz, my * nx + mx);
+      });
+  rebuild_vd_material();
+}
+
+template <class T>
+void Acoustic2D<T>::rebuild_vd_material() {
+  vd_material(rho_pad_, st_.v2dt2, vd_, st_.nz, st_.ny, st_.nx);
+}
+
+template <class T>
+template <int Order, int Dim>
+void Acoustic2D<T>::step_vd(const ExecSpace& exec, int count,
+                            const physics::acoustic_vd::State<T>& v,
+                            const physics::acoustic_vd::Coefficients<T, Order>& coef) const {
+  namespace vd = physics::acoustic_vd;
+  const auto& st = v.st;
+  const backend::BoxCuts cuts{{0, st.strip_top, st.nz - st.strip_bottom, st.nz},
+                              {0, st.strip_front, st.ny - st.strip_back, st.ny},
+                              {0, st.strip_left, st.nx - st.strip_right, st.nx}};
+  const backend::Box inner{cuts.z[1], cuts.z[2], cuts.y[1], cuts.y[2], cuts.x[1], cuts.x[2]};
+  // Host backends, 2D: the interior box in one fused launch (vd::FusedStep) that keeps its flux
+  // in cache; the flux launch then covers the strips and the ring of the box, R cells deep, that
+  // the strip updates read.
+  constexpr bool fused = Dim == 2 && backend::uses_row_paths<ExecSpace>();
+  const bool fuse = fused && !inner.empty();
+  launch_boxes<vd::Flux, T, Order, Dim>("pwave::physics::acoustic_vd::flux", exec, count, cuts, v,
+                                        coef, fuse);
+  if (fuse) {
+    constexpr int R = physics::StaggeredStencil<Order>::radius;
+    const int zt = std::min(inner.z0 + R, inner.z1), zb = std::max(inner.z1 - R, zt);
+    const int xl = std::min(inner.x0 + R, inner.x1), xr = std::max(inner.x1 - R, xl);
+    const backend::Box ring[4] = {{inner.z0, zt, 0, 1, inner.x0, inner.x1},
+                                  {zb, inner.z1, 0, 1, inner.x0, inner.x1},
+                                  {zt, zb, 0, 1, inner.x0, xl},
+                                  {zt, zb, 0, 1, xr, inner.x1}};
+    for (const backend::Box& b : ring) {
+      backend::for_each_cell_3d("pwave::physics::acoustic_vd::flux", exec, count, b,
+                                vd::InteriorFlux<T, Order, Dim>{v, coef});
+    }
+  }
+  if (problem_.boundary.free_surface) {
+    Kokkos::parallel_for("pwave::physics::acoustic_vd::mirror_flux",
+                         Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>(
+                             exec, {0, 0}, {count, int(v.flux_z.extent(2))}),
+                         vd::MirrorFlux<T>{v.flux_z, st.halo});
+  }
+  launch_boxes<vd::Update, T, Order, Dim>("pwave::physics::acoustic_vd::update", exec, count, cuts,
+                                          v, coef, fuse);
+  if constexpr (fused) {
+    if (fuse) {
+      backend::for_each_cell_3d("pwave::physics::acoustic_vd::fused_step", exec, count, inner,
+                                vd::FusedStep<T, Order>{v, coef, problem_.boundary.free_surface});
+    }
+  }
+}
+
+#define PWAVE_INSTANTIATE_VD_STEP(T, O, D)                          \
+  template void Acoustic2D<T>::step_vd<O, D>(                       \
+      const ExecSpace&, int, const physics::acoustic_vd::State<T>&, \
+      const physics::acoustic_vd::Coefficients<T, O>&) const;
+#define PWAVE_INSTANTIATE_VD_STEP_ORDERS(T, D) \
+  PWAVE_INSTANTIATE_VD_STEP(T, 2, D)           \
+  PWAVE_INSTANTIATE_VD_STEP(T, 4, D)           \
+  PWAVE_INSTANTIATE_VD_STEP(T, 6, D)           \
+  PWAVE_INSTANTIATE_VD_STEP(T, 8, D)
+#define PWAVE_INSTANTIATE_VD_MATERIAL(T)                          \
+  template void Acoustic2D<T>::set_density(const Grid2DView<T>&); \
+  template void Acoustic2D<T>::rebuild_vd_material();             \
+  PWAVE_INSTANTIATE_VD_STEP_ORDERS(T, 2)                          \
+  PWAVE_INSTANTIATE_VD_STEP_ORDERS(T, 3)
+PWAVE_INSTANTIATE_VD_MATERIAL(float)
+PWAVE_INSTANTIATE_VD_MATERIAL(double)
+
+}  // namespace pwave
