@@ -238,8 +238,22 @@ struct Update {
     st.u_prev(s, z, x) = leapfrog(st.u_cur(s, z, x), st.u_prev(s, z, x), v.w(iz, q), lap);
   }
 
-  /// Host path, as Flux::lines().
+  /// Host path, as Flux::lines(): the leapfrog of each line's cells.
   void lines(int s, int iz, int n, int iy, int x0, int x1) const {
+    const Acoustic2DState<T>& st = v.st;
+    lines_with(s, iz, n, iy, x0, x1, [&](int r, int z, int col, int q) {
+      const T* PWAVE_RESTRICT uc = &st.u_cur(s, z, col);
+      T* PWAVE_RESTRICT un = &st.u_prev(s, z, col);
+      const T* PWAVE_RESTRICT w = &v.w(r, q);
+      return [=](int i, T lap) { un[i] = leapfrog(uc[i], un[i], w[i], lap); };
+    });
+  }
+
+  /// The x lines (iz + r, iy), r < n, cells [x0, x1): the operator of each line (row_with, the
+  /// strip terms resolved once per line) handed to the cell function `make_cell(r, z, col, q)`
+  /// returns for the line (row r, halo row z, grid column and plane index of column 0).
+  template <class MakeCell>
+  void lines_with(int s, int iz, int n, int iy, int x0, int x1, const MakeCell& make_cell) const {
     const Acoustic2DState<T>& st = v.st;
     const int col = st.column(iy, 0), q = st.plane(iy, 0);
     const long zs = long(st.u_cur.stride(1));
@@ -253,9 +267,9 @@ struct Update {
         m = StripLine<T>::template at<InX, InZ, InY>(st, st.zeta_x, st.zeta_z, st.zeta_y, st.cx,
                                                      st.cz, st.cy, s, r, iy, x0);
       }
-      row(
-          c, &st.u_cur(s, z, col), &st.u_prev(s, z, col), &v.w(r, q), &v.flux_x(s, z, col),
-          [&](int j) { return fz + j * zs; }, fy, long(st.ys), x0, x1, m);
+      row_with(
+          c, &v.flux_x(s, z, col), [&](int j) { return fz + j * zs; }, fy, long(st.ys), x0, x1, m,
+          make_cell(r, z, col, q));
     }
   }
 
@@ -419,25 +433,19 @@ struct ReverseUpdate {
     acc += g * wl;
   }
 
-  /// Host path: the forward's interior update rows (Update::row_with) with the reversed
+  /// Host path: the forward's interior update lines (Update::lines_with) with the reversed
   /// leapfrog and the imaging.
   void lines(int s, int iz, int n, int iy, int x0, int x1) const {
     const Acoustic2DState<T>& st = v.st;
-    const int col = st.column(iy, 0), q = st.plane(iy, 0);
-    const long zs = long(st.u_cur.stride(1));
-    for (int r = iz; r < iz + n; ++r) {
-      const int z = r + st.halo;
-      const T* PWAVE_RESTRICT uc = &st.u_cur(s, z, col);
-      T* PWAVE_RESTRICT un = &st.u_prev(s, z, col);
-      const T* PWAVE_RESTRICT w = &v.w(r, q);
-      const T* PWAVE_RESTRICT gr = &g(s, z, col);
-      T* PWAVE_RESTRICT ac = &acc(s, r, q);
-      const T* fz = &v.flux_z(s, z, col);
-      Update<T, Order, Dim, false, false, false>::row_with(
-          c, &v.flux_x(s, z, col), [&](int j) { return fz + j * zs; },
-          Dim == 3 ? &v.flux_y(s, z, col) : nullptr, long(st.ys), x0, x1, StripLine<T>{},
-          [=](int i, T lap) { reverse_leapfrog(uc[i], un[i], w[i], lap, gr[i], ac[i]); });
-    }
+    Update<T, Order, Dim, false, false, false>{v, c}.lines_with(
+        s, iz, n, iy, x0, x1, [&](int r, int z, int col, int q) {
+          const T* PWAVE_RESTRICT uc = &st.u_cur(s, z, col);
+          T* PWAVE_RESTRICT un = &st.u_prev(s, z, col);
+          const T* PWAVE_RESTRICT w = &v.w(r, q);
+          const T* PWAVE_RESTRICT gr = &g(s, z, col);
+          T* PWAVE_RESTRICT ac = &acc(s, r, q);
+          return [=](int i, T lap) { reverse_leapfrog(uc[i], un[i], w[i], lap, gr[i], ac[i]); };
+        });
   }
 };
 
