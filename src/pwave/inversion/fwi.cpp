@@ -64,9 +64,8 @@ void validate_fwi(const FwiConfig& c, std::size_t observed_shots) {
   }
   if (std::find(c.parameters.begin(), c.parameters.end(), physics::Parameter::vp) !=
       c.parameters.end()) {
-    ForwardProblem fast = c.problem;
-    std::fill(fast.model.vp.begin(), fast.model.vp.end(), c.vmax);
-    const double dt_max = max_stable_dt(fast);
+    const double dt_max = max_stable_dt(
+        c.problem, c.vmax * density_contrast_factor(c.problem.equation, c.problem.model));
     if (c.problem.dt > dt_max) {
       std::ostringstream m;
       m << "the upper bound " << c.vmax << " m/s makes time.dt = " << c.problem.dt
@@ -189,9 +188,10 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed,
   }
   // Constant density keeps the one-channel path (imaging -> dJ/dw -> dJ/dvp); variable density
   // has its own chain rule for both parameters (Acoustic2D::model_gradients).
-  const bool channels = prop.imaging_channels() > 1;
+  const bool two_channels = prop.imaging_channels() > 1;
   Grid2DView<T> grad_w;
-  if (!channels) grad_w = Grid2DView<T>("pwave::fwi_grad_w", prop.padded_nz(), prop.padded_plane());
+  if (!two_channels)
+    grad_w = Grid2DView<T>("pwave::fwi_grad_w", prop.padded_nz(), prop.padded_plane());
   const parallel::AllreduceChoice path = parallel::choose_allreduce_path(
       parallel::parse_gpu_aware_setting(cfg.gpu_aware_mpi, "execution.gpu_aware_mpi"));
   ShotGradient<T> shot_gradient(prop, observed, share, cfg.storage, path.path, comm);
@@ -247,7 +247,7 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed,
     return physical[k];
   };
   Grid2DView<T> grad_vp, grad_rho;  // variable density: dJ/dvp, dJ/drho on the model grid
-  if (channels) {
+  if (two_channels) {
     grad_vp = Grid2DView<T>("pwave::fwi_grad_vp", nz, nplane);
     grad_rho = Grid2DView<T>("pwave::fwi_grad_rho", nz, nplane);
   }
@@ -308,7 +308,7 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed,
       if (params[k] == physics::Parameter::rho) prop.set_density(grid_view(values[k]));
     }
     const double j = shot_gradient.evaluate(plan.shots, plan.positions(), hooks);
-    if (!channels) {  // constant density: vp is the only parameter
+    if (!two_channels) {  // constant density: vp is the only parameter
       Kokkos::deep_copy(grad_w, T(0));
       prop.add_imaging(shot_gradient.imaging(), grad_w);
       fold_to_model(cfg.problem, grad_w, grid_view(values[0]), grid_view(grad));
@@ -317,7 +317,7 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed,
     }
     for (std::size_t k = 0; k < np; ++k) {
       const DeviceVector<T> gk = block(grad, k);
-      if (channels) {
+      if (two_channels) {
         const Grid2DView<T>& src = params[k] == physics::Parameter::vp ? grad_vp : grad_rho;
         // dJ/d(optimiser variable) = dJ/dp / scale.
         scaled_copy(DeviceVector<T>(src.data(), ncells), gk, T(1.0 / scale[k]));

@@ -39,8 +39,6 @@ class Optimizer {
     double lower = 0.0, upper = 0.0;
   };
 
-  Optimizer(const OptimizerConfig& config, std::size_t size, double vmin, double vmax)
-      : Optimizer(config, size, std::vector<Bounds>{Bounds{vmin, vmax}}) {}
   /// `size` must be a multiple of bounds.size().
   Optimizer(const OptimizerConfig& config, std::size_t size, const std::vector<Bounds>& bounds);
 

@@ -174,10 +174,8 @@ void read_true_model_section(const DeckReader& r, const Node& tm, Deck& deck, No
   } else {
     deck.true_model.rho = p.model.rho;  // the true density is the initial one
   }
-  ForwardProblem truth = p;
-  truth.model = deck.true_model;
-  const double vstab = stability_velocity(truth);
-  const double dt_max = max_stable_dt(truth, vstab);
+  const double vstab = stability_velocity(p.equation, deck.true_model);
+  const double dt_max = max_stable_dt(p, vstab);
   if (p.dt > dt_max) {
     r.fail(DeckReader::given(rho) ? "true_model.rho" : "true_model.vp",
            DeckReader::given(rho) ? rho : vp,
@@ -388,10 +386,7 @@ Node read_bounds(const DeckReader& r, const Node& inv, Deck& deck) {
   if (inverts(d, physics::Parameter::vp)) {
     // The inversion may raise any velocity up to vmax: the time step must be stable there
     // (with the initial model's density contrasts for variable density).
-    ForwardProblem fast = p;
-    std::fill(fast.model.vp.begin(), fast.model.vp.end(), d.vmax);
-    const double vstab = stability_velocity(fast);
-    const double dt_max = max_stable_dt(fast, vstab);
+    const double dt_max = max_stable_dt(p, d.vmax * density_contrast_factor(p.equation, p.model));
     if (p.dt > dt_max) {
       r.fail("inversion.bounds", where,
              "the inversion may raise velocities up to vmax = " + number_text(d.vmax) +

@@ -12,16 +12,17 @@
 
 namespace pwave {
 
-double stability_velocity(const ForwardProblem& p) {
-  const Grid2D& g = p.model.grid;
-  if (p.equation != physics::Equation::acoustic_variable_density) return p.model.vmax();
-  // The Gershgorin velocity of the staggered operator: sqrt(rho_i v_i^2 max b) over the cell
-  // and its neighbours (physics/stability.hpp).
-  // max b over the neighbourhood = 1 / its smallest density: one division per cell, and the
-  // square root once at the end.
+namespace {
+
+/// Calls f(i, rho_i / rho_min) for every cell i of the model, rho_min the smallest density of
+/// the cell and its neighbours: the factor by which a density contrast raises the squared
+/// Gershgorin velocity of the staggered operator at i, rho_i v_i^2 max b (physics/stability.hpp;
+/// max b = 1 / rho_min: one division per cell).
+template <class F>
+void for_each_density_ratio(const Model& m, const F& f) {
+  const Grid2D& g = m.grid;
   const std::size_t plane = std::size_t(g.ny) * g.nx;
-  const std::vector<double>& rho = p.model.rho;
-  double v2max = 0;
+  const std::vector<double>& rho = m.rho;
   for (int iz = 0; iz < g.nz; ++iz)
     for (int iy = 0; iy < g.ny; ++iy)
       for (int ix = 0; ix < g.nx; ++ix) {
@@ -33,9 +34,29 @@ double stability_velocity(const ForwardProblem& p) {
         if (iy + 1 < g.ny) rmin = std::min(rmin, rho[i + g.nx]);
         if (ix > 0) rmin = std::min(rmin, rho[i - 1]);
         if (ix + 1 < g.nx) rmin = std::min(rmin, rho[i + 1]);
-        v2max = std::max(v2max, rho[i] / rmin * p.model.vp[i] * p.model.vp[i]);
+        f(i, rho[i] / rmin);
       }
+}
+
+}  // namespace
+
+double stability_velocity(physics::Equation equation, const Model& m) {
+  if (equation != physics::Equation::acoustic_variable_density) return m.vmax();
+  double v2max = 0;  // the square root once, at the end
+  for_each_density_ratio(
+      m, [&](std::size_t i, double r) { v2max = std::max(v2max, r * m.vp[i] * m.vp[i]); });
   return std::sqrt(v2max);
+}
+
+double stability_velocity(const ForwardProblem& p) {
+  return stability_velocity(p.equation, p.model);
+}
+
+double density_contrast_factor(physics::Equation equation, const Model& m) {
+  if (equation != physics::Equation::acoustic_variable_density) return 1.0;
+  double rmax = 1.0;
+  for_each_density_ratio(m, [&](std::size_t, double r) { rmax = std::max(rmax, r); });
+  return std::sqrt(rmax);
 }
 
 double max_stable_dt(const ForwardProblem& p, double velocity) {
@@ -44,10 +65,6 @@ double max_stable_dt(const ForwardProblem& p, double velocity) {
   return p.equation == physics::Equation::acoustic_variable_density
              ? physics::max_stable_dt_staggered(p.order, velocity, g.dx, g.dz, dy)
              : physics::max_stable_dt(p.order, velocity, g.dx, g.dz, dy);
-}
-
-double max_stable_dt(const ForwardProblem& p) {
-  return max_stable_dt(p, stability_velocity(p));
 }
 
 void validate(const ForwardProblem& p) {

@@ -19,13 +19,18 @@ void validate(const ForwardProblem& problem);
 /// (a Gershgorin bound of the staggered operator: a density contrast raises it above vmax).
 /// Needs model.rho for variable density.
 double stability_velocity(const ForwardProblem& problem);
+/// The same for model `m` under `equation` (e.g. a true model, without a problem copy).
+double stability_velocity(physics::Equation equation, const Model& m);
+
+/// How much the density contrasts of `m` raise the stability velocity over the velocity
+/// itself: the largest sqrt(rho_i / min rho over i and its neighbours) (1 for constant
+/// density). vmax times it is the stability velocity of the model with every vp at vmax (the
+/// bound an inversion may reach).
+double density_contrast_factor(physics::Equation equation, const Model& m);
 
 /// Largest stable dt (s) of the problem's equation, order and grid for a stability velocity
 /// `velocity` (m/s; see stability_velocity).
 double max_stable_dt(const ForwardProblem& problem, double velocity);
-
-/// Largest stable dt (s) of the problem as it is.
-double max_stable_dt(const ForwardProblem& problem);
 
 /// Runs every shot and returns the receiver traces, host-side, [shot][receiver][time], in
 /// the precision T (float or double). Receiver sample n is u(x_r, t = n dt).
