@@ -39,15 +39,8 @@ Model2D true_model() {
 FwiConfig small_config(const std::string& dir) {
   FwiConfig c;
   c.problem = test::homogeneous_problem(nz, nx, h, v0, 0.001, 450, 15.0, 4, 15);
-  for (double xs : {100.0, 250.0, 400.0, 550.0, 700.0}) {
-    ShotGeometry s;
-    s.source = {xs, 20.0};
-    for (double xr = 0; xr <= 800.0; xr += 40.0) {
-      s.receivers.push_back({xr, 10.0});
-      s.receivers.push_back({xr, 390.0});
-    }
-    c.problem.shots.push_back(s);
-  }
+  c.problem.shots = test::shots_over_two_receiver_lines({100.0, 250.0, 400.0, 550.0, 700.0}, 20.0,
+                                                        40.0, 800.0, 10.0, 390.0);
   c.stages = {StageConfig{24, 0.0}};
   c.batch_size = 0;
   c.optimizer.type = "adam";

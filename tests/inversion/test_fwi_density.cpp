@@ -43,15 +43,8 @@ FwiConfig density_config(const std::string& dir) {
   c.problem = test::homogeneous_problem(nz, nx, h, v0, 0.001, 450, 15.0, 4, 15);
   c.problem.equation = physics::Equation::acoustic_variable_density;
   c.problem.model.rho.assign(c.problem.model.vp.size(), rho0);
-  for (double xs : {100.0, 250.0, 400.0, 550.0, 700.0}) {
-    ShotGeometry s;
-    s.source = {xs, 20.0};
-    for (double xr = 0; xr <= 800.0; xr += 40.0) {
-      s.receivers.push_back({xr, 10.0});
-      s.receivers.push_back({xr, 390.0});
-    }
-    c.problem.shots.push_back(s);
-  }
+  c.problem.shots = test::shots_over_two_receiver_lines({100.0, 250.0, 400.0, 550.0, 700.0}, 20.0,
+                                                        40.0, 800.0, 10.0, 390.0);
   c.stages = {StageConfig{20, 0.0}};
   c.optimizer.type = "adam";
   c.optimizer.learning_rate = 20.0;
@@ -72,6 +65,13 @@ double error_in(const std::vector<double>& m, const std::vector<double>& truth, 
   return std::sqrt(e);
 }
 
+// The data of the config's acquisition modelled in `truth`.
+HostArray3<double> observed_in(const FwiConfig& c, const Model2D& truth) {
+  ForwardProblem p = c.problem;
+  p.model = truth;
+  return forward_model<double>(p);
+}
+
 std::string scratch(const std::string& name) {
   const auto dir = std::filesystem::path(PWAVE_BINARY_DIR) / "test-scratch" / name;
   std::filesystem::remove_all(dir);
@@ -85,12 +85,11 @@ TEST(FwiDensity, RecoversADensityAnomalyWithTheVelocityKnown) {
   const std::string dir = scratch("fwi_density_rho");
   FwiConfig c = density_config(dir);
   c.parameters = {physics::Parameter::rho};
-  ForwardProblem truth = c.problem;
-  truth.model = true_model(false);
-  const auto observed = forward_model<double>(truth);
+  const Model2D truth = true_model(false);
+  const auto observed = observed_in(c, truth);
   const FwiResult r = run_fwi<double>(c, observed);
-  const double e0 = error_in(c.problem.model.rho, truth.model.rho, rho_disc);
-  const double e1 = error_in(r.model.rho, truth.model.rho, rho_disc);
+  const double e0 = error_in(c.problem.model.rho, truth.rho, rho_disc);
+  const double e1 = error_in(r.model.rho, truth.rho, rho_disc);
   ::testing::Test::RecordProperty("rho_error_ratio", std::to_string(e1 / e0));
   ::testing::Test::RecordProperty("misfit_ratio",
                                   std::to_string(r.misfits.back() / r.misfits.front()));
@@ -116,14 +115,13 @@ TEST(FwiDensity, InvertsVelocityAndDensityTogether) {
   const std::string dir = scratch("fwi_density_joint");
   FwiConfig c = density_config(dir);
   c.parameters = {physics::Parameter::vp, physics::Parameter::rho};
-  ForwardProblem truth = c.problem;
-  truth.model = true_model(true);
-  const auto observed = forward_model<double>(truth);
+  const Model2D truth = true_model(true);
+  const auto observed = observed_in(c, truth);
   const FwiResult r = run_fwi<double>(c, observed);
-  const double ev0 = error_in(c.problem.model.vp, truth.model.vp, vp_disc);
-  const double ev1 = error_in(r.model.vp, truth.model.vp, vp_disc);
-  const double er0 = error_in(c.problem.model.rho, truth.model.rho, rho_disc);
-  const double er1 = error_in(r.model.rho, truth.model.rho, rho_disc);
+  const double ev0 = error_in(c.problem.model.vp, truth.vp, vp_disc);
+  const double ev1 = error_in(r.model.vp, truth.vp, vp_disc);
+  const double er0 = error_in(c.problem.model.rho, truth.rho, rho_disc);
+  const double er1 = error_in(r.model.rho, truth.rho, rho_disc);
   ::testing::Test::RecordProperty("vp_error_ratio", std::to_string(ev1 / ev0));
   ::testing::Test::RecordProperty("rho_error_ratio", std::to_string(er1 / er0));
   ::testing::Test::RecordProperty("misfit_ratio",
@@ -142,9 +140,8 @@ TEST(FwiDensity, ResumeReachesTheSameModels) {
   c.parameters = {physics::Parameter::vp, physics::Parameter::rho};
   c.stages = {StageConfig{4, 0.0}};
   c.optimizer.type = "lbfgs";
-  ForwardProblem truth = c.problem;
-  truth.model = true_model(true);
-  const auto observed = forward_model<double>(truth);
+  const Model2D truth = true_model(true);
+  const auto observed = observed_in(c, truth);
   const FwiResult straight = run_fwi<double>(c, observed);
   FwiConfig part = c;
   part.output_directory = scratch("fwi_density_resumed");
@@ -162,9 +159,15 @@ TEST(FwiDensity, DensityNeedsTheVariableDensityEquation) {
   c.problem.equation = physics::Equation::acoustic;
   c.problem.model.rho.clear();
   c.parameters = {physics::Parameter::rho};
-  ForwardProblem truth = c.problem;
-  const auto observed = forward_model<double>(truth);
-  EXPECT_THROW(run_fwi<double>(c, observed), InputError);
+  const auto observed = observed_in(c, c.problem.model);
+  try {
+    run_fwi<double>(c, observed);
+    ADD_FAILURE() << "inverting rho with the constant-density equation was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.key(), "inversion.parameters");
+    EXPECT_NE(std::string(e.what()).find("the equation acoustic has no rho"), std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace

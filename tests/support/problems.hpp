@@ -2,6 +2,7 @@
 // Small ForwardProblem builders shared by the propagation tests.
 
 #include <cmath>
+#include <vector>
 
 #include "pwave/acquisition/wavelet.hpp"
 #include "pwave/propagation/forward_problem.hpp"
@@ -33,6 +34,25 @@ inline ForwardProblem homogeneous_problem_3d(int nz, int ny, int nx, double h, d
   p.model = constant_model(g, v);
   for (int s = 0; s < num_sides; ++s) p.boundary.width[s] = width;
   return p;
+}
+
+/// One shot per source x (at depth zs), each recorded by receivers every `step` metres from 0 to
+/// x_max on two lines, at depths z_top and z_bottom (top then bottom at each x): transmitted and
+/// reflected waves both sample a body between the lines (the FWI tests' acquisition).
+inline std::vector<ShotGeometry> shots_over_two_receiver_lines(const std::vector<double>& xs,
+                                                               double zs, double step, double x_max,
+                                                               double z_top, double z_bottom) {
+  std::vector<ShotGeometry> shots;
+  for (double x : xs) {
+    ShotGeometry s;
+    s.source = {x, zs};
+    for (double xr = 0; xr <= x_max; xr += step) {
+      s.receivers.push_back({xr, z_top});
+      s.receivers.push_back({xr, z_bottom});
+    }
+    shots.push_back(s);
+  }
+  return shots;
 }
 
 /// A position in 3D.
