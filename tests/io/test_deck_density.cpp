@@ -116,6 +116,24 @@ TEST(DeckDensity, InversionParametersAndBounds) {
   EXPECT_EQ(r.inversion.vmin, 2000.0);
   EXPECT_EQ(r.inversion.parameters.front(), physics::Parameter::rho);
 
+  // An initial model outside its bounds is advice, per parameter.
+  const io::Deck w = io::load_deck_text(
+      vd_fwi_deck("  parameters: [vp, rho]\n", "{vp: [2500, 3000], rho: [2100, 3000]}"),
+      "deck.yaml");
+  const auto warned = [&](const std::string& text) {
+    for (const std::string& m : w.warnings) {
+      if (m == text) return true;
+    }
+    return false;
+  };
+  EXPECT_TRUE(
+      warned("inversion.bounds: the initial model (2000 to 2000 m/s) lies partly outside "
+             "[2500, 3000] m/s; the first update clips it"));
+  EXPECT_TRUE(
+      warned("inversion.bounds.rho: the initial density (2000 to 2000 kg/m^3) lies partly "
+             "outside [2100, 3000] kg/m^3; the first update clips it"));
+  EXPECT_EQ(w.warnings.size(), 2u);
+
   // The default stays [vp] with [vmin, vmax].
   const io::Deck v = io::load_deck_text(fwi_deck(), "deck.yaml");
   ASSERT_EQ(v.inversion.parameters.size(), 1u);

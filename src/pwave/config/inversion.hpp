@@ -52,6 +52,16 @@ struct InversionSettings {
   int output_every = 0;      ///< write models and gradients every N iterations (0 = never)
   int checkpoint_every = 1;  ///< save the inversion state every N iterations
 
+  /// The bounds of parameter p: vmin / vmax for vp, rho_min / rho_max for rho.
+  double& lower_bound(physics::Parameter p) { return p == physics::Parameter::vp ? vmin : rho_min; }
+  double& upper_bound(physics::Parameter p) { return p == physics::Parameter::vp ? vmax : rho_max; }
+  double lower_bound(physics::Parameter p) const {
+    return p == physics::Parameter::vp ? vmin : rho_min;
+  }
+  double upper_bound(physics::Parameter p) const {
+    return p == physics::Parameter::vp ? vmax : rho_max;
+  }
+
   /// Total iterations over all stages.
   int total_iterations() const {
     int n = 0;

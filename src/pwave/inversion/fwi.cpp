@@ -55,8 +55,7 @@ void validate_fwi(const FwiConfig& c, std::size_t observed_shots) {
                          std::string("'") + physics::name(p) + "' is listed twice");
       }
     }
-    const double lo = p == physics::Parameter::vp ? c.vmin : c.rho_min;
-    const double hi = p == physics::Parameter::vp ? c.vmax : c.rho_max;
+    const double lo = c.lower_bound(p), hi = c.upper_bound(p);
     if (!(lo > 0) || !(hi > lo)) {
       throw InputError("inversion.bounds", "",
                        std::string("needs 0 < lower < upper for ") + physics::name(p));
@@ -210,14 +209,11 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed,
   const std::size_t np = params.size();
   std::vector<double> scale(np, 1.0);
   std::vector<typename Optimizer<T>::Bounds> bounds;
-  const auto bounds_of = [&](physics::Parameter p) {
-    return p == physics::Parameter::vp ? typename Optimizer<T>::Bounds{cfg.vmin, cfg.vmax}
-                                       : typename Optimizer<T>::Bounds{cfg.rho_min, cfg.rho_max};
-  };
+  const auto width = [&](physics::Parameter p) { return cfg.upper_bound(p) - cfg.lower_bound(p); };
   for (std::size_t k = 0; k < np; ++k) {
-    const auto b = bounds_of(params[k]), first = bounds_of(params[0]);
-    scale[k] = k == 0 ? 1.0 : (first.upper - first.lower) / (b.upper - b.lower);
-    bounds.push_back({b.lower * scale[k], b.upper * scale[k]});
+    scale[k] = k == 0 ? 1.0 : width(params[0]) / width(params[k]);
+    bounds.push_back(
+        {cfg.lower_bound(params[k]) * scale[k], cfg.upper_bound(params[k]) * scale[k]});
   }
   const auto values_of = [&](physics::Parameter p) -> const std::vector<double>& {
     return p == physics::Parameter::vp ? cfg.problem.model.vp : cfg.problem.model.rho;

@@ -376,30 +376,33 @@ Node read_bounds(const DeckReader& r, const Node& inv, Deck& deck) {
                std::string("required: [lower, upper] in ") + physics::unit(q) + " (" +
                    physics::name(q) + " is in inversion.parameters)");
       }
-      double& lower = q == physics::Parameter::vp ? d.vmin : d.rho_min;
-      double& upper = q == physics::Parameter::vp ? d.vmax : d.rho_max;
-      read_pair(r, pair, key, q, lower, upper);
-      out[physics::name(q)] = yaml_list({lower, upper});
+      read_pair(r, pair, key, q, d.lower_bound(q), d.upper_bound(q));
+      out[physics::name(q)] = yaml_list({d.lower_bound(q), d.upper_bound(q)});
     }
   }
-  const Node where = bounds;
+  // The initial model should lie within the bounds (the first update clips it).
+  const auto check_initial = [&](physics::Parameter q, double lo, double hi) {
+    if (lo >= d.lower_bound(q) && hi <= d.upper_bound(q)) return;
+    const std::string unit = physics::unit(q);
+    deck.warnings.push_back(
+        std::string("inversion.bounds") +
+        (q == physics::Parameter::vp ? ": the initial model (" : ".rho: the initial density (") +
+        number_text(lo) + " to " + number_text(hi) + " " + unit + ") lies partly outside [" +
+        number_text(d.lower_bound(q)) + ", " + number_text(d.upper_bound(q)) + "] " + unit +
+        "; the first update clips it");
+  };
   if (inverts(d, physics::Parameter::vp)) {
     // The inversion may raise any velocity up to vmax: the time step must be stable there
     // (with the initial model's density contrasts for variable density).
     const double dt_max = max_stable_dt(p, d.vmax * density_contrast_factor(p.equation, p.model));
     if (p.dt > dt_max) {
-      r.fail("inversion.bounds", where,
+      r.fail("inversion.bounds", bounds,
              "the inversion may raise velocities up to vmax = " + number_text(d.vmax) +
                  " m/s, where time.dt = " + number_text(p.dt) + " s is unstable for order " +
                  std::to_string(p.order) + " (the largest stable dt is " + stable_dt_text(dt_max) +
                  " s); lower the upper bound or time.dt");
     }
-    if (p.model.vmin() < d.vmin || p.model.vmax() > d.vmax) {
-      deck.warnings.push_back("inversion.bounds: the initial model (" +
-                              number_text(p.model.vmin()) + " to " + number_text(p.model.vmax()) +
-                              " m/s) lies partly outside [" + number_text(d.vmin) + ", " +
-                              number_text(d.vmax) + "] m/s; the first update clips it");
-    }
+    check_initial(physics::Parameter::vp, p.model.vmin(), p.model.vmax());
   }
   if (inverts(d, physics::Parameter::rho)) {
     // A density contrast raises the stable velocity (physics/stability.hpp): in the worst case
@@ -415,12 +418,7 @@ Node read_bounds(const DeckReader& r, const Node& inv, Deck& deck) {
                               " s; the run stops with an error if the model gets there");
     }
     const auto [lo, hi] = std::minmax_element(p.model.rho.begin(), p.model.rho.end());
-    if (*lo < d.rho_min || *hi > d.rho_max) {
-      deck.warnings.push_back("inversion.bounds.rho: the initial density (" + number_text(*lo) +
-                              " to " + number_text(*hi) + " kg/m^3) lies partly outside [" +
-                              number_text(d.rho_min) + ", " + number_text(d.rho_max) +
-                              "] kg/m^3; the first update clips it");
-    }
+    check_initial(physics::Parameter::rho, *lo, *hi);
   }
   return out;
 }
