@@ -24,7 +24,7 @@
 #include "pwave/acquisition/wavelet.hpp"
 #include "pwave/core/types.hpp"
 #include "pwave/core/version.hpp"
-#include "pwave/propagation/acoustic2d.hpp"
+#include "pwave/propagation/acoustic_propagator.hpp"
 #include "stream_copy.hpp"
 
 namespace {
@@ -123,7 +123,7 @@ template <class T>
 Timing time_forward(const Options& o, int cpml) {
   pwave::ForwardProblem p;
   const double h = 10.0, v = 2500.0, f = 10.0;
-  p.model = pwave::constant_model(pwave::Grid2D{o.nz, o.nx, h, h}, v);
+  p.model = pwave::constant_model(pwave::Grid{o.nz, o.nx, h, h}, v);
   p.dt = 0.001;
   p.nt = o.nt;
   p.order = o.order;
@@ -134,7 +134,7 @@ Timing time_forward(const Options& o, int cpml) {
   for (int s = 0; s < o.shots; ++s) {
     p.shots.push_back({{h * (o.nx / 2), h * (o.nz / 2)}, {{0.0, 0.0}, {h * (o.nx - 1), 0.0}}});
   }
-  pwave::Acoustic2D<T> prop(p);
+  pwave::AcousticPropagator<T> prop(p);
   pwave::Traces<T> traces("traces", o.shots, 2, o.nt);
   prop.forward(0, o.shots, traces);  // warm-up: first touch, page faults
   std::vector<Seconds> t;

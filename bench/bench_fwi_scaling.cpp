@@ -59,7 +59,7 @@ pwave::FwiConfig make_config(const Options& o, const std::string& dir) {
   pwave::FwiConfig c;
   const double h = 16.0, v = 2500.0, f = 6.0;
   auto& p = c.problem;
-  p.model = pwave::constant_model(pwave::Grid2D{o.nz, o.nx, h, h}, v);
+  p.model = pwave::constant_model(pwave::Grid{o.nz, o.nx, h, h}, v);
   p.dt = 0.0015;
   p.nt = o.nt;
   p.order = o.order;

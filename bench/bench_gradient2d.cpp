@@ -14,7 +14,7 @@
 #include "pwave/acquisition/wavelet.hpp"
 #include "pwave/core/types.hpp"
 #include "pwave/core/version.hpp"
-#include "pwave/propagation/acoustic2d.hpp"
+#include "pwave/propagation/acoustic_propagator.hpp"
 
 namespace {
 
@@ -60,7 +60,7 @@ template <class T>
 int run(const Options& o) {
   pwave::ForwardProblem p;
   const double h = 10.0, v = 2500.0, f = 10.0;
-  p.model = pwave::constant_model(pwave::Grid2D{o.nz, o.nx, h, h}, v);
+  p.model = pwave::constant_model(pwave::Grid{o.nz, o.nx, h, h}, v);
   p.dt = 0.001;
   p.nt = o.nt;
   p.order = o.order;
@@ -74,11 +74,11 @@ int run(const Options& o) {
     for (int r = 0; r < o.nx; r += 4) g.receivers.push_back({h * r, h});
     p.shots.push_back(g);
   }
-  pwave::Acoustic2D<T> prop(p);
+  pwave::AcousticPropagator<T> prop(p);
   const int nrec = prop.receivers_per_shot();
   pwave::Traces<T> traces("traces", o.shots, nrec, o.nt), residual("res", o.shots, nrec, o.nt);
   Kokkos::deep_copy(residual, T(1e-3));
-  pwave::Grid2DView<T> grad("grad", prop.padded_nz(), prop.padded_nx());
+  pwave::GridView<T> grad("grad", prop.padded_nz(), prop.padded_nx());
 
   prop.forward(0, o.shots, traces);  // warm-up
   auto t0 = std::chrono::steady_clock::now();

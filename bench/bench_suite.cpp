@@ -31,7 +31,7 @@
 #include "pwave/core/types.hpp"
 #include "pwave/core/version.hpp"
 #include "pwave/physics/stability.hpp"
-#include "pwave/propagation/acoustic2d.hpp"
+#include "pwave/propagation/acoustic_propagator.hpp"
 #include "stream_copy.hpp"
 
 namespace {
@@ -186,7 +186,7 @@ Result run_case(const Case& c, const Options& o, double bandwidth) {
   Result r;
   r.c = c;
   const pwave::ForwardProblem p = problem(c, o);
-  pwave::Acoustic2D<T> prop(p);
+  pwave::AcousticPropagator<T> prop(p);
   const auto& st = prop.state();
   r.padded_cells = long(st.nz) * st.ny * st.nx;
   r.state_mb = mb(st.u_prev) + mb(st.u_cur) + mb(st.v2dt2) + 2 * mb(st.psi_x) + mb(st.zeta_x) +
@@ -202,7 +202,7 @@ Result run_case(const Case& c, const Options& o, double bandwidth) {
   if (o.gradient) {
     pwave::Traces<T> residual("residual", c.shots, nrec, o.nt);
     Kokkos::deep_copy(residual, T(1e-3));
-    pwave::Grid2DView<T> grad("grad", prop.padded_nz(), prop.padded_plane());  // [nz][ny nx]
+    pwave::GridView<T> grad("grad", prop.padded_nz(), prop.padded_plane());  // [nz][ny nx]
     auto history = prop.make_history(c.shots, pwave::Storage::boundary);
     r.history_mb = prop.history_bytes_per_shot(pwave::Storage::boundary) * c.shots / 1e6;
     r.gradient_s = best_of(std::min(o.reps, 2), [&] {

@@ -92,7 +92,7 @@ int check_command(const CommandLine& cl) {
   if (deck.observed.traces)
     io::check_observed_values(deck.observed, 0, deck.observed.traces->shots());
   const ForwardProblem& p = deck.problem;
-  const Grid2D& g = p.model.grid;
+  const Grid& g = p.model.grid;
 
   std::cout << "# pwave check " << deck.path << ": the deck resolved, every default filled\n";
   for (const std::string& s : cl.sets) std::cout << "# --set " << s << "\n";

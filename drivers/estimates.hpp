@@ -18,9 +18,9 @@ struct PaddedGrid {
 /// Model grid plus boundary.width on each side (front and back too for a 3D model).
 PaddedGrid padded_grid(const ForwardProblem& problem);
 
-/// Memory of a forward run in bytes, following the allocations of propagation/acoustic2d.cpp
-/// (3D: the same arrays with a y axis: wavefields [nz+2h][ny+2h][nx+2h], CPML memory variables
-/// on the six strips).
+/// Memory of a forward run in bytes, following the allocations of
+/// propagation/acoustic_propagator.cpp (3D: the same arrays with a y axis: wavefields
+/// [nz+2h][ny+2h][nx+2h], CPML memory variables on the six strips).
 struct MemoryEstimate {
   int batch = 0;            ///< shots propagated together
   double wavefields = 0;    ///< per shot: 2 time levels on the padded grid + stencil halo (+ a flux
@@ -43,7 +43,7 @@ struct HistoryEstimate {
 
 /// Estimates the history of a gradient over `shots_per_iteration` shots (all shots of a
 /// gradient run, inversion.batch_size of an fwi run) with values of `value_bytes` bytes,
-/// following Acoustic2D::history_bytes_per_shot.
+/// following AcousticPropagator::history_bytes_per_shot.
 HistoryEstimate estimate_history(const ForwardProblem& problem, std::size_t value_bytes,
                                  int shots_per_iteration);
 

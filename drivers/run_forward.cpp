@@ -41,7 +41,7 @@ void run_forward_task(const io::Deck& deck, const fs::path& dir) {
   if (progress) progress->finish();
 
   const std::size_t nshots = traces.extent(0), nrec = traces.extent(1), nt = traces.extent(2);
-  const Grid2D& g = p.model.grid;
+  const Grid& g = p.model.grid;
   const PaddedGrid pg = padded_grid(p);
   const double updates = double(pg.cells()) * double(nt) * double(nshots);
   // The figures of the log's summary, machine-readable (benchmarks and scripts read them).

@@ -78,7 +78,7 @@ HostArray3<T> model_observed(const ForwardProblem& truth, const ProgressCallback
 template <class T>
 void run_fwi_task(const io::Deck& deck, const fs::path& dir, bool resume, int stop_after) {
   const ForwardProblem& p = deck.problem;
-  const Grid2D& grid = p.model.grid;
+  const Grid& grid = p.model.grid;
   const io::DeckInversion& inv = deck.inversion;
   const int nshots = int(p.shots.size());
   std::string parameters;

@@ -44,7 +44,7 @@ void run_gradient_task(const io::Deck& deck, const fs::path& dir) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (progress) progress->finish();
 
-  const Grid2D& grid = p.model.grid;
+  const Grid& grid = p.model.grid;
   const std::size_t nshots = g.synthetic.extent(0), nrec = g.synthetic.extent(1),
                     nt = g.synthetic.extent(2);
   const auto max_abs = [](const HostArray2<T>& a) {

@@ -103,7 +103,7 @@ std::string json_string(const std::string& text) {
 
 void write_run_json(const io::Deck& deck, const fs::path& dir) {
   const ForwardProblem& p = deck.problem;
-  const Grid2D& g = p.model.grid;
+  const Grid& g = p.model.grid;
   // [x, z] pairs in 2D, [x, y, z] triples in 3D.
   const bool three_d = g.is_3d();
   const auto points = [three_d](const std::vector<Position>& list) {
@@ -148,8 +148,7 @@ void write_run_json(const io::Deck& deck, const fs::path& dir) {
 }
 
 template <class T>
-void write_grid_npy(const std::string& path, const Grid2D& grid,
-                    const std::vector<double>& values) {
+void write_grid_npy(const std::string& path, const Grid& grid, const std::vector<double>& values) {
   const std::vector<T> v(values.begin(), values.end());
   if (grid.is_3d()) {
     io::write_npy(path, v.data(),
@@ -218,7 +217,7 @@ void make_plots(const fs::path& dir) {
   }
 }
 
-template void write_grid_npy<float>(const std::string&, const Grid2D&, const std::vector<double>&);
-template void write_grid_npy<double>(const std::string&, const Grid2D&, const std::vector<double>&);
+template void write_grid_npy<float>(const std::string&, const Grid&, const std::vector<double>&);
+template void write_grid_npy<double>(const std::string&, const Grid&, const std::vector<double>&);
 
 }  // namespace pwave::cli

@@ -26,8 +26,8 @@ bool in_anomaly(int iz, int ix) {
   return std::hypot(iz * h - az, ix * h - ax) < radius;
 }
 
-Model2D true_model() {
-  Model2D m = constant_model(Grid2D{nz, nx, h, h}, v0);
+Model true_model() {
+  Model m = constant_model(Grid{nz, nx, h, h}, v0);
   for (int iz = 0; iz < nz; ++iz)
     for (int ix = 0; ix < nx; ++ix)
       if (in_anomaly(iz, ix)) m.vp[std::size_t(iz) * nx + ix] = v0 + dv;
@@ -51,8 +51,8 @@ FwiConfig small_config(const std::string& dir) {
   return c;
 }
 
-double anomaly_error(const Model2D& m) {
-  const Model2D t = true_model();
+double anomaly_error(const Model& m) {
+  const Model t = true_model();
   double e = 0;
   for (int iz = 0; iz < nz; ++iz)
     for (int ix = 0; ix < nx; ++ix)

@@ -25,8 +25,8 @@ struct Disc {
 constexpr Disc rho_disc{200.0, 300.0, 70.0}, vp_disc{200.0, 550.0, 70.0};
 
 // The true model: +400 kg/m^3 in rho_disc and, with `vp_anomaly`, +250 m/s in vp_disc.
-Model2D true_model(bool vp_anomaly) {
-  Model2D m = constant_model(Grid2D{nz, nx, h, h}, v0);
+Model true_model(bool vp_anomaly) {
+  Model m = constant_model(Grid{nz, nx, h, h}, v0);
   m.rho.assign(m.vp.size(), rho0);
   for (int iz = 0; iz < nz; ++iz)
     for (int ix = 0; ix < nx; ++ix) {
@@ -66,7 +66,7 @@ double error_in(const std::vector<double>& m, const std::vector<double>& truth, 
 }
 
 // The data of the config's acquisition modelled in `truth`.
-HostArray3<double> observed_in(const FwiConfig& c, const Model2D& truth) {
+HostArray3<double> observed_in(const FwiConfig& c, const Model& truth) {
   ForwardProblem p = c.problem;
   p.model = truth;
   return forward_model<double>(p);
@@ -85,7 +85,7 @@ TEST(FwiDensity, RecoversADensityAnomalyWithTheVelocityKnown) {
   const std::string dir = scratch("fwi_density_rho");
   FwiConfig c = density_config(dir);
   c.parameters = {physics::Parameter::rho};
-  const Model2D truth = true_model(false);
+  const Model truth = true_model(false);
   const auto observed = observed_in(c, truth);
   const FwiResult r = run_fwi<double>(c, observed);
   const double e0 = error_in(c.problem.model.rho, truth.rho, rho_disc);
@@ -115,7 +115,7 @@ TEST(FwiDensity, InvertsVelocityAndDensityTogether) {
   const std::string dir = scratch("fwi_density_joint");
   FwiConfig c = density_config(dir);
   c.parameters = {physics::Parameter::vp, physics::Parameter::rho};
-  const Model2D truth = true_model(true);
+  const Model truth = true_model(true);
   const auto observed = observed_in(c, truth);
   const FwiResult r = run_fwi<double>(c, observed);
   const double ev0 = error_in(c.problem.model.vp, truth.vp, vp_disc);
@@ -140,7 +140,7 @@ TEST(FwiDensity, ResumeReachesTheSameModels) {
   c.parameters = {physics::Parameter::vp, physics::Parameter::rho};
   c.stages = {StageConfig{4, 0.0}};
   c.optimizer.type = "lbfgs";
-  const Model2D truth = true_model(true);
+  const Model truth = true_model(true);
   const auto observed = observed_in(c, truth);
   const FwiResult straight = run_fwi<double>(c, observed);
   FwiConfig part = c;

@@ -212,7 +212,7 @@ TEST(DeckModelForms, ConstantLayersAndAnomalies) {
            "vp: {constant: 1800, layers: [{z: 100, vp: 2500}, {z: 305, vp: 3000}], "
            "anomalies: [{x: 300, z: 200, radius: 20, vp: 1500}]}"),
       "deck.yaml");
-  const Model2D& m = d.problem.model;
+  const Model& m = d.problem.model;
   EXPECT_DOUBLE_EQ(m.at(9, 0), 1800.0);    // z = 90 m
   EXPECT_DOUBLE_EQ(m.at(10, 0), 2500.0);   // z = 100 m: the layer starts at its z
   EXPECT_DOUBLE_EQ(m.at(30, 0), 2500.0);   // z = 300 m
@@ -226,7 +226,7 @@ TEST(DeckModelForms, ConstantLayersAndAnomalies) {
 }
 
 TEST(DeckModelForms, SmoothingSpreadsAnImpulseAsAGaussian) {
-  Grid2D g{41, 61, 10.0, 5.0};
+  Grid g{41, 61, 10.0, 5.0};
   std::vector<double> v(std::size_t(g.cells()), 0.0);
   v[std::size_t(20) * 61 + 30] = 1.0;
   io::smooth_gaussian(v, g, 20.0);  // sigma = 2 cells in z, 4 cells in x
@@ -251,7 +251,7 @@ TEST(DeckModelForms, SmoothAppliesToFilesAndBuiltModels) {
   text = edit(text, "dt: 0.001", "dt: 0.0005");
   write_file(dir / "deck.yaml", text);
   const io::Deck d = io::load_deck((dir / "deck.yaml").string());
-  const Model2D& m = d.problem.model;
+  const Model& m = d.problem.model;
   EXPECT_GT(m.at(24, 30), 2000.0);
   EXPECT_LT(m.at(25, 30), 3000.0);
   EXPECT_NEAR(m.at(0, 30), 2000.0, 1e-6);

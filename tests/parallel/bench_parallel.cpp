@@ -58,7 +58,7 @@ int main(int argc, char** argv) {
     std::vector<int> minibatch(static_cast<std::size_t>(batch));
     for (int k = 0; k < batch; ++k) minibatch[std::size_t(k)] = k;
     const ShotPlan plan = plan_shots(minibatch, w.rank(), w.size());
-    pwave::Field2D<T> rows("rows", std::max(plan.count, 1), 1, long(n));
+    pwave::Field<T> rows("rows", std::max(plan.count, 1), 1, long(n));
     Kokkos::deep_copy(rows, T(1));
     Kokkos::View<T*, Kokkos::LayoutRight, pwave::MemSpace> grad("grad", n), result("result", n);
     const AllreduceChoice choice = choose_allreduce_path();

@@ -71,7 +71,7 @@ TYPED_TEST(Allreduce, SumsInPlaceOnBothPaths) {
       EXPECT_EQ(staging.capacity(), std::size_t(100003));
     }
     // 2D device arrays (gradients on the grid) and host arrays reduce the same way.
-    pwave::Grid2DView<T> g("g", 31, 17);
+    pwave::GridView<T> g("g", 31, 17);
     fill<T>(g, w.rank());
     allreduce_sum(w, g, path);
     EXPECT_EQ(count_wrong<T>(g, w.size()), 0) << name(path) << " 2D";

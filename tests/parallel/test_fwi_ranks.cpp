@@ -41,8 +41,8 @@ FwiConfig rank_test_config(const std::string& dir, const std::string& optimizer)
   return c;
 }
 
-Model2D anomaly_model(const FwiConfig& c) {
-  Model2D m = c.problem.model;
+Model anomaly_model(const FwiConfig& c) {
+  Model m = c.problem.model;
   for (int iz = 0; iz < m.grid.nz; ++iz)
     for (int ix = 0; ix < m.grid.nx; ++ix)
       if (std::hypot(iz - 15.0, ix - 25.0) < 6) m.vp[std::size_t(iz) * m.grid.nx + ix] = 2300.0;

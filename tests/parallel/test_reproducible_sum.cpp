@@ -45,8 +45,8 @@ bool bitwise_equal(const std::vector<T>& a, const std::vector<T>& b) {
 
 // This rank's rows [count][nz][nx] (n = nz * nx) on the device for the given shots.
 template <class T>
-pwave::Field2D<T> device_rows(const std::vector<int>& shots, int nz, int nx, int capacity) {
-  pwave::Field2D<T> rows("rows", std::max<int>({capacity, int(shots.size()), 1}), nz, nx);
+pwave::Field<T> device_rows(const std::vector<int>& shots, int nz, int nx, int capacity) {
+  pwave::Field<T> rows("rows", std::max<int>({capacity, int(shots.size()), 1}), nz, nx);
   auto h = Kokkos::create_mirror_view(rows);
   for (std::size_t k = 0; k < shots.size(); ++k) {
     const std::vector<T> r = shot_row<T>(shots[k], std::size_t(nz) * nx);
@@ -87,7 +87,7 @@ TYPED_TEST(ReproducibleSum, BitwiseEqualToTheSerialSumInBatchOrder) {
   EXPECT_FALSE(bitwise_equal(serial_sum<T>(reversed, n), reference));
 
   const ShotPlan plan = plan_shots(minibatch, w.rank(), w.size());
-  const pwave::Field2D<T> rows =
+  const pwave::Field<T> rows =
       device_rows<T>(plan.shots, nz, nx, plan.count + 1);  // spare capacity
   for (AllreducePath path : {AllreducePath::device, AllreducePath::staged}) {
     for (OrderedSumMethod method :
@@ -123,7 +123,7 @@ TYPED_TEST(ReproducibleSum, AnyKeyDistributionFallsBackToGather) {
   // Rows stored in reverse key order: the sum must still follow the keys.
   std::reverse(my_shots.begin(), my_shots.end());
   std::reverse(my_keys.begin(), my_keys.end());
-  const pwave::Field2D<T> rows = device_rows<T>(my_shots, 1, int(n), int(my_shots.size()));
+  const pwave::Field<T> rows = device_rows<T>(my_shots, 1, int(n), int(my_shots.size()));
   for (AllreducePath path : {AllreducePath::device, AllreducePath::staged}) {
     OrderedSum<T> sum(n, path);
     Kokkos::View<T*, Kokkos::LayoutRight, MemSpace> result("result", n);
@@ -140,7 +140,7 @@ TYPED_TEST(ReproducibleSum, RanksWithoutShotsAndEmptyBatches) {
   for (const std::vector<int>& minibatch :
        {std::vector<int>{4}, std::vector<int>{4, 1}, std::vector<int>{}}) {
     const ShotPlan plan = plan_shots(minibatch, w.rank(), w.size());
-    const pwave::Field2D<T> rows = device_rows<T>(plan.shots, 1, int(n), plan.count);
+    const pwave::Field<T> rows = device_rows<T>(plan.shots, 1, int(n), plan.count);
     for (AllreducePath path : {AllreducePath::device, AllreducePath::staged}) {
       for (OrderedSumMethod method : {OrderedSumMethod::chain, OrderedSumMethod::gather}) {
         OrderedSum<T> sum(n, path, method, 64);
@@ -157,7 +157,7 @@ TYPED_TEST(ReproducibleSum, RanksWithoutShotsAndEmptyBatches) {
 TYPED_TEST(ReproducibleSum, RejectsDuplicateKeysAndBadShapesOnEveryRank) {
   using T = TypeParam;
   const Communicator& w = test_env::world();
-  const pwave::Field2D<T> rows = device_rows<T>({1, 2}, 1, 10, 2);
+  const pwave::Field<T> rows = device_rows<T>({1, 2}, 1, 10, 2);
   Kokkos::View<T*, Kokkos::LayoutRight, MemSpace> result("result", 10);
   OrderedSum<T> sum(10, AllreducePath::device);
   // Every rank says key 5 (one rank alone also duplicates when it holds two rows keyed 5).

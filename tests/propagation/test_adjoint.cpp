@@ -8,7 +8,7 @@
 #include <random>
 
 #include "pwave/core/error.hpp"
-#include "pwave/propagation/acoustic2d.hpp"
+#include "pwave/propagation/acoustic_propagator.hpp"
 #include "pwave/propagation/gradient.hpp"
 #include "support/adjoint_checks.hpp"
 #include "support/problems.hpp"
@@ -42,7 +42,7 @@ void dot_product_test(int order, bool free_surface) {
 // Trace arrays the kernels would index past are refused with both shapes named.
 TEST(Adjoint, WrongTraceShapesAreRefusedClearly) {
   const ForwardProblem p = adjoint_problem(4, false);
-  Acoustic2D<double> prop(p);
+  AcousticPropagator<double> prop(p);
   const int ns = 2, nrec = prop.receivers_per_shot(), nt = p.nt;
   const auto expect_error = [](const auto& call, const std::string& part) {
     try {
@@ -60,7 +60,7 @@ TEST(Adjoint, WrongTraceShapesAreRefusedClearly) {
   Traces<double> d("d", ns, nrec, nt);
   auto history = prop.make_history(ns, Storage::boundary);
   prop.forward(0, ns, d, {}, 0, 0, history);
-  Grid2DView<double> grad("g", prop.padded_nz(), prop.padded_plane());
+  GridView<double> grad("g", prop.padded_nz(), prop.padded_plane());
   Traces<double> one_shot("r", 1, nrec, nt);
   expect_error([&] { prop.adjoint(0, ns, one_shot, history, grad); },
                "the residuals are 1 x " + std::to_string(nrec));
@@ -84,7 +84,7 @@ TEST(Adjoint, DotProductOrder4FreeSurface) {
 }
 
 // A smooth random perturbation: a sum of Gaussian bumps.
-std::vector<double> smooth_perturbation(const Grid2D& g, unsigned seed) {
+std::vector<double> smooth_perturbation(const Grid& g, unsigned seed) {
   std::mt19937_64 gen(seed);
   std::uniform_real_distribution<double> u(0.0, 1.0);
   std::vector<double> dv(std::size_t(g.cells()), 0.0);
@@ -136,7 +136,7 @@ TEST(Gradient, CheckpointStorageEqualsFullBitwise) {
   for (double& v : p.model.vp) v = 0.97 * v + 40.0;
   const auto full = misfit_gradient<double>(p, observed, Storage::full);
   for (int interval : {1, 7, 17, 300}) {
-    Acoustic2D<double> prop(p);
+    AcousticPropagator<double> prop(p);
     const int ns = int(p.shots.size());
     Traces<double> syn("syn", ns, prop.receivers_per_shot(), p.nt);
     auto history = prop.make_history(ns, Storage::checkpoint, interval);
@@ -148,7 +148,7 @@ TEST(Gradient, CheckpointStorageEqualsFullBitwise) {
       for (int r = 0; r < prop.receivers_per_shot(); ++r)
         for (int n = 0; n < p.nt; ++n) hres(s, r, n) = hsyn(s, r, n) - observed(s, r, n);
     Kokkos::deep_copy(res, hres);
-    Grid2DView<double> grad_w("gw", prop.padded_nz(), prop.padded_nx());
+    GridView<double> grad_w("gw", prop.padded_nz(), prop.padded_nx());
     prop.adjoint(0, ns, res, history, grad_w);
     const auto g = fold_to_model(p, grad_w);
     auto hg = Kokkos::create_mirror_view_and_copy(HostSpace(), g);

@@ -8,7 +8,7 @@
 #include <random>
 
 #include "pwave/core/error.hpp"
-#include "pwave/propagation/acoustic2d.hpp"
+#include "pwave/propagation/acoustic_propagator.hpp"
 #include "pwave/propagation/gradient.hpp"
 #include "support/adjoint_checks.hpp"
 #include "support/problems.hpp"
@@ -110,12 +110,12 @@ TEST(Gradient3D, CheckpointEqualsFullBitwise) {
 // before anything is written into it.
 TEST(Gradient3D, WrongGradientShapeIsRefusedClearly) {
   const ForwardProblem p = adjoint_problem_3d(4, false);
-  Acoustic2D<double> prop(p);
+  AcousticPropagator<double> prop(p);
   const int ns = 1, nt = p.nt;
   Traces<double> d("d", ns, prop.receivers_per_shot(), nt);
   auto history = prop.make_history(ns, Storage::boundary);
   prop.forward(0, ns, d, {}, 0, 0, history);
-  Grid2DView<double> wrong("g", prop.padded_nz(), prop.padded_nx());
+  GridView<double> wrong("g", prop.padded_nz(), prop.padded_nx());
   try {
     prop.adjoint(0, ns, d, history, wrong);
     ADD_FAILURE() << "a [nz][nx] gradient was accepted for a 3D grid";
@@ -126,13 +126,13 @@ TEST(Gradient3D, WrongGradientShapeIsRefusedClearly) {
                                  std::to_string(prop.padded_plane());
     EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
   }
-  Grid2DView<double> right("g", prop.padded_nz(), prop.padded_plane());
+  GridView<double> right("g", prop.padded_nz(), prop.padded_plane());
   prop.adjoint(0, ns, d, history, right);  // the right shape goes through
 }
 
 TEST(Gradient3D, CompressedFullStorageIsRefusedClearly) {
   const ForwardProblem p = adjoint_problem_3d(4, false);
-  Acoustic2D<double> prop(p);
+  AcousticPropagator<double> prop(p);
   StorageOptions o(Storage::full);
   o.stride = 2;
   try {

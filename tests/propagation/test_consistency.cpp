@@ -14,8 +14,8 @@ namespace pwave {
 namespace {
 
 // A heterogeneous, asymmetric model: a velocity gradient, a dipping fast layer and a slow lens.
-Model2D heterogeneous_model(int nz, int nx, double h) {
-  Model2D m = constant_model(Grid2D{nz, nx, h, h}, 0.0);
+Model heterogeneous_model(int nz, int nx, double h) {
+  Model m = constant_model(Grid{nz, nx, h, h}, 0.0);
   for (int iz = 0; iz < nz; ++iz) {
     for (int ix = 0; ix < nx; ++ix) {
       const double z = iz * h, x = ix * h;

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "pwave/propagation/acoustic2d.hpp"
+#include "pwave/propagation/acoustic_propagator.hpp"
 #include "pwave/propagation/padded_layout.hpp"
 #include "support/problems.hpp"
 
@@ -12,7 +12,7 @@ namespace {
 
 void expect_layout_matches_propagator(const ForwardProblem& p) {
   const PaddedLayout l = PaddedLayout::of(p);
-  const Acoustic2D<float> prop(p);
+  const AcousticPropagator<float> prop(p);
   const auto& st = prop.state();
   EXPECT_EQ(l.nz, st.nz);
   EXPECT_EQ(l.nx, st.nx);

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <random>
 
-#include "pwave/propagation/acoustic2d.hpp"
+#include "pwave/propagation/acoustic_propagator.hpp"
 #include "pwave/propagation/forward.hpp"
 #include "support/adjoint_checks.hpp"
 #include "support/problems.hpp"
@@ -50,7 +50,7 @@ ForwardProblem vd_problem(int order, bool free_surface, bool three_d = false) {
 // <F x, y> = <x, F* y>, F: wavelet -> data.
 void expect_vd_dot_product(ForwardProblem p, Storage storage) {
   p.wavelet = test::random_vector(p.nt, 1);
-  Acoustic2D<double> prop(p);
+  AcousticPropagator<double> prop(p);
   const int ns = 2, nrec = prop.receivers_per_shot(), nt = p.nt;
   Traces<double> d("d", ns, nrec, nt), y("y", ns, nrec, nt);
   auto history = prop.make_history(ns, storage);
@@ -61,7 +61,7 @@ void expect_vd_dot_product(ForwardProblem p, Storage storage) {
     for (int r = 0; r < nrec; ++r)
       for (int n = 0; n < nt; ++n) hy(s, r, n) = ry[(std::size_t(s) * nrec + r) * nt + n];
   Kokkos::deep_copy(y, hy);
-  Grid2DView<double> grad("g", 2 * prop.padded_nz(), prop.padded_plane());
+  GridView<double> grad("g", 2 * prop.padded_nz(), prop.padded_plane());
   Kokkos::View<double**, Kokkos::LayoutRight, MemSpace> xs("xs", ns, nt);
   prop.adjoint(0, ns, y, history, grad, xs);
   auto hd = Kokkos::create_mirror_view(d);
@@ -96,7 +96,7 @@ struct Gradients {
 // J and dJ/dvp, dJ/drho through the propagator's API.
 Gradients vd_gradient(const ForwardProblem& p, const HostArray3<double>& observed,
                       Storage storage) {
-  Acoustic2D<double> prop(p);
+  AcousticPropagator<double> prop(p);
   const int ns = int(p.shots.size()), nrec = prop.receivers_per_shot(), nt = p.nt;
   Traces<double> d("d", ns, nrec, nt), res("r", ns, nrec, nt);
   auto history = prop.make_history(ns, storage);
@@ -112,10 +112,10 @@ Gradients vd_gradient(const ForwardProblem& p, const HostArray3<double>& observe
         out.misfit += 0.5 * hr(s, r, n) * hr(s, r, n);
       }
   Kokkos::deep_copy(res, hr);
-  Grid2DView<double> imaging("img", 2 * prop.padded_nz(), prop.padded_plane());
+  GridView<double> imaging("img", 2 * prop.padded_nz(), prop.padded_plane());
   prop.adjoint(0, ns, res, history, imaging);
   const Grid& g = p.model.grid;
-  Grid2DView<double> gv("gv", g.nz, g.ny * g.nx), gr("gr", g.nz, g.ny * g.nx);
+  GridView<double> gv("gv", g.nz, g.ny * g.nx), gr("gr", g.nz, g.ny * g.nx);
   prop.model_gradients(imaging, gv, gr);
   auto hv = Kokkos::create_mirror_view(gv);
   auto hrho = Kokkos::create_mirror_view(gr);

@@ -11,7 +11,7 @@
 #include <random>
 #include <vector>
 
-#include "pwave/propagation/acoustic2d.hpp"
+#include "pwave/propagation/acoustic_propagator.hpp"
 #include "pwave/propagation/forward.hpp"
 #include "pwave/propagation/gradient.hpp"
 
@@ -29,7 +29,7 @@ inline std::vector<double> random_vector(std::size_t n, unsigned seed) {
 /// given storage of the forward history; relative mismatch below 1e-12 (float64).
 inline void expect_dot_product(ForwardProblem p, Storage storage) {
   p.wavelet = random_vector(p.nt, 1);
-  Acoustic2D<double> prop(p);
+  AcousticPropagator<double> prop(p);
   const int ns = 2, nrec = prop.receivers_per_shot(), nt = p.nt;
   Traces<double> d("d", ns, nrec, nt), y("y", ns, nrec, nt);
   auto history = prop.make_history(ns, storage);
@@ -40,7 +40,7 @@ inline void expect_dot_product(ForwardProblem p, Storage storage) {
     for (int r = 0; r < nrec; ++r)
       for (int n = 0; n < nt; ++n) hy(s, r, n) = ry[(std::size_t(s) * nrec + r) * nt + n];
   Kokkos::deep_copy(y, hy);
-  Grid2DView<double> grad("g", prop.padded_nz(), prop.padded_plane());
+  GridView<double> grad("g", prop.padded_nz(), prop.padded_plane());
   Kokkos::View<double**, Kokkos::LayoutRight, MemSpace> xs("xs", ns, nt);
   prop.adjoint(0, ns, y, history, grad, xs);
   auto hd = Kokkos::create_mirror_view(d);

@@ -13,7 +13,7 @@ namespace pwave::test {
 inline ForwardProblem homogeneous_problem(int nz, int nx, double h, double v, double dt, int nt,
                                           double f, int order, int width) {
   ForwardProblem p;
-  p.model = constant_model(Grid2D{nz, nx, h, h}, v);
+  p.model = constant_model(Grid{nz, nx, h, h}, v);
   p.dt = dt;
   p.nt = nt;
   p.order = order;

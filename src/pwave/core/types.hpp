@@ -9,12 +9,13 @@ using ExecSpace = Kokkos::DefaultExecutionSpace;
 using MemSpace = ExecSpace::memory_space;
 using HostSpace = Kokkos::HostSpace;
 
-/// Wavefields of a shot batch: [shot][z][x], fastest axis last.
+/// Wavefields of a shot batch: [shot][z][x] in 2D, [shot][z][y x] in 3D (the y and x axes of a
+/// z plane flattened into one column index), fastest axis last.
 template <class T>
-using Field2D = Kokkos::View<T***, Kokkos::LayoutRight, MemSpace>;
-/// One value per grid cell: [z][x].
+using Field = Kokkos::View<T***, Kokkos::LayoutRight, MemSpace>;
+/// One value per grid cell: [z][x] in 2D, [z][y x] in 3D.
 template <class T>
-using Grid2DView = Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>;
+using GridView = Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>;
 /// Receiver traces of a batch: [shot][receiver][time].
 template <class T>
 using Traces = Kokkos::View<T***, Kokkos::LayoutRight, MemSpace>;
@@ -28,7 +29,8 @@ using HostArray2 = Kokkos::View<T**, Kokkos::LayoutRight, HostSpace>;
 /// Uninitialised host mirror of a device view (Kokkos 3.4 .. 5.x).
 template <class V>
 typename V::host_mirror_type host_mirror_uninit(const V& v) {
-  return Kokkos::create_mirror_view(Kokkos::view_alloc(HostSpace(), Kokkos::WithoutInitializing), v);
+  return Kokkos::create_mirror_view(Kokkos::view_alloc(HostSpace(), Kokkos::WithoutInitializing),
+                                    v);
 }
 
 }  // namespace pwave

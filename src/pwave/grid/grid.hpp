@@ -25,7 +25,4 @@ struct Grid {
   double cell_volume() const { return dx * dz * (is_3d() ? dy : 1.0); }
 };
 
-/// The name most of the 2D-era code uses; the same type.
-using Grid2D = Grid;
-
 }  // namespace pwave

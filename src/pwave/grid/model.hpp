@@ -27,9 +27,6 @@ struct Model {
   double vmax() const;
 };
 
-/// The name most of the 2D-era code uses; the same type.
-using Model2D = Model;
-
 /// A model with one velocity everywhere.
 Model constant_model(const Grid& grid, double vp);
 

@@ -24,14 +24,14 @@ Kokkos::View<T*, MemSpace> gaussian_taps(double sigma_cells, const char* name) {
 }  // namespace
 
 template <class T>
-GradientConditioner<T>::GradientConditioner(const Grid2D& grid,
+GradientConditioner<T>::GradientConditioner(const Grid& grid,
                                             const std::vector<ShotGeometry>& shots,
                                             double water_depth, double source_taper,
                                             double smoothing)
     : grid_(grid) {
   const int plane = grid.ny * grid.nx;
-  mask_ = Grid2DView<T>("pwave::gradient_mask", grid.nz, plane);
-  scratch_ = Grid2DView<T>("pwave::gradient_scratch", grid.nz, plane);
+  mask_ = GridView<T>("pwave::gradient_mask", grid.nz, plane);
+  scratch_ = GridView<T>("pwave::gradient_scratch", grid.nz, plane);
   auto h = Kokkos::create_mirror_view(mask_);
   for (int iz = 0; iz < grid.nz; ++iz) {
     for (int q = 0; q < plane; ++q) {
@@ -56,11 +56,11 @@ GradientConditioner<T>::GradientConditioner(const Grid2D& grid,
 }
 
 template <class T>
-void GradientConditioner<T>::apply(const Grid2DView<T>& grad) const {
+void GradientConditioner<T>::apply(const GridView<T>& grad) const {
   using Range2 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
   const int plane = grid_.ny * grid_.nx;
   const Range2 cells({0, 0}, {grid_.nz, plane});
-  const Grid2DView<T> mask = mask_, tmp = scratch_;
+  const GridView<T> mask = mask_, tmp = scratch_;
   if (masked_) {
     Kokkos::parallel_for(
         "pwave::inversion::mask_gradient", cells,

@@ -12,18 +12,18 @@ template <class T>
 class GradientConditioner {
  public:
   /// water_depth and source_taper in metres (0 = off), smoothing sigma in metres (0 = off).
-  GradientConditioner(const Grid2D& grid, const std::vector<ShotGeometry>& shots,
-                      double water_depth, double source_taper, double smoothing);
+  GradientConditioner(const Grid& grid, const std::vector<ShotGeometry>& shots, double water_depth,
+                      double source_taper, double smoothing);
 
   /// Masks and smooths `grad` [nz][nx] ([nz][ny nx] in 3D) in place.
-  void apply(const Grid2DView<T>& grad) const;
+  void apply(const GridView<T>& grad) const;
 
   /// The mask (1 = untouched, 0 = removed), for figures and tests.
-  const Grid2DView<T>& mask() const { return mask_; }
+  const GridView<T>& mask() const { return mask_; }
 
  private:
-  Grid2D grid_;
-  Grid2DView<T> mask_, scratch_;
+  Grid grid_;
+  GridView<T> mask_, scratch_;
   Kokkos::View<T*, MemSpace> kernel_z_, kernel_x_, kernel_y_;  // normalised taps, [2 r + 1]
   bool masked_ = false;
 };

@@ -21,7 +21,7 @@
 #include "pwave/parallel/reproducible_sum.hpp"
 #include "pwave/parallel/shot_plan.hpp"
 #include "pwave/physics/stability.hpp"
-#include "pwave/propagation/acoustic2d.hpp"
+#include "pwave/propagation/acoustic_propagator.hpp"
 #include "pwave/propagation/gradient.hpp"
 #include "pwave/propagation/shot_gradient.hpp"
 
@@ -97,7 +97,7 @@ std::vector<int> draw_batch(unsigned long seed, long iteration, int nshots, int 
 /// Identifies an inversion, so that --resume refuses a checkpoint of another one.
 std::string fingerprint(const FwiConfig& c, int precision_bytes) {
   std::ostringstream f;
-  const Grid2D& g = c.problem.model.grid;
+  const Grid& g = c.problem.model.grid;
   f << "pwave-fwi-1 " << precision_bytes << ' ' << g.nz << 'x'
     << (g.is_3d() ? std::to_string(g.ny) + "x" : std::string()) << g.nx << ' ' << c.problem.nt
     << ' ' << c.problem.shots.size() << ' ' << c.optimizer.type << ' ' << c.batch_size << ' '
@@ -164,7 +164,7 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed,
   if (cfg.problem.boundary.pml_velocity <= 0) {
     cfg.problem.boundary.pml_velocity = cfg.problem.model.vmax();
   }
-  const Grid2D& g = cfg.problem.model.grid;
+  const Grid& g = cfg.problem.model.grid;
   const int nz = g.nz, nplane = g.ny * g.nx;  // model-grid arrays are [nz][ny nx] (ny = 1 in 2D)
   const std::size_t ncells = std::size_t(g.cells());
   const int nshots = int(cfg.problem.shots.size());
@@ -175,7 +175,7 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed,
   // shots: device memory (wavefields, history, traces) is sized for one chunk.
   const int share = (batch + comm.size() - 1) / comm.size();
   const int chunk = cfg.problem.shot_batch > 0 ? std::min(cfg.problem.shot_batch, share) : share;
-  Acoustic2D<T> prop(cfg.problem, chunk);
+  AcousticPropagator<T> prop(cfg.problem, chunk);
   const int nrec = prop.receivers_per_shot();
   if (observed.receivers() != std::size_t(nrec) || observed.samples() != std::size_t(nt)) {
     throw InputError("observed", "",
@@ -186,11 +186,11 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed,
                          std::to_string(nt) + "]");
   }
   // Constant density keeps the one-channel path (imaging -> dJ/dw -> dJ/dvp); variable density
-  // has its own chain rule for both parameters (Acoustic2D::model_gradients).
+  // has its own chain rule for both parameters (AcousticPropagator::model_gradients).
   const bool two_channels = prop.imaging_channels() > 1;
-  Grid2DView<T> grad_w;
+  GridView<T> grad_w;
   if (!two_channels)
-    grad_w = Grid2DView<T>("pwave::fwi_grad_w", prop.padded_nz(), prop.padded_plane());
+    grad_w = GridView<T>("pwave::fwi_grad_w", prop.padded_nz(), prop.padded_plane());
   const parallel::AllreduceChoice path = parallel::choose_allreduce_path(
       parallel::parse_gpu_aware_setting(cfg.gpu_aware_mpi, "execution.gpu_aware_mpi"));
   ShotGradient<T> shot_gradient(prop, observed, share, cfg.storage, path.path, comm);
@@ -242,10 +242,10 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed,
     scaled_copy(block(x, k), physical[k], T(1.0 / scale[k]));
     return physical[k];
   };
-  Grid2DView<T> grad_vp, grad_rho;  // variable density: dJ/dvp, dJ/drho on the model grid
+  GridView<T> grad_vp, grad_rho;  // variable density: dJ/dvp, dJ/drho on the model grid
   if (two_channels) {
-    grad_vp = Grid2DView<T>("pwave::fwi_grad_vp", nz, nplane);
-    grad_rho = Grid2DView<T>("pwave::fwi_grad_rho", nz, nplane);
+    grad_vp = GridView<T>("pwave::fwi_grad_vp", nz, nplane);
+    grad_rho = GridView<T>("pwave::fwi_grad_rho", nz, nplane);
   }
   Optimizer<T> opt(cfg.optimizer, np * ncells, bounds);
   GradientConditioner<T> cond(g, cfg.problem.shots, cfg.water_depth, cfg.source_taper,
@@ -295,7 +295,7 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed,
     std::vector<DeviceVector<T>> values(np);
     for (std::size_t k = 0; k < np; ++k) values[k] = physical_block(m, k);
     const auto grid_view = [&](const DeviceVector<T>& v) {
-      return Grid2DView<T>(v.data(), nz, nplane);
+      return GridView<T>(v.data(), nz, nplane);
     };
     // Every rank, with or without shots: the chain rule below reads the propagator's model
     // (a rank that kept the previous one would take another step than the others).
@@ -314,7 +314,7 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed,
     for (std::size_t k = 0; k < np; ++k) {
       const DeviceVector<T> gk = block(grad, k);
       if (two_channels) {
-        const Grid2DView<T>& src = params[k] == physics::Parameter::vp ? grad_vp : grad_rho;
+        const GridView<T>& src = params[k] == physics::Parameter::vp ? grad_vp : grad_rho;
         // dJ/d(optimiser variable) = dJ/dp / scale.
         scaled_copy(DeviceVector<T>(src.data(), ncells), gk, T(1.0 / scale[k]));
       }

@@ -13,7 +13,7 @@ namespace pwave {
 
 /// The result of run_fwi.
 struct FwiResult {
-  Model2D model;                ///< final model
+  Model model;                  ///< final model
   std::vector<double> misfits;  ///< per iteration (of the iteration's minibatch)
   double seconds = 0.0;         ///< wall time of the iterations run by this call
   double reduce_seconds = 0.0;  ///< of which in the cross-rank sums (misfit + gradient)

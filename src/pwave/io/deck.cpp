@@ -92,7 +92,7 @@ std::string spacing_text(const Grid& g) {
 
 void check_stability(const DeckReader& r, const Node& root, Deck& deck) {
   const ForwardProblem& p = deck.problem;
-  const Grid2D& g = p.model.grid;
+  const Grid& g = p.model.grid;
   const double dy = g.is_3d() ? g.dy : 0.0;
   const bool vd = p.equation == physics::Equation::acoustic_variable_density;
   const double vstab = stability_velocity(p);

@@ -52,7 +52,7 @@ struct Deck {
   bool has_true_model = false;          ///< fwi: observed data are modelled from true_model
   /// fwi: vp in m/s on the model grid, and for variable density rho in kg/m^3 (model.rho when
   /// true_model.rho is not given)
-  Model2D true_model;
+  Model true_model;
   DeckInversion inversion;            ///< fwi only
   YAML::Node resolved;                ///< the deck with every default filled in
   std::vector<std::string> warnings;  ///< advice that does not stop a run (dispersion, ...)

@@ -211,7 +211,7 @@ bool on_axis(double v, double h, int n) {
   return std::isfinite(f) && rounded >= 0 && rounded <= n - 1 && std::abs(f - rounded) <= 1e-6;
 }
 
-GridIndex check_point(const DeckReader& r, const Grid2D& grid, const DeckPoint& p) {
+GridIndex check_point(const DeckReader& r, const Grid& grid, const DeckPoint& p) {
   try {
     return to_grid_index(grid, p.position, p.key_x);
   } catch (const InputError& e) {
@@ -276,7 +276,7 @@ DeckAcquisition read_acquisition(const DeckReader& r, const YAML::Node& acquisit
 }
 
 std::vector<ShotGeometry> place_acquisition(const DeckReader& r, const DeckAcquisition& acq,
-                                            const Grid2D& grid) {
+                                            const Grid& grid) {
   std::vector<ShotGeometry> shots(acq.sources.size());
   for (std::size_t s = 0; s < shots.size(); ++s) {
     check_point(r, grid, acq.sources[s]);

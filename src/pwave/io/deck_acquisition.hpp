@@ -40,6 +40,6 @@ DeckAcquisition read_acquisition(const DeckReader& reader, const YAML::Node& acq
 /// Checks every position is inside `grid` and on a grid point (naming the offending
 /// coordinate's key and line) and returns one ShotGeometry per source.
 std::vector<ShotGeometry> place_acquisition(const DeckReader& reader, const DeckAcquisition& acq,
-                                            const Grid2D& grid);
+                                            const Grid& grid);
 
 }  // namespace pwave::io

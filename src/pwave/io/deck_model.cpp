@@ -166,8 +166,8 @@ GridFileSpec read_file_spec(const DeckReader& r, const YAML::Node& vp, const std
   return spec;
 }
 
-void check_values(const DeckReader& r, const std::string& key, const Material& m,
-                  const Grid2D& grid, const std::vector<double>& vp, const YAML::Node& where_node,
+void check_values(const DeckReader& r, const std::string& key, const Material& m, const Grid& grid,
+                  const std::vector<double>& vp, const YAML::Node& where_node,
                   std::vector<std::string>& warnings) {
   double vmax = 0.0, vmin = vp.empty() ? 0.0 : vp.front();
   const std::size_t plane = std::size_t(grid.ny) * std::size_t(grid.nx);
@@ -197,8 +197,8 @@ void check_values(const DeckReader& r, const std::string& key, const Material& m
 
 // {file: ...}: loads and decimates the file.
 std::vector<double> read_file_material(const DeckReader& r, const YAML::Node& vp,
-                                       const std::string& key, const Material& m,
-                                       const Grid2D& grid, YAML::Node& resolved) {
+                                       const std::string& key, const Material& m, const Grid& grid,
+                                       YAML::Node& resolved) {
   for (const char* k : {"constant", "layers", "anomalies"}) {
     const YAML::Node n = r.child(vp, key, k);
     if (DeckReader::given(n)) {
@@ -225,8 +225,8 @@ std::vector<double> read_file_material(const DeckReader& r, const YAML::Node& vp
 
 // {constant, layers, anomalies}: a background, layers below given depths, circular bodies.
 std::vector<double> read_built_material(const DeckReader& r, const YAML::Node& vp,
-                                        const std::string& key, const Material& m,
-                                        const Grid2D& grid, YAML::Node& resolved) {
+                                        const std::string& key, const Material& m, const Grid& grid,
+                                        YAML::Node& resolved) {
   for (const char* k : {"format", "shape", "order", "dtype", "scale", "stride"}) {
     const YAML::Node n = r.child(vp, key, k);
     if (DeckReader::given(n)) {
@@ -371,7 +371,7 @@ void smooth_axis(std::vector<double>& v, int n, std::size_t stride, int count,
 
 }  // namespace
 
-void smooth_gaussian(std::vector<double>& values, const Grid2D& grid, double sigma) {
+void smooth_gaussian(std::vector<double>& values, const Grid& grid, double sigma) {
   if (!(sigma > 0.0)) return;
   // Along x: nz ny lines of nx contiguous samples; along z: ny nx lines of nz samples ny nx
   // apart; along y (3D): in each depth plane, nx lines of ny samples nx apart.
@@ -386,7 +386,7 @@ void smooth_gaussian(std::vector<double>& values, const Grid2D& grid, double sig
 }
 
 std::vector<double> read_material(const DeckReader& r, const YAML::Node& vp, const std::string& key,
-                                  const Material& m, const Grid2D& grid, YAML::Node& resolved,
+                                  const Material& m, const Grid& grid, YAML::Node& resolved,
                                   std::vector<std::string>& warnings) {
   if (vp.IsMap()) {
     r.check_keys(vp, key);
@@ -421,7 +421,7 @@ DeckModel read_model(const DeckReader& r, const YAML::Node& model,
   r.check_keys(model, "model");
   DeckModel out;
   out.resolved = YAML::Node(YAML::NodeType::Map);
-  const Grid2D grid = read_grid(r, model, out.resolved);
+  const Grid grid = read_grid(r, model, out.resolved);
   out.model.grid = grid;
   const YAML::Node vp =
       r.required(model, "model", "vp", "m/s: a number, {file: path, ...} or {constant: m/s, ...}");

@@ -16,7 +16,7 @@ namespace pwave::io {
 
 /// The model read from a deck, and the section as resolved (defaults filled, absolute paths).
 struct DeckModel {
-  Model2D model;  ///< vp in m/s; rho in kg/m^3 when model.rho is given (else empty)
+  Model model;  ///< vp in m/s; rho in kg/m^3 when model.rho is given (else empty)
   YAML::Node resolved;
 };
 
@@ -36,12 +36,12 @@ inline constexpr Material density_material{"rho", "kg/m^3", "density"};
 /// finite. Writes the value as resolved (absolute paths, defaults) into `resolved` and returns
 /// the values [nz][nx] or [nz][ny][nx] (x fastest).
 std::vector<double> read_material(const DeckReader& reader, const YAML::Node& value,
-                                  const std::string& key, const Material& m, const Grid2D& grid,
+                                  const std::string& key, const Material& m, const Grid& grid,
                                   YAML::Node& resolved, std::vector<std::string>& warnings);
 
 /// read_material for a velocity (m/s).
 inline std::vector<double> read_velocity(const DeckReader& reader, const YAML::Node& vp,
-                                         const std::string& key, const Grid2D& grid,
+                                         const std::string& key, const Grid& grid,
                                          YAML::Node& resolved, std::vector<std::string>& warnings) {
   return read_material(reader, vp, key, velocity_material, grid, resolved, warnings);
 }
@@ -50,7 +50,7 @@ inline std::vector<double> read_velocity(const DeckReader& reader, const YAML::N
 /// standard deviation `sigma` metres along every axis (sigma / dz cells in z, sigma / dx in x,
 /// sigma / dy in y); the model is extended by its edge values. sigma = 0 leaves the values
 /// unchanged.
-void smooth_gaussian(std::vector<double>& values, const Grid2D& grid, double sigma);
+void smooth_gaussian(std::vector<double>& values, const Grid& grid, double sigma);
 
 /// Reads `model` (the section's node): shape [nz, nx] gives a 2D grid, [nz, ny, nx] a 3D one;
 /// spacing is a number, [dz, dx] (2D) or [dz, dy, dx] (3D). File paths are relative to the deck's

@@ -154,7 +154,7 @@ void read_true_model_section(const DeckReader& r, const Node& tm, Deck& deck, No
   r.check_keys(tm, "true_model");
   const Node vp = r.required(tm, "true_model", "vp",
                              "m/s, as model.vp: a number, {file: ...} or {constant: ...}");
-  const Grid2D& grid = deck.problem.model.grid;
+  const Grid& grid = deck.problem.model.grid;
   Node vp_resolved;
   deck.true_model.grid = grid;
   deck.true_model.vp = read_velocity(r, vp, "true_model.vp", grid, vp_resolved, deck.warnings);

@@ -111,7 +111,7 @@ void check_reducible(const View& v) {
 }  // namespace detail
 
 /// In place: data = sum over ranks of data (element-wise), on every rank. `data` is any
-/// contiguous View (any rank, e.g. a DeviceVector or a Grid2DView) of float or double in
+/// contiguous View (any rank, e.g. a DeviceVector or a GridView) of float or double in
 /// pwave::MemSpace or host memory. Collective; fences all execution spaces before MPI.
 template <class View>
 void allreduce_sum(const Communicator& comm, const View& data, AllreducePath path,

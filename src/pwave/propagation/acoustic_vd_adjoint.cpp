@@ -4,8 +4,8 @@
 
 #include "backends/launch.hpp"
 #include "pwave/core/error.hpp"
-#include "pwave/physics/acoustic2d_sources.hpp"
-#include "pwave/propagation/acoustic2d.hpp"
+#include "pwave/physics/point_sources.hpp"
+#include "pwave/propagation/acoustic_propagator.hpp"
 
 namespace pwave {
 
@@ -15,7 +15,7 @@ namespace {
 /// zero, or the free-surface mirror applied afterwards).
 template <class T>
 struct LoadSnapshot {
-  Field2D<T> u;
+  Field<T> u;
   Kokkos::View<T****, Kokkos::LayoutRight, MemSpace> history;
   int k, halo, hy, ys, nx;
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
@@ -25,8 +25,8 @@ struct LoadSnapshot {
 
 /// rows [0, nz) of out(s) = w imaging, rows [nz, 2 nz) = b imaging.
 template <class T>
-void pack_channels(const ExecSpace& exec, const Field2D<T>& out, const Field2D<T>& img_w,
-                   const Field2D<T>& img_b, int count) {
+void pack_channels(const ExecSpace& exec, const Field<T>& out, const Field<T>& img_w,
+                   const Field<T>& img_b, int count) {
   const int nz = int(img_w.extent(1)), nq = int(img_w.extent(2));
   Kokkos::parallel_for(
       "pwave::physics::acoustic_vd::pack_imaging",
@@ -39,7 +39,7 @@ void pack_channels(const ExecSpace& exec, const Field2D<T>& out, const Field2D<T
 
 /// grad(c nz + iz, q) += sum over shots of per_shot(s, c nz + iz, q), shots in order.
 template <class T>
-void sum_channels(const ExecSpace& exec, const Field2D<T>& per_shot, const Grid2DView<T>& grad,
+void sum_channels(const ExecSpace& exec, const Field<T>& per_shot, const GridView<T>& grad,
                   int count) {
   Kokkos::parallel_for(
       "pwave::physics::acoustic_vd::sum_shot_imaging",
@@ -55,11 +55,11 @@ void sum_channels(const ExecSpace& exec, const Field2D<T>& per_shot, const Grid2
 }  // namespace
 
 template <class T>
-void Acoustic2D<T>::allocate_adjoint_vd() {
+void AcousticPropagator<T>::allocate_adjoint_vd() {
   if (vd_adj_.g_cur.extent(0) > 0) return;
   const bool is3d = problem_.model.grid.is_3d();
-  auto like = [](const Field2D<T>& f, const char* name) {
-    return Field2D<T>(std::string(name), f.extent(0), f.extent(1), f.extent(2));
+  auto like = [](const Field<T>& f, const char* name) {
+    return Field<T>(std::string(name), f.extent(0), f.extent(1), f.extent(2));
   };
   auto& a = vd_adj_;
   a.g_prev = like(st_.u_prev, "pwave::vd_adjoint_prev");
@@ -78,16 +78,16 @@ void Acoustic2D<T>::allocate_adjoint_vd() {
     a.p_y = like(st_.psi_y, "pwave::vd_psi_y_hat");
     a.z_y = like(st_.zeta_y, "pwave::vd_zeta_y_hat");
   }
-  a.img_b = Field2D<T>("pwave::vd_imaging_b", capacity_, st_.nz, st_.ny * st_.nx);
+  a.img_b = Field<T>("pwave::vd_imaging_b", capacity_, st_.nz, st_.ny * st_.nx);
   vd_u_ = like(st_.u_cur, "pwave::vd_u_imaging");
-  shot_grad_ = Field2D<T>("pwave::shot_gradient", capacity_, st_.nz, st_.ny * st_.nx);
-  shot_channels_ = Field2D<T>("pwave::shot_imaging", capacity_, 2 * st_.nz, st_.ny * st_.nx);
+  shot_grad_ = Field<T>("pwave::shot_gradient", capacity_, st_.nz, st_.ny * st_.nx);
+  shot_channels_ = Field<T>("pwave::shot_imaging", capacity_, 2 * st_.nz, st_.ny * st_.nx);
 }
 
 template <class T>
 template <int Order, bool FreeSurface, int Dim>
-void Acoustic2D<T>::adjoint_vd_impl(
-    int count, const Traces<T>& residual, const History& history, const Grid2DView<T>& grad,
+void AcousticPropagator<T>::adjoint_vd_impl(
+    int count, const Traces<T>& residual, const History& history, const GridView<T>& grad,
     const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>& source_adjoint) {
   namespace vd = physics::acoustic_vd;
   const int first = 0;
@@ -96,15 +96,15 @@ void Acoustic2D<T>::adjoint_vd_impl(
                   &shot_grad_}) {
     Kokkos::deep_copy(*f, T(0));
   }
-  const Grid2D& g = problem_.model.grid;
+  const Grid& g = problem_.model.grid;
   const vd::Coefficients<T, Order> coef(g.dz, g.dx, Dim == 3 ? g.dy : 0.0);
   ExecSpace exec;
   const int nz = st_.nz, nx = st_.nx, ny = st_.ny, R = st_.halo;
   const bool boundary = history.storage == Storage::boundary;
 
   // Parity copies: step n writes G^n over G^{n+2}. u^n for the buoyancy imaging: with boundary
-  // storage the forward field that holds it (as in acoustic2d_adjoint.cpp), else vd_u_, loaded
-  // from the history.
+  // storage the forward field that holds it (as in acoustic_propagator_adjoint.cpp), else vd_u_,
+  // loaded from the history.
   A.v = vd_;
   A.v.st = st_;
   vd::AdjointState<T> even = A, odd = A;
@@ -152,8 +152,8 @@ void Acoustic2D<T>::adjoint_vd_impl(
     if (boundary) {
       // u^{n-1} over u^{n+1}: the frame from storage, the box by the reversed step; dJ/dw's
       // imaging term on both.
-      const Field2D<T>& u_next = p == 0 ? st_.u_cur : st_.u_prev;
-      const Field2D<T>& u_now = p == 0 ? st_.u_prev : st_.u_cur;
+      const Field<T>& u_next = p == 0 ? st_.u_cur : st_.u_prev;
+      const Field<T>& u_now = p == 0 ? st_.u_prev : st_.u_cur;
       propagation::for_each_stored_cell(
           "pwave::propagation::frame_image_restore", exec, count, region,
           propagation::FrameImageRestore<T>{history.frame, u_next, u_now, a.g_cur, shot_grad_,
@@ -174,7 +174,7 @@ void Acoustic2D<T>::adjoint_vd_impl(
           propagation::ReconstructSource<T>{u_next, a.g_cur, shot_grad_, st_.v2dt2, source_cell_,
                                             scaled_wavelet_, region, n, R, first});
       if (FreeSurface) {
-        Kokkos::parallel_for("pwave::physics::acoustic2d::free_surface",
+        Kokkos::parallel_for("pwave::physics::acoustic::free_surface",
                              Range2(exec, {0, 0}, {count, fx}), physics::FreeSurface<T>{u_next, R});
       }
     } else {
@@ -187,7 +187,7 @@ void Acoustic2D<T>::adjoint_vd_impl(
       backend::for_each_cell_3d("pwave::physics::acoustic_vd::load_snapshot", exec, count, grid,
                                 LoadSnapshot<T>{vd_u_, snaps, n - base, R, st_.hy, st_.ys, nx});
       if (FreeSurface) {
-        Kokkos::parallel_for("pwave::physics::acoustic2d::free_surface",
+        Kokkos::parallel_for("pwave::physics::acoustic::free_surface",
                              Range2(exec, {0, 0}, {count, fx}), physics::FreeSurface<T>{vd_u_, R});
       }
     }
@@ -219,28 +219,28 @@ void Acoustic2D<T>::adjoint_vd_impl(
 }
 
 template <class T>
-void Acoustic2D<T>::model_gradients(const Grid2DView<T>& imaging, const Grid2DView<T>& grad_vp,
-                                    const Grid2DView<T>& grad_rho) const {
-  const Grid2D& g = problem_.model.grid;
+void AcousticPropagator<T>::model_gradients(const GridView<T>& imaging, const GridView<T>& grad_vp,
+                                            const GridView<T>& grad_rho) const {
+  const Grid& g = problem_.model.grid;
   const int channels = imaging_channels();
   if (int(imaging.extent(0)) != channels * st_.nz || int(imaging.extent(1)) != padded_plane()) {
-    throw RuntimeError("Acoustic2D::model_gradients: the imaging is " +
+    throw RuntimeError("AcousticPropagator::model_gradients: the imaging is " +
                        std::to_string(imaging.extent(0)) + " x " +
                        std::to_string(imaging.extent(1)) + ", expected " +
                        std::to_string(channels * st_.nz) + " x " + std::to_string(padded_plane()));
   }
   const bool want_rho = channels > 1 && grad_rho.extent(0) > 0;
-  const auto check = [&](const Grid2DView<T>& v, const char* what) {
+  const auto check = [&](const GridView<T>& v, const char* what) {
     if (int(v.extent(0)) != g.nz || int(v.extent(1)) != g.ny * g.nx) {
-      throw RuntimeError(std::string("Acoustic2D::model_gradients: ") + what +
+      throw RuntimeError(std::string("AcousticPropagator::model_gradients: ") + what +
                          " must be the model grid [nz][ny nx]");
     }
   };
   check(grad_vp, "grad_vp");
   if (want_rho) check(grad_rho, "grad_rho");
-  const Grid2DView<T> v2dt2 = st_.v2dt2;
-  const Grid2DView<T> w = channels > 1 ? vd_.w : st_.v2dt2;
-  const Grid2DView<T> rho = rho_pad_;
+  const GridView<T> v2dt2 = st_.v2dt2;
+  const GridView<T> w = channels > 1 ? vd_.w : st_.v2dt2;
+  const GridView<T> rho = rho_pad_;
   const int* wd = problem_.boundary.width;
   const int pad_top = wd[top], pad_left = wd[left], pad_front = g.is_3d() ? wd[front] : 0;
   const int nz = g.nz, nx = g.nx, ny = g.ny;
@@ -279,16 +279,16 @@ void Acoustic2D<T>::model_gradients(const Grid2DView<T>& imaging, const Grid2DVi
   Kokkos::fence();
 }
 
-#define PWAVE_INSTANTIATE_VD(T)                                                            \
-  template void Acoustic2D<T>::allocate_adjoint_vd();                                      \
-  template void Acoustic2D<T>::model_gradients(const Grid2DView<T>&, const Grid2DView<T>&, \
-                                               const Grid2DView<T>&) const;
+#define PWAVE_INSTANTIATE_VD(T)                                                                \
+  template void AcousticPropagator<T>::allocate_adjoint_vd();                                  \
+  template void AcousticPropagator<T>::model_gradients(const GridView<T>&, const GridView<T>&, \
+                                                       const GridView<T>&) const;
 PWAVE_INSTANTIATE_VD(float)
 PWAVE_INSTANTIATE_VD(double)
 
-#define PWAVE_INSTANTIATE_VD_ADJOINT(T, O, FS, D)                  \
-  template void Acoustic2D<T>::adjoint_vd_impl<O, FS, D>(          \
-      int, const Traces<T>&, const History&, const Grid2DView<T>&, \
+#define PWAVE_INSTANTIATE_VD_ADJOINT(T, O, FS, D)                 \
+  template void AcousticPropagator<T>::adjoint_vd_impl<O, FS, D>( \
+      int, const Traces<T>&, const History&, const GridView<T>&,  \
       const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>&);
 #define PWAVE_INSTANTIATE_VD_ADJOINT_ORDERS(T, FS, D) \
   PWAVE_INSTANTIATE_VD_ADJOINT(T, 2, FS, D)           \

@@ -1,14 +1,14 @@
 // The variable-density equation's forward on the shared propagator: its material on the padded
 // grid (w = rho v^2 dt^2 and the half-point buoyancies, rebuilt when vp or rho change) and one
 // time step (flux and update launches per box of the padded grid, or on host backends the
-// fused interior). The time loop that calls step_vd is Acoustic2D::forward_impl
-// (acoustic2d.cpp); the backward step is in acoustic_vd_adjoint.cpp.
+// fused interior). The time loop that calls step_vd is AcousticPropagator::forward_impl
+// (acoustic_propagator.cpp); the backward step is in acoustic_vd_adjoint.cpp.
 
 #include <algorithm>
 
 #include "backends/launch.hpp"
 #include "pwave/core/error.hpp"
-#include "pwave/propagation/acoustic2d.hpp"
+#include "pwave/propagation/acoustic_propagator.hpp"
 
 namespace pwave {
 namespace {
@@ -32,9 +32,9 @@ void launch_boxes(const char* label, const ExecSpace& exec, int count, const bac
 /// cell at the last half point) of the variable-density scheme, from the padded rho and v^2 dt^2.
 /// A free function: nvcc rejects extended lambdas in private member functions.
 template <class T>
-void vd_material(const Grid2DView<T>& rho, const Grid2DView<T>& v2dt2,
+void vd_material(const GridView<T>& rho, const GridView<T>& v2dt2,
                  const physics::acoustic_vd::State<T>& v, int nz, int ny, int nx) {
-  const Grid2DView<T> w = v.w, bx = v.beta_x, bz = v.beta_z, by = v.beta_y;
+  const GridView<T> w = v.w, bx = v.beta_x, bz = v.beta_z, by = v.beta_y;
   const bool is3d = by.extent(0) > 0;
   Kokkos::parallel_for(
       "pwave::physics::acoustic_vd::material",
@@ -52,15 +52,16 @@ void vd_material(const Grid2DView<T>& rho, const Grid2DView<T>& v2dt2,
 }  // namespace
 
 template <class T>
-void Acoustic2D<T>::set_density(const Grid2DView<T>& rho) {
-  const Grid2D& g = problem_.model.grid;
+void AcousticPropagator<T>::set_density(const GridView<T>& rho) {
+  const Grid& g = problem_.model.grid;
   if (problem_.equation != physics::Equation::acoustic_variable_density) {
-    throw RuntimeError("Acoustic2D::set_density: the constant-density equation has no density");
+    throw RuntimeError(
+        "AcousticPropagator::set_density: the constant-density equation has no density");
   }
   if (int(rho.extent(0)) != g.nz || int(rho.extent(1)) != g.ny * g.nx) {
-    throw RuntimeError("Acoustic2D::set_density: the model has the wrong shape");
+    throw RuntimeError("AcousticPropagator::set_density: the model has the wrong shape");
   }
-  const Grid2DView<T> out = rho_pad_;
+  const GridView<T> out = rho_pad_;
   const int* wd = problem_.boundary.width;
   const int pt = wd[top], pl = wd[left], pf = g.is_3d() ? wd[front] : 0;
   const int nz = g.nz, nx = g.nx, ny = g.ny, pnx = st_.nx;
@@ -78,15 +79,15 @@ void Acoustic2D<T>::set_density(const Grid2DView<T>& rho) {
 }
 
 template <class T>
-void Acoustic2D<T>::rebuild_vd_material() {
+void AcousticPropagator<T>::rebuild_vd_material() {
   vd_material(rho_pad_, st_.v2dt2, vd_, st_.nz, st_.ny, st_.nx);
 }
 
 template <class T>
 template <int Order, int Dim>
-void Acoustic2D<T>::step_vd(const ExecSpace& exec, int count,
-                            const physics::acoustic_vd::State<T>& v,
-                            const physics::acoustic_vd::Coefficients<T, Order>& coef) const {
+void AcousticPropagator<T>::step_vd(
+    const ExecSpace& exec, int count, const physics::acoustic_vd::State<T>& v,
+    const physics::acoustic_vd::Coefficients<T, Order>& coef) const {
   namespace vd = physics::acoustic_vd;
   const auto& st = v.st;
   const backend::BoxCuts cuts{{0, st.strip_top, st.nz - st.strip_bottom, st.nz},
@@ -130,7 +131,7 @@ void Acoustic2D<T>::step_vd(const ExecSpace& exec, int count,
 }
 
 #define PWAVE_INSTANTIATE_VD_STEP(T, O, D)                          \
-  template void Acoustic2D<T>::step_vd<O, D>(                       \
+  template void AcousticPropagator<T>::step_vd<O, D>(               \
       const ExecSpace&, int, const physics::acoustic_vd::State<T>&, \
       const physics::acoustic_vd::Coefficients<T, O>&) const;
 #define PWAVE_INSTANTIATE_VD_STEP_ORDERS(T, D) \
@@ -138,10 +139,10 @@ void Acoustic2D<T>::step_vd(const ExecSpace& exec, int count,
   PWAVE_INSTANTIATE_VD_STEP(T, 4, D)           \
   PWAVE_INSTANTIATE_VD_STEP(T, 6, D)           \
   PWAVE_INSTANTIATE_VD_STEP(T, 8, D)
-#define PWAVE_INSTANTIATE_VD_MATERIAL(T)                          \
-  template void Acoustic2D<T>::set_density(const Grid2DView<T>&); \
-  template void Acoustic2D<T>::rebuild_vd_material();             \
-  PWAVE_INSTANTIATE_VD_STEP_ORDERS(T, 2)                          \
+#define PWAVE_INSTANTIATE_VD_MATERIAL(T)                                \
+  template void AcousticPropagator<T>::set_density(const GridView<T>&); \
+  template void AcousticPropagator<T>::rebuild_vd_material();           \
+  PWAVE_INSTANTIATE_VD_STEP_ORDERS(T, 2)                                \
   PWAVE_INSTANTIATE_VD_STEP_ORDERS(T, 3)
 PWAVE_INSTANTIATE_VD_MATERIAL(float)
 PWAVE_INSTANTIATE_VD_MATERIAL(double)

@@ -5,7 +5,7 @@
 // restored from storage.
 
 #include "backends/launch.hpp"
-#include "pwave/physics/acoustic2d_kernels.hpp"
+#include "pwave/physics/acoustic/kernels.hpp"
 
 namespace pwave::propagation {
 
@@ -19,7 +19,7 @@ using FrameHistory = Kokkos::View<T***, Kokkos::LayoutRight, MemSpace>;  ///< [n
 struct FrameRegion {
   int nz = 0, nx = 0, z_lo = 0, z_hi = 0, x_lo = 0, x_hi = 0;
   int ny = 1, y_lo = 0, y_hi = 1;
-  int halo = 0, hy = 0, ys = 0;  ///< wavefield column map (see Acoustic2DState::column)
+  int halo = 0, hy = 0, ys = 0;  ///< wavefield column map (see AcousticState::column)
 
   FrameRegion() = default;
   FrameRegion(int nz_, int nx_, int pad_top, int pad_bottom, int pad_left, int pad_right, int r,
@@ -133,7 +133,7 @@ void for_each_stored_cell(const char* name, const Exec& exec, int ns, const Fram
 template <class T>
 struct StoreFrame {
   FrameHistory<T> frames;
-  Field2D<T> u;
+  Field<T> u;
   FrameRegion region;
   int n, halo;
   KOKKOS_INLINE_FUNCTION void operator()(int s, long k) const {
@@ -155,7 +155,7 @@ struct StoreFrame {
 template <class T>
 struct FrameImageRestore {
   FrameHistory<T> frames;
-  Field2D<T> u_next, u_cur, g, acc;  ///< acc: [shot][nz][ny nx], no halo
+  Field<T> u_next, u_cur, g, acc;  ///< acc: [shot][nz][ny nx], no halo
   FrameRegion region;
   int n, halo;
   KOKKOS_INLINE_FUNCTION void operator()(int s, long k) const {
@@ -192,8 +192,8 @@ struct FrameImageRestore {
 template <class T, int Order, int Dim = 2>
 struct ReconstructImage {
   static constexpr int R = physics::Stencil<Order>::radius;
-  Field2D<T> u_next, u_cur, g, acc;
-  Grid2DView<T> w;
+  Field<T> u_next, u_cur, g, acc;
+  GridView<T> w;
   physics::ScaledStencil<T, Order> c;
   int halo;
   int hy = 0, ys = 0, nx = 0;  ///< 3D: y halo, column stride of y, padded nx
@@ -251,8 +251,8 @@ struct ReverseStepBox {
 /// (frame sources are covered by the stored values).
 template <class T>
 struct ReconstructSource {
-  Field2D<T> u_next, g, acc;
-  Grid2DView<T> w;
+  Field<T> u_next, g, acc;
+  GridView<T> w;
   Kokkos::View<const int* [2], MemSpace> cell;  ///< [shot][z, plane index q]
   Kokkos::View<const T*, MemSpace> wavelet;     ///< s(t_n) / cell volume
   FrameRegion region;

@@ -36,7 +36,7 @@ struct DifferenceHistory {
   Kokkos::View<std::uint16_t****, Kokkos::LayoutRight, MemSpace> half;  ///< bf16
   Kokkos::View<std::int8_t****, Kokkos::LayoutRight, MemSpace> bytes;   ///< int8
   Kokkos::View<float**, Kokkos::LayoutRight, MemSpace> scale;           ///< [k][shot], int8
-  Field2D<T> previous;  ///< u^{n-1} of the next stored step, kept one step
+  Field<T> previous;  ///< u^{n-1} of the next stored step, kept one step
   bool allocated() const { return previous.extent(0) > 0; }
 };
 
@@ -44,7 +44,7 @@ struct DifferenceHistory {
 template <class T, Compression C>
 struct StoreDifference {
   DifferenceHistory<T> h;
-  Field2D<T> u_next, u_cur;
+  Field<T> u_next, u_cur;
   int k, halo;
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const {
     const int z = iz + halo, x = ix + halo;
@@ -65,7 +65,7 @@ struct StoreDifference {
 template <class T, Compression C>
 struct AccumulateDifference {
   DifferenceHistory<T> h;
-  Field2D<T> acc, g;
+  Field<T> acc, g;
   int k, halo;
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const {
     T d;

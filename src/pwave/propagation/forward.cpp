@@ -8,7 +8,7 @@
 #include "pwave/core/error.hpp"
 #include "pwave/physics/stability.hpp"
 #include "pwave/physics/stencil.hpp"
-#include "pwave/propagation/acoustic2d.hpp"
+#include "pwave/propagation/acoustic_propagator.hpp"
 
 namespace pwave {
 
@@ -20,7 +20,7 @@ namespace {
 /// max b = 1 / rho_min: one division per cell).
 template <class F>
 void for_each_density_ratio(const Model& m, const F& f) {
-  const Grid2D& g = m.grid;
+  const Grid& g = m.grid;
   const std::size_t plane = std::size_t(g.ny) * g.nx;
   const std::vector<double>& rho = m.rho;
   for (int iz = 0; iz < g.nz; ++iz)
@@ -60,7 +60,7 @@ double density_contrast_factor(physics::Equation equation, const Model& m) {
 }
 
 double max_stable_dt(const ForwardProblem& p, double velocity) {
-  const Grid2D& g = p.model.grid;
+  const Grid& g = p.model.grid;
   const double dy = g.is_3d() ? g.dy : 0.0;
   return p.equation == physics::Equation::acoustic_variable_density
              ? physics::max_stable_dt_staggered(p.order, velocity, g.dx, g.dz, dy)
@@ -68,7 +68,7 @@ double max_stable_dt(const ForwardProblem& p, double velocity) {
 }
 
 void validate(const ForwardProblem& p) {
-  const Grid2D& g = p.model.grid;
+  const Grid& g = p.model.grid;
   if (g.nz < 1 || g.nx < 1 || g.ny < 1) throw InputError("model.shape", "", "must be positive");
   if (g.dimension != 2 && g.dimension != 3) {
     throw InputError("model.shape", "", "must have 2 ([nz, nx]) or 3 ([nz, ny, nx]) entries");
@@ -178,7 +178,7 @@ void validate(const ForwardProblem& p) {
 
 template <class T>
 HostArray3<T> forward_model(const ForwardProblem& problem, const ProgressCallback& progress) {
-  Acoustic2D<T> prop(problem, problem.shot_batch);
+  AcousticPropagator<T> prop(problem, problem.shot_batch);
   const int nshots = int(problem.shots.size());
   const int nrec = prop.receivers_per_shot();
   HostArray3<T> out("pwave::receivers", nshots, nrec, problem.nt);

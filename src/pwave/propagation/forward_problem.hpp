@@ -14,7 +14,7 @@ namespace pwave {
 /// (constant density), or u_tt = rho v^2 div(grad(u) / rho) + v^2 s(t) delta(x - x_s).
 struct ForwardProblem {
   physics::Equation equation = physics::Equation::acoustic;
-  Model2D model;                    ///< vp in m/s (and rho in kg/m^3 for variable density)
+  Model model;                      ///< vp in m/s (and rho in kg/m^3 for variable density)
   double dt = 0.0;                  ///< seconds
   int nt = 0;                       ///< time steps (= samples per trace)
   int order = 8;                    ///< spatial order: 2, 4, 6 or 8

@@ -4,7 +4,7 @@
 #include "pwave/parallel/allreduce.hpp"
 #include "pwave/parallel/reproducible_sum.hpp"
 #include "pwave/parallel/shot_plan.hpp"
-#include "pwave/propagation/acoustic2d.hpp"
+#include "pwave/propagation/acoustic_propagator.hpp"
 #include "pwave/propagation/shot_gradient.hpp"
 
 namespace pwave {
@@ -15,7 +15,7 @@ namespace {
 /// 3D grids use the plane index q = iy nx + ix on both grids (ny = 1 and no y pads in 2D).
 template <class T>
 struct FoldGradient {
-  Grid2DView<T> out, grad_w, vp;
+  GridView<T> out, grad_w, vp;
   int nz, nx, pad_top, pad_left, padded_nz, padded_nx;
   T two_dt2;
   int ny = 1, pad_front = 0, padded_ny = 1;
@@ -60,9 +60,9 @@ std::vector<double> residual_and_misfits(const Traces<T>& syn, const Traces<T>& 
 }
 
 template <class T>
-void fold_to_model(const ForwardProblem& p, const Grid2DView<T>& grad_w, const Grid2DView<T>& vp,
-                   const Grid2DView<T>& out) {
-  const Grid2D& g = p.model.grid;
+void fold_to_model(const ForwardProblem& p, const GridView<T>& grad_w, const GridView<T>& vp,
+                   const GridView<T>& out) {
+  const Grid& g = p.model.grid;
   const int pad_front = g.is_3d() ? p.boundary.width[front] : 0;
   const int padded_ny = g.is_3d() ? g.ny + pad_front + p.boundary.width[back] : 1;
   const int padded_nx = g.nx + p.boundary.width[left] + p.boundary.width[right];
@@ -75,15 +75,15 @@ void fold_to_model(const ForwardProblem& p, const Grid2DView<T>& grad_w, const G
 }
 
 template <class T>
-Grid2DView<T> fold_to_model(const ForwardProblem& p, const Grid2DView<T>& grad_w) {
-  const Grid2D& g = p.model.grid;
-  Grid2DView<T> vp("pwave::vp", g.nz, g.ny * g.nx);
+GridView<T> fold_to_model(const ForwardProblem& p, const GridView<T>& grad_w) {
+  const Grid& g = p.model.grid;
+  GridView<T> vp("pwave::vp", g.nz, g.ny * g.nx);
   auto hv = host_mirror_uninit(vp);
   for (int iz = 0; iz < g.nz; ++iz)
     for (int q = 0; q < g.ny * g.nx; ++q)
       hv(iz, q) = T(p.model.vp[std::size_t(iz) * g.ny * g.nx + q]);
   Kokkos::deep_copy(vp, hv);
-  Grid2DView<T> out("pwave::gradient", g.nz, g.ny * g.nx);
+  GridView<T> out("pwave::gradient", g.nz, g.ny * g.nx);
   fold_to_model(p, grad_w, vp, out);
   return out;
 }
@@ -117,7 +117,7 @@ GradientResult<T> misfit_gradient(const ForwardProblem& problem, const ObservedT
   const parallel::ShotPlan plan = parallel::plan_shots(all, comm.rank(), comm.size());
   const int share = (nshots + comm.size() - 1) / comm.size();
   const int chunk = problem.shot_batch > 0 ? std::min(problem.shot_batch, share) : share;
-  Acoustic2D<T> prop(problem, chunk);
+  AcousticPropagator<T> prop(problem, chunk);
   const int nrec = prop.receivers_per_shot();
   check_observed_shape(problem, observed.shots(), observed.receivers(), observed.samples(), nrec);
   ShotGradient<T> shots(prop, observed, share, storage, parallel::choose_allreduce_path().path,
@@ -138,17 +138,17 @@ GradientResult<T> misfit_gradient(const ForwardProblem& problem, const ObservedT
   out.misfit = shots.evaluate(plan.shots, keys, hooks);
   if (progress && plan.empty()) progress(1, 1);
 
-  const Grid2D& g = problem.model.grid;
+  const Grid& g = problem.model.grid;
   out.gradient = HostArray2<T>("pwave::gradient_host", g.nz, g.ny * g.nx);  // [nz][ny nx] in 3D
   if (prop.imaging_channels() > 1) {
-    const Grid2DView<T> grad_vp("pwave::grad_vp", g.nz, g.ny * g.nx);
-    const Grid2DView<T> grad_rho("pwave::grad_rho", g.nz, g.ny * g.nx);
+    const GridView<T> grad_vp("pwave::grad_vp", g.nz, g.ny * g.nx);
+    const GridView<T> grad_rho("pwave::grad_rho", g.nz, g.ny * g.nx);
     prop.model_gradients(shots.imaging(), grad_vp, grad_rho);
     out.gradient_rho = HostArray2<T>("pwave::gradient_rho_host", g.nz, g.ny * g.nx);
     Kokkos::deep_copy(out.gradient, grad_vp);
     Kokkos::deep_copy(out.gradient_rho, grad_rho);
   } else {
-    Grid2DView<T> grad_w("pwave::grad_w", prop.padded_nz(), prop.padded_plane());
+    GridView<T> grad_w("pwave::grad_w", prop.padded_nz(), prop.padded_plane());
     prop.add_imaging(shots.imaging(), grad_w);
     Kokkos::deep_copy(out.gradient, fold_to_model(problem, grad_w));
   }
@@ -191,15 +191,15 @@ template GradientResult<double> misfit_gradient<double>(const ForwardProblem&,
                                                         const StorageOptions&,
                                                         const ProgressCallback&,
                                                         const parallel::Communicator&);
-template Grid2DView<float> fold_to_model(const ForwardProblem&, const Grid2DView<float>&);
-template void fold_to_model(const ForwardProblem&, const Grid2DView<float>&,
-                            const Grid2DView<float>&, const Grid2DView<float>&);
-template void fold_to_model(const ForwardProblem&, const Grid2DView<double>&,
-                            const Grid2DView<double>&, const Grid2DView<double>&);
+template GridView<float> fold_to_model(const ForwardProblem&, const GridView<float>&);
+template void fold_to_model(const ForwardProblem&, const GridView<float>&, const GridView<float>&,
+                            const GridView<float>&);
+template void fold_to_model(const ForwardProblem&, const GridView<double>&, const GridView<double>&,
+                            const GridView<double>&);
 template std::vector<double> residual_and_misfits(const Traces<float>&, const Traces<float>&,
                                                   const Traces<float>&, int);
 template std::vector<double> residual_and_misfits(const Traces<double>&, const Traces<double>&,
                                                   const Traces<double>&, int);
-template Grid2DView<double> fold_to_model(const ForwardProblem&, const Grid2DView<double>&);
+template GridView<double> fold_to_model(const ForwardProblem&, const GridView<double>&);
 
 }  // namespace pwave

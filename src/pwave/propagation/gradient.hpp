@@ -42,12 +42,12 @@ GradientResult<T> misfit_gradient(
 /// Folds dJ/dw on the padded grid (w = v^2 dt^2) into dJ/dvp on the model grid:
 /// dJ/dvp = sum over the padded cells copying a model cell of dJ/dw * 2 vp dt^2.
 template <class T>
-Grid2DView<T> fold_to_model(const ForwardProblem& problem, const Grid2DView<T>& grad_w);
+GridView<T> fold_to_model(const ForwardProblem& problem, const GridView<T>& grad_w);
 
 /// The same into `out`, with vp [nz][nx] already on the device (no allocation).
 template <class T>
-void fold_to_model(const ForwardProblem& problem, const Grid2DView<T>& grad_w,
-                   const Grid2DView<T>& vp, const Grid2DView<T>& out);
+void fold_to_model(const ForwardProblem& problem, const GridView<T>& grad_w, const GridView<T>& vp,
+                   const GridView<T>& out);
 
 /// residual = synthetic - observed for the first `count` shots of the batch buffers, and one
 /// misfit 0.5 * sum residual^2 per shot (accumulated in double, each shot reduced on its own so

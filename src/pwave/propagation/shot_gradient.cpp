@@ -42,8 +42,8 @@ namespace {
 /// gives the bits of one sum over all rows.
 template <class T>
 struct AccumulateRows {
-  Grid2DView<T> acc;
-  Field2D<T> rows;
+  GridView<T> acc;
+  Field<T> rows;
   int count;
   bool start_from_zero;
   KOKKOS_INLINE_FUNCTION void operator()(const int iz, const int ix) const {
@@ -54,7 +54,7 @@ struct AccumulateRows {
 };
 
 template <class T>
-void accumulate_rows(const Grid2DView<T>& acc, const Field2D<T>& rows, int count,
+void accumulate_rows(const GridView<T>& acc, const Field<T>& rows, int count,
                      bool start_from_zero) {
   Kokkos::parallel_for("pwave::propagation::accumulate_imaging",
                        Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>(
@@ -65,9 +65,9 @@ void accumulate_rows(const Grid2DView<T>& acc, const Field2D<T>& rows, int count
 }  // namespace
 
 template <class T>
-ShotGradient<T>::ShotGradient(Acoustic2D<T>& prop, const ObservedTraces& observed, int share,
-                              const StorageOptions& storage, parallel::AllreducePath path,
-                              const parallel::Communicator& comm)
+ShotGradient<T>::ShotGradient(AcousticPropagator<T>& prop, const ObservedTraces& observed,
+                              int share, const StorageOptions& storage,
+                              parallel::AllreducePath path, const parallel::Communicator& comm)
     : prop_(prop),
       comm_(comm),
       share_(share),
@@ -97,7 +97,7 @@ double ShotGradient<T>::evaluate(const std::vector<int>& shots, const std::vecto
       nchunks > 1 && comm_.size() == 1 && std::is_sorted(keys.begin(), keys.end());
   if (nchunks > 1 && !streaming && rows_.extent(0) < std::size_t(count)) {
     rows_ =
-        Field2D<T>("pwave::shot_imaging_rows", share_, prop_.imaging_rows(), prop_.padded_plane());
+        Field<T>("pwave::shot_imaging_rows", share_, prop_.imaging_rows(), prop_.padded_plane());
   }
   std::vector<double> misfits;
   misfits.reserve(shots.size());
@@ -129,7 +129,7 @@ double ShotGradient<T>::evaluate(const std::vector<int>& shots, const std::vecto
   const auto r0 = std::chrono::steady_clock::now();
   const double j = parallel::ordered_sum(comm_, keys, misfits);
   if (!streaming) {
-    const Field2D<T>& rows = count == 0 ? no_rows_ : nchunks > 1 ? rows_ : prop_.shot_imaging();
+    const Field<T>& rows = count == 0 ? no_rows_ : nchunks > 1 ? rows_ : prop_.shot_imaging();
     imaging_sum_.sum(comm_, keys, rows, imaging_);
   }
   fence_all();

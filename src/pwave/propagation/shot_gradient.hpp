@@ -10,7 +10,7 @@
 #include "pwave/parallel/allreduce.hpp"
 #include "pwave/parallel/communicator.hpp"
 #include "pwave/parallel/reproducible_sum.hpp"
-#include "pwave/propagation/acoustic2d.hpp"
+#include "pwave/propagation/acoustic_propagator.hpp"
 
 namespace pwave {
 
@@ -68,7 +68,7 @@ class ShotGradient {
   /// `prop`: built with the chunk size as batch capacity (at most `share`); `observed`: all
   /// shots; `share`: the most shots this rank is given per evaluate(). Both references must
   /// outlive this object.
-  ShotGradient(Acoustic2D<T>& prop, const ObservedTraces& observed, int share,
+  ShotGradient(AcousticPropagator<T>& prop, const ObservedTraces& observed, int share,
                const StorageOptions& storage, parallel::AllreducePath path,
                const parallel::Communicator& comm);
 
@@ -76,8 +76,8 @@ class ShotGradient {
   /// of shots[k], distinct over all ranks; every rank calls, with or without shots) and returns
   /// the misfit J = 0.5 sum (d - d_obs)^2 over all ranks' shots. imaging() then holds the sum
   /// over all those shots of their imaging ([imaging_rows][padded plane]: dJ/dw = imaging / w^2
-  /// for constant density, see Acoustic2D::add_imaging; every equation: model_gradients). With
-  /// the model set on `prop` beforehand.
+  /// for constant density, see AcousticPropagator::add_imaging; every equation: model_gradients).
+  /// With the model set on `prop` beforehand.
   double evaluate(const std::vector<int>& shots, const std::vector<long>& keys,
                   const Hooks& hooks = Hooks());
 
@@ -86,22 +86,22 @@ class ShotGradient {
   /// changes, so that the next evaluate() stages them again.
   void invalidate_observed() { staged_.clear(); }
 
-  const Grid2DView<T>& imaging() const { return imaging_; }
+  const GridView<T>& imaging() const { return imaging_; }
   int chunk() const { return chunk_; }
   /// Wall time spent in the cross-rank sums so far (seconds).
   double reduce_seconds() const { return reduce_seconds_; }
 
  private:
-  Acoustic2D<T>& prop_;
+  AcousticPropagator<T>& prop_;
   const parallel::Communicator& comm_;
   int share_, chunk_, nt_;
   ObservedStaging<T> staging_;
   std::vector<int> staged_;  // shots whose observed traces device rows hold; empty: unknown
-  typename Acoustic2D<T>::History history_;
+  typename AcousticPropagator<T>::History history_;
   Traces<T> syn_, res_;
-  Grid2DView<T> imaging_;
-  Field2D<T> rows_;     // per-shot imaging of the whole share (several ranks, several chunks)
-  Field2D<T> no_rows_;  // [0][nz][nx]: what a rank without shots hands to the sum
+  GridView<T> imaging_;
+  Field<T> rows_;     // per-shot imaging of the whole share (several ranks, several chunks)
+  Field<T> no_rows_;  // [0][nz][nx]: what a rank without shots hands to the sum
   parallel::OrderedSum<T> imaging_sum_;
   double reduce_seconds_ = 0.0;
 };

@@ -23,13 +23,13 @@ namespace pwave::physics::acoustic_vd {
 /// Device data of the backward run.
 template <class T>
 struct AdjointState {
-  State<T> v;                         ///< forward data; v.st.u_cur = u^n for the imaging
-  Field2D<T> g_prev, g_cur;           ///< G^{n+2} (becomes G^n), G^{n+1}; halo layout
-  Field2D<T> hbar_x, hbar_z, hbar_y;  ///< halo layout, halo zero
-  Field2D<T> gbar_x, gbar_z, gbar_y;  ///< halo layout, halo zero
-  Field2D<T> p_x, p_z, p_y;           ///< transposes of psi (strip layouts)
-  Field2D<T> z_x, z_z, z_y;           ///< transposes of zeta (strip layouts)
-  Field2D<T> img_b;                   ///< [shot][nz][ny nx] dJ/db of each shot
+  State<T> v;                       ///< forward data; v.st.u_cur = u^n for the imaging
+  Field<T> g_prev, g_cur;           ///< G^{n+2} (becomes G^n), G^{n+1}; halo layout
+  Field<T> hbar_x, hbar_z, hbar_y;  ///< halo layout, halo zero
+  Field<T> gbar_x, gbar_z, gbar_y;  ///< halo layout, halo zero
+  Field<T> p_x, p_z, p_y;           ///< transposes of psi (strip layouts)
+  Field<T> z_x, z_z, z_y;           ///< transposes of zeta (strip layouts)
+  Field<T> img_b;                   ///< [shot][nz][ny nx] dJ/db of each shot
 };
 
 template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
@@ -37,7 +37,7 @@ struct HBar {
   AdjointState<T> a;
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
-    const Acoustic2DState<T>& st = a.v.st;
+    const AcousticState<T>& st = a.v.st;
     const int z = iz + st.halo, x = st.column(iy, ix), q = st.plane(iy, ix);
     const T g = a.g_cur(s, z, x);
     T hx = g, hz = g;
@@ -75,7 +75,7 @@ struct GBar {
   Coefficients<T, Order> c;
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
-    const Acoustic2DState<T>& st = a.v.st;
+    const AcousticState<T>& st = a.v.st;
     const int z = iz + st.halo, x = st.column(iy, ix), ys = st.ys, q = st.plane(iy, ix);
     T fx = 0, fz = 0, fy = 0;
     PWAVE_UNROLL
@@ -159,7 +159,7 @@ struct AdjointUpdate {
 
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
-    const Acoustic2DState<T>& st = a.v.st;
+    const AcousticState<T>& st = a.v.st;
     const int z = iz + st.halo, x = st.column(iy, ix), ys = st.ys, q = st.plane(iy, ix);
     T hx = d_minus<R>(c.x, [&](int j) { return a.gbar_x(s, z, x + j); });
     T hz = d_minus<R>(c.z, [&](int j) { return a.gbar_z(s, z + j, x); });
@@ -177,7 +177,7 @@ struct AdjointUpdate {
       const auto& u = st.u_cur;
       // The cell's share along one axis (zstep, xstep, qstep: the steps of a cell along it in
       // z, in the halo-layout column and in the [ny nx] plane); i its index, n the cells.
-      const auto axis = [&](const Field2D<T>& gb, const Grid2DView<T>& beta, const T* cc, int zstep,
+      const auto axis = [&](const Field<T>& gb, const GridView<T>& beta, const T* cc, int zstep,
                             int xstep, int qstep, int i, int n) {
         const auto term = [&](int back) {  // P of the half point after cell i + back
           const int zz = z + back * zstep, xx = x + back * xstep;
@@ -210,7 +210,7 @@ struct AdjointUpdate {
   /// row buffers (the one between two rows of the block is computed once), the y terms (3D)
   /// of the two half points around the line likewise. The update as operator().
   void lines(int s, int iz, int n, int iy, int x0, int x1) const {
-    const Acoustic2DState<T>& st = a.v.st;
+    const AcousticState<T>& st = a.v.st;
     const int h = st.halo, col = st.column(iy, 0), q = st.plane(iy, 0), ys = st.ys;
     const long zs = long(st.u_cur.stride(1));
     alignas(64) T px[chunk + 1];
@@ -275,7 +275,7 @@ struct AdjointUpdate {
   template <bool Mirror>
   void row(int s, int r, int iy, int col, int q, long zs, int c0, int cn, const T* px, const T* pzb,
            const T* pza, const T* pyb, const T* pya) const {
-    const Acoustic2DState<T>& st = a.v.st;
+    const AcousticState<T>& st = a.v.st;
     const int z = r + st.halo, ys = st.ys, nx = st.nx;
     const T* PWAVE_RESTRICT g = &a.g_cur(s, z, col + c0);
     T* PWAVE_RESTRICT gp = &a.g_prev(s, z, col + c0);
@@ -314,8 +314,8 @@ struct AdjointUpdate {
 template <class T>
 struct SourceAdjoint {
   Kokkos::View<T**, Kokkos::LayoutRight, MemSpace> out;  ///< [shot][time], may be empty
-  Field2D<T> g, img_b;
-  Grid2DView<T> v2dt2, w;
+  Field<T> g, img_b;
+  GridView<T> v2dt2, w;
   Kokkos::View<const int* [2], MemSpace> cell;
   Kokkos::View<const T*, MemSpace> wavelet;  ///< s(t_n) / V
   ColumnMap column;
@@ -332,7 +332,7 @@ struct SourceAdjoint {
 /// Row 0 of G after a free-surface step: u_0 is held at zero, so its adjoint is dropped.
 template <class T>
 struct ZeroSurface {
-  Field2D<T> g;
+  Field<T> g;
   int halo;
   KOKKOS_INLINE_FUNCTION void operator()(int s, int x) const { g(s, halo, x) = T(0); }
 };

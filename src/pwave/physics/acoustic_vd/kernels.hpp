@@ -22,7 +22,7 @@
 // wavefield's halo layout, halo zero), `Update` the new u. With a free surface at padded row 0
 // (u_0 = 0, u_{-k} = -u_k) the z flux is mirrored into the top halo (f_{-1-j} = f_j).
 
-#include "pwave/physics/acoustic2d_kernels.hpp"
+#include "pwave/physics/acoustic/kernels.hpp"
 
 namespace pwave::physics::acoustic_vd {
 
@@ -46,16 +46,16 @@ struct Coefficients {
 /// half points and st.zeta_* zeta at cells (both in the strip layouts).
 template <class T>
 struct State {
-  Acoustic2DState<T> st;
-  Grid2DView<T> w;                       ///< [nz][ny nx] rho v^2 dt^2
-  Grid2DView<T> beta_x, beta_z, beta_y;  ///< [nz][ny nx] buoyancy at the half point after a cell
-  CpmlAxis<T> hx, hz, hy;                ///< a, b at half points (ab, db unused)
-  Field2D<T> flux_x, flux_z, flux_y;     ///< halo layout, as u
+  AcousticState<T> st;
+  GridView<T> w;                       ///< [nz][ny nx] rho v^2 dt^2
+  GridView<T> beta_x, beta_z, beta_y;  ///< [nz][ny nx] buoyancy at the half point after a cell
+  CpmlAxis<T> hx, hz, hy;              ///< a, b at half points (ab, db unused)
+  Field<T> flux_x, flux_z, flux_y;     ///< halo layout, as u
 };
 
 /// Index of cell (iy, ix)'s x-strip memory variable (the cell must lie in an x strip).
 template <class T>
-KOKKOS_INLINE_FUNCTION int x_strip_index(const Acoustic2DState<T>& st, int iy, int ix) {
+KOKKOS_INLINE_FUNCTION int x_strip_index(const AcousticState<T>& st, int iy, int ix) {
   return iy * (st.strip_left + st.strip_right) + x_strip_column(st, ix);
 }
 
@@ -104,10 +104,10 @@ struct StripLine {
 
   /// Line (iz, iy) of shot s, cells from x0 on (all in one box: for InX, all in the left or
   /// all in the right strip): memory variables `mx`, `mz`, `my` (psi or zeta, in the strip
-  /// layouts of Acoustic2DState), profiles `px`, `pz`, `py` (a, b).
+  /// layouts of AcousticState), profiles `px`, `pz`, `py` (a, b).
   template <bool InX, bool InZ, bool InY>
-  static StripLine at(const Acoustic2DState<T>& st, const Field2D<T>& mx, const Field2D<T>& mz,
-                      const Field2D<T>& my, const CpmlAxis<T>& px, const CpmlAxis<T>& pz,
+  static StripLine at(const AcousticState<T>& st, const Field<T>& mx, const Field<T>& mz,
+                      const Field<T>& my, const CpmlAxis<T>& px, const CpmlAxis<T>& pz,
                       const CpmlAxis<T>& py, int s, int iz, int iy, int x0) {
     StripLine l;
     if constexpr (InX) {
@@ -139,7 +139,7 @@ struct Flux {
 
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
-    const Acoustic2DState<T>& st = v.st;
+    const AcousticState<T>& st = v.st;
     const int z = iz + st.halo, x = st.column(iy, ix), ys = st.ys, q = st.plane(iy, ix);
     const auto& u = st.u_cur;
     T gx = d_plus<R>(c.x, [&](int j) { return u(s, z, x + j); });
@@ -163,7 +163,7 @@ struct Flux {
   /// one box): operator()'s formula on raw pointers in a contiguous x loop, the strip lookups
   /// resolved once per line (StripLine).
   void lines(int s, int iz, int n, int iy, int x0, int x1) const {
-    const Acoustic2DState<T>& st = v.st;
+    const AcousticState<T>& st = v.st;
     const int col = st.column(iy, 0), q = st.plane(iy, 0);
     for (int r = iz; r < iz + n; ++r) {
       const int z = r + st.halo;
@@ -219,7 +219,7 @@ struct Update {
 
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
-    const Acoustic2DState<T>& st = v.st;
+    const AcousticState<T>& st = v.st;
     const int z = iz + st.halo, x = st.column(iy, ix), ys = st.ys, q = st.plane(iy, ix);
     T hx = d_minus<R>(c.x, [&](int j) { return v.flux_x(s, z, x + j); });
     T hz = d_minus<R>(c.z, [&](int j) { return v.flux_z(s, z + j, x); });
@@ -240,7 +240,7 @@ struct Update {
 
   /// Host path, as Flux::lines(): the leapfrog of each line's cells.
   void lines(int s, int iz, int n, int iy, int x0, int x1) const {
-    const Acoustic2DState<T>& st = v.st;
+    const AcousticState<T>& st = v.st;
     lines_with(s, iz, n, iy, x0, x1, [&](int r, int z, int col, int q) {
       const T* PWAVE_RESTRICT uc = &st.u_cur(s, z, col);
       T* PWAVE_RESTRICT un = &st.u_prev(s, z, col);
@@ -254,7 +254,7 @@ struct Update {
   /// returns for the line (row r, halo row z, grid column and plane index of column 0).
   template <class MakeCell>
   void lines_with(int s, int iz, int n, int iy, int x0, int x1, const MakeCell& make_cell) const {
-    const Acoustic2DState<T>& st = v.st;
+    const AcousticState<T>& st = v.st;
     const int col = st.column(iy, 0), q = st.plane(iy, 0);
     const long zs = long(st.u_cur.stride(1));
     for (int r = iz; r < iz + n; ++r) {
@@ -336,7 +336,7 @@ void flux_axis_row(const T* c, const T* PWAVE_RESTRICT u, long stride, const T* 
 /// zero and the strip formula gives the same value. Half points outside the padded grid are
 /// zero, or with a free surface above row 0 the mirror of the one below (as MirrorFlux).
 /// The flux of the strips, and of the ring R cells deep inside the box that the strip
-/// updates read, still comes from Flux (propagation::Acoustic2D::step_vd).
+/// updates read, still comes from Flux (propagation::AcousticPropagator::step_vd).
 template <class T, int Order>
 struct FusedStep {
   static constexpr int R = StaggeredStencil<Order>::radius;
@@ -350,7 +350,7 @@ struct FusedStep {
   bool free_surface = false;
 
   void lines(int s, int iz, int n, int /*iy*/, int x0, int x1) const {
-    const Acoustic2DState<T>& st = v.st;
+    const AcousticState<T>& st = v.st;
     const long zs = long(st.u_cur.stride(1));
     const int h = st.halo, nz = st.nz, nx = st.nx;
     alignas(64) T ring[2 * R][chunk];
@@ -390,7 +390,7 @@ struct FusedStep {
 /// f_{-1-j} = f_j (D+ of a field odd about row 0 is even about it). Launched over (shot, column).
 template <class T>
 struct MirrorFlux {
-  Field2D<T> flux_z;
+  Field<T> flux_z;
   int halo;
   KOKKOS_INLINE_FUNCTION void operator()(int s, int x) const {
     for (int j = 0; j < halo; ++j) flux_z(s, halo - 1 - j, x) = flux_z(s, halo + j, x);
@@ -410,11 +410,11 @@ struct ReverseUpdate {
   static constexpr int block_lines = 4;
   State<T> v;  ///< st.u_cur = u^n, st.u_prev = u^{n+1} (becomes u^{n-1})
   Coefficients<T, Order> c;
-  Field2D<T> g, acc;  ///< G^{n+1} (halo layout), per-shot dJ/dw imaging [shot][nz][ny nx]
+  Field<T> g, acc;  ///< G^{n+1} (halo layout), per-shot dJ/dw imaging [shot][nz][ny nx]
 
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
-    const Acoustic2DState<T>& st = v.st;
+    const AcousticState<T>& st = v.st;
     const int z = iz + st.halo, x = st.column(iy, ix), ys = st.ys, q = st.plane(iy, ix);
     T lap = d_minus<R>(c.x, [&](int j) { return v.flux_x(s, z, x + j); }) +
             d_minus<R>(c.z, [&](int j) { return v.flux_z(s, z + j, x); });  // as Update
@@ -436,7 +436,7 @@ struct ReverseUpdate {
   /// Host path: the forward's interior update lines (Update::lines_with) with the reversed
   /// leapfrog and the imaging.
   void lines(int s, int iz, int n, int iy, int x0, int x1) const {
-    const Acoustic2DState<T>& st = v.st;
+    const AcousticState<T>& st = v.st;
     Update<T, Order, Dim, false, false, false>{v, c}.lines_with(
         s, iz, n, iy, x0, x1, [&](int r, int z, int col, int q) {
           const T* PWAVE_RESTRICT uc = &st.u_cur(s, z, col);

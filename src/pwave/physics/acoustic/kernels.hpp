@@ -1,5 +1,5 @@
 #pragma once
-// Cell updates of the 2D constant-density acoustic scheme (leapfrog in time, order-`Order`
+// Cell updates of the constant-density acoustic scheme (leapfrog in time, order-`Order`
 // central differences in space, CPML in the frame around the model):
 //
 //   u^{n+1} = 2 u^n - u^{n-1} + v^2 dt^2 (L_x u^n + L_z u^n)
@@ -40,21 +40,21 @@ namespace pwave::physics {
 /// halo `hy` is 0, so column = x + halo exactly as before; the kernels take the dimension as a
 /// template parameter and add the y taps (column +- j ys) only in 3D.
 template <class T>
-struct Acoustic2DState {
+struct AcousticState {
   int nz = 0, nx = 0;  ///< padded grid (model + CPML), without halo
   int strip_top = 0, strip_bottom = 0, strip_left = 0, strip_right = 0;
   int halo = 0;                                 ///< stencil radius
   int ny = 1, strip_front = 0, strip_back = 0;  ///< y axis (3D; ny = 1 and no pads in 2D)
   int hy = 0;                                   ///< halo along y: `halo` in 3D, 0 in 2D
   int ys = 0;                                   ///< column stride between y lines (3D)
-  Field2D<T> u_prev, u_cur;                     ///< [shot][nz + 2 halo][(ny + 2 hy) ys]
-  Grid2DView<T> v2dt2;                          ///< [nz][ny nx], v^2 dt^2 in m^2
+  Field<T> u_prev, u_cur;                       ///< [shot][nz + 2 halo][(ny + 2 hy) ys]
+  GridView<T> v2dt2;                            ///< [nz][ny nx], v^2 dt^2 in m^2
   CpmlAxis<T> cx;                               ///< [nx] CPML profile along x
   CpmlAxis<T> cz;                               ///< [nz] CPML profile along z
   CpmlAxis<T> cy;                               ///< [ny] CPML profile along y (3D)
-  Field2D<T> psi_x, psi_x_next, zeta_x;         ///< [shot][nz][ny (strip_left + strip_right)]
-  Field2D<T> psi_z, psi_z_next, zeta_z;         ///< [shot][strip_top + strip_bottom][ny nx]
-  Field2D<T> psi_y, psi_y_next, zeta_y;         ///< [shot][nz][(strip_front + strip_back) nx] (3D)
+  Field<T> psi_x, psi_x_next, zeta_x;           ///< [shot][nz][ny (strip_left + strip_right)]
+  Field<T> psi_z, psi_z_next, zeta_z;           ///< [shot][strip_top + strip_bottom][ny nx]
+  Field<T> psi_y, psi_y_next, zeta_y;           ///< [shot][nz][(strip_front + strip_back) nx] (3D)
 
   /// Halo-layout column of padded cell (iy, ix).
   KOKKOS_INLINE_FUNCTION int column(int iy, int ix) const { return (iy + hy) * ys + ix + halo; }
@@ -64,7 +64,7 @@ struct Acoustic2DState {
 
 /// Column of x-strip storage for padded column ix, or -1 outside the x strips.
 template <class T>
-KOKKOS_INLINE_FUNCTION int x_strip_column(const Acoustic2DState<T>& st, int ix) {
+KOKKOS_INLINE_FUNCTION int x_strip_column(const AcousticState<T>& st, int ix) {
   if (ix >= 0 && ix < st.strip_left) return ix;
   if (ix >= st.nx - st.strip_right && ix < st.nx)
     return ix - st.nx + st.strip_left + st.strip_right;
@@ -73,7 +73,7 @@ KOKKOS_INLINE_FUNCTION int x_strip_column(const Acoustic2DState<T>& st, int ix) 
 
 /// Row of z-strip storage for padded row iz, or -1 outside the z strips.
 template <class T>
-KOKKOS_INLINE_FUNCTION int z_strip_row(const Acoustic2DState<T>& st, int iz) {
+KOKKOS_INLINE_FUNCTION int z_strip_row(const AcousticState<T>& st, int iz) {
   if (iz >= 0 && iz < st.strip_top) return iz;
   if (iz >= st.nz - st.strip_bottom && iz < st.nz)
     return iz - st.nz + st.strip_top + st.strip_bottom;
@@ -82,7 +82,7 @@ KOKKOS_INLINE_FUNCTION int z_strip_row(const Acoustic2DState<T>& st, int iz) {
 
 /// Line of y-strip storage for padded line iy, or -1 outside the y strips (3D).
 template <class T>
-KOKKOS_INLINE_FUNCTION int y_strip_line(const Acoustic2DState<T>& st, int iy) {
+KOKKOS_INLINE_FUNCTION int y_strip_line(const AcousticState<T>& st, int iy) {
   if (iy >= 0 && iy < st.strip_front) return iy;
   if (iy >= st.ny - st.strip_back && iy < st.ny) return iy - st.ny + st.strip_front + st.strip_back;
   return -1;
@@ -110,8 +110,8 @@ struct ScaledStencil {
   /// D2x u + D2z u (+ D2y u in 3D) at halo-layout cell (z, column) of shot s: the one
   /// Laplacian every cell-wise kernel (forward interior, reversed step) evaluates, in one
   /// summation order. `ys` is the column stride of a y step (3D only).
-  template <int Dim = 2, class Field>
-  KOKKOS_INLINE_FUNCTION T laplacian(const Field& u, int s, int z, int x, int ys = 0) const {
+  template <int Dim = 2, class Wavefield>
+  KOKKOS_INLINE_FUNCTION T laplacian(const Wavefield& u, int s, int z, int x, int ys = 0) const {
     T c0 = d2z[0] + d2x[0];
     if constexpr (Dim == 3) c0 += d2y[0];
     T lap = c0 * u(s, z, x);
@@ -231,14 +231,14 @@ struct InteriorStep {
   /// line loaded are still in L1/L2. Measured (AVX-512, 160^3, order 8): 1.23 Gcell/s with 4,
   /// 1.10-1.21 with 2, 3, 5 or 6, 0.98 with 8, 0.60 with 16; order 4 and 100^3 within 8 %.
   static constexpr int block_lines = 4;
-  Field2D<T> u_next;  // holds u^{n-1} on entry
-  Field2D<T> u_cur;
-  Grid2DView<T> v2dt2;
+  Field<T> u_next;  // holds u^{n-1} on entry
+  Field<T> u_cur;
+  GridView<T> v2dt2;
   ScaledStencil<T, Order> c;
   int halo;
   int hy, ys, nx;  ///< y halo, column stride of y, padded nx (3D; hy = 0 in 2D)
 
-  InteriorStep(const Acoustic2DState<T>& st, const ScaledStencil<T, Order>& coef)
+  InteriorStep(const AcousticState<T>& st, const ScaledStencil<T, Order>& coef)
       : u_next(st.u_prev),
         u_cur(st.u_cur),
         v2dt2(st.v2dt2),
@@ -248,7 +248,7 @@ struct InteriorStep {
         ys(st.ys),
         nx(st.nx) {}
   /// The same update on given fields: u_next (u^{n-1} on entry) is overwritten by u^{n+1}.
-  InteriorStep(const Field2D<T>& next, const Field2D<T>& cur, const Grid2DView<T>& w,
+  InteriorStep(const Field<T>& next, const Field<T>& cur, const GridView<T>& w,
                const ScaledStencil<T, Order>& coef, int halo_, int hy_ = 0, int ys_ = 0,
                int nx_ = 0)
       : u_next(next), u_cur(cur), v2dt2(w), c(coef), halo(halo_), hy(hy_), ys(ys_), nx(nx_) {}
@@ -268,8 +268,8 @@ struct InteriorStep {
     lines_impl<false>(s, iz, n, iy, x0, x1, Imaging{});
   }
   /// lines() with the imaging term of `g` added into `acc`, as rows_imaging() (3D).
-  void lines_imaging(int s, int iz, int n, int iy, int x0, int x1, const Field2D<T>& g,
-                     const Field2D<T>& acc) const {
+  void lines_imaging(int s, int iz, int n, int iy, int x0, int x1, const Field<T>& g,
+                     const Field<T>& acc) const {
     lines_impl<true>(s, iz, n, iy, x0, x1,
                      Imaging{&g(s, iz + halo, (iy + hy) * ys + halo), &acc(s, iz, iy * nx)});
   }
@@ -293,8 +293,8 @@ struct InteriorStep {
   };
   /// rows() with the imaging term of `g` added into `acc` (propagation::ReconstructImage): the
   /// reversed step u^{n-1} = 2 u^n - u^{n+1} + w D2 u^n is this same update.
-  void rows_imaging(int s, int iz, int n, int x0, int x1, const Field2D<T>& g,
-                    const Field2D<T>& acc) const {
+  void rows_imaging(int s, int iz, int n, int x0, int x1, const Field<T>& g,
+                    const Field<T>& acc) const {
     rows_impl<true>(s, iz, n, x0, x1, Imaging{&g(s, iz + halo, halo), &acc(s, iz, 0)});
   }
 
@@ -561,13 +561,13 @@ template <class T, int Order, bool InX, bool InZ, int Dim = 2, bool InY = false>
 struct CpmlStep {
   static_assert(Dim == 3 || !InY, "a y strip needs a 3D grid");
   static constexpr int R = Stencil<Order>::radius;
-  Acoustic2DState<T> st;
+  AcousticState<T> st;
   ScaledStencil<T, Order> c;
 
   /// Rows ahead whose strip memory variables row() prefetches.
   static constexpr int strip_prefetch_rows = 8;
 
-  CpmlStep(const Acoustic2DState<T>& state, const ScaledStencil<T, Order>& coef)
+  CpmlStep(const AcousticState<T>& state, const ScaledStencil<T, Order>& coef)
       : st(state), c(coef) {}
 
   // Memory variables at padded cell (iz, iy, ix), zero outside their strip.

@@ -1,12 +1,12 @@
-#include "pwave/propagation/acoustic2d.hpp"
+#include "pwave/propagation/acoustic_propagator.hpp"
 
 #include <cmath>
 #include <sstream>
 
 #include "backends/launch.hpp"
 #include "pwave/core/error.hpp"
-#include "pwave/physics/acoustic2d_sources.hpp"
 #include "pwave/physics/cpml.hpp"
+#include "pwave/physics/point_sources.hpp"
 #include "pwave/propagation/padded_layout.hpp"
 
 namespace pwave {
@@ -35,8 +35,8 @@ Kokkos::View<T*, MemSpace> to_device(const std::vector<double>& v, const char* l
 /// time loop does not wait for the host. A free function: nvcc rejects extended
 /// (KOKKOS_LAMBDA) lambdas in private member functions.
 template <class T>
-void store_int8_scales(const ExecSpace& exec, const Field2D<T>& u_next, const Field2D<T>& u_cur,
-                       const Field2D<T>& prev,
+void store_int8_scales(const ExecSpace& exec, const Field<T>& u_next, const Field<T>& u_cur,
+                       const Field<T>& prev,
                        const Kokkos::View<float**, Kokkos::LayoutRight, MemSpace>& scale,
                        const int k, const int count, const int nz, const int nx, const int halo) {
   using Team = Kokkos::TeamPolicy<ExecSpace>;
@@ -78,12 +78,13 @@ void for_each_checkpointed(const History& h, State& st, int c, F&& f) {
 }  // namespace
 
 template <class T>
-Acoustic2D<T>::Acoustic2D(const ForwardProblem& problem, int batch_capacity) : problem_(problem) {
+AcousticPropagator<T>::AcousticPropagator(const ForwardProblem& problem, int batch_capacity)
+    : problem_(problem) {
   validate(problem_);
   const int nshots = int(problem_.shots.size());
   capacity_ = batch_capacity > 0 ? std::min(batch_capacity, nshots) : nshots;
   nrec_ = int(problem_.shots.front().receivers.size());
-  const Grid2D& g = problem_.model.grid;
+  const Grid& g = problem_.model.grid;
   const BoundaryConfig& bc = problem_.boundary;
 
   const bool is3d = g.is_3d();
@@ -105,22 +106,22 @@ Acoustic2D<T>::Acoustic2D(const ForwardProblem& problem, int batch_capacity) : p
   const int fz = st_.nz + 2 * st_.halo;
   st_.ys = backend::padded_row_length<ExecSpace>(st_.nx + 2 * st_.halo, int(sizeof(T)));
   const int fcols = (st_.ny + 2 * st_.hy) * st_.ys;
-  st_.u_prev = Field2D<T>("pwave::u_prev", capacity_, fz, fcols);
-  st_.u_cur = Field2D<T>("pwave::u_cur", capacity_, fz, fcols);
+  st_.u_prev = Field<T>("pwave::u_prev", capacity_, fz, fcols);
+  st_.u_cur = Field<T>("pwave::u_cur", capacity_, fz, fcols);
   const int xcols = st_.strip_left + st_.strip_right, zrows = st_.strip_top + st_.strip_bottom;
   const int ylines = st_.strip_front + st_.strip_back, plane = st_.ny * st_.nx;
-  st_.psi_x = Field2D<T>("pwave::psi_x", capacity_, st_.nz, st_.ny * xcols);
-  st_.psi_x_next = Field2D<T>("pwave::psi_x_next", capacity_, st_.nz, st_.ny * xcols);
-  st_.zeta_x = Field2D<T>("pwave::zeta_x", capacity_, st_.nz, st_.ny * xcols);
-  st_.psi_z = Field2D<T>("pwave::psi_z", capacity_, zrows, plane);
-  st_.psi_z_next = Field2D<T>("pwave::psi_z_next", capacity_, zrows, plane);
-  st_.zeta_z = Field2D<T>("pwave::zeta_z", capacity_, zrows, plane);
-  st_.psi_y = Field2D<T>("pwave::psi_y", capacity_, st_.nz, ylines * st_.nx);
-  st_.psi_y_next = Field2D<T>("pwave::psi_y_next", capacity_, st_.nz, ylines * st_.nx);
-  st_.zeta_y = Field2D<T>("pwave::zeta_y", capacity_, st_.nz, ylines * st_.nx);
+  st_.psi_x = Field<T>("pwave::psi_x", capacity_, st_.nz, st_.ny * xcols);
+  st_.psi_x_next = Field<T>("pwave::psi_x_next", capacity_, st_.nz, st_.ny * xcols);
+  st_.zeta_x = Field<T>("pwave::zeta_x", capacity_, st_.nz, st_.ny * xcols);
+  st_.psi_z = Field<T>("pwave::psi_z", capacity_, zrows, plane);
+  st_.psi_z_next = Field<T>("pwave::psi_z_next", capacity_, zrows, plane);
+  st_.zeta_z = Field<T>("pwave::zeta_z", capacity_, zrows, plane);
+  st_.psi_y = Field<T>("pwave::psi_y", capacity_, st_.nz, ylines * st_.nx);
+  st_.psi_y_next = Field<T>("pwave::psi_y_next", capacity_, st_.nz, ylines * st_.nx);
+  st_.zeta_y = Field<T>("pwave::zeta_y", capacity_, st_.nz, ylines * st_.nx);
 
   // v^2 dt^2 on the padded grid: the model extended into the CPML by its edge values.
-  st_.v2dt2 = Grid2DView<T>("pwave::v2dt2", st_.nz, plane);
+  st_.v2dt2 = GridView<T>("pwave::v2dt2", st_.nz, plane);
   auto hv = host_mirror_uninit(st_.v2dt2);
   const double dt2 = problem_.dt * problem_.dt;
   const auto clamp = [](int i, int n) { return std::min(std::max(i, 0), n - 1); };
@@ -140,7 +141,7 @@ Acoustic2D<T>::Acoustic2D(const ForwardProblem& problem, int batch_capacity) : p
     // psi is advanced in place (no neighbour reads): the parity swap of forward() must see one
     // buffer.
     st_.psi_x_next = st_.psi_x, st_.psi_z_next = st_.psi_z, st_.psi_y_next = st_.psi_y;
-    rho_pad_ = Grid2DView<T>("pwave::rho", st_.nz, plane);
+    rho_pad_ = GridView<T>("pwave::rho", st_.nz, plane);
     auto hr = host_mirror_uninit(rho_pad_);
     for (int iz = 0; iz < st_.nz; ++iz) {
       const int mz = clamp(iz - w_top, g.nz);
@@ -152,12 +153,12 @@ Acoustic2D<T>::Acoustic2D(const ForwardProblem& problem, int batch_capacity) : p
       }
     }
     Kokkos::deep_copy(rho_pad_, hr);
-    vd_.w = Grid2DView<T>("pwave::vd_w", st_.nz, plane);
-    vd_.beta_x = Grid2DView<T>("pwave::vd_beta_x", st_.nz, plane);
-    vd_.beta_z = Grid2DView<T>("pwave::vd_beta_z", st_.nz, plane);
-    if (is3d) vd_.beta_y = Grid2DView<T>("pwave::vd_beta_y", st_.nz, plane);
+    vd_.w = GridView<T>("pwave::vd_w", st_.nz, plane);
+    vd_.beta_x = GridView<T>("pwave::vd_beta_x", st_.nz, plane);
+    vd_.beta_z = GridView<T>("pwave::vd_beta_z", st_.nz, plane);
+    if (is3d) vd_.beta_y = GridView<T>("pwave::vd_beta_y", st_.nz, plane);
     const auto like_u = [&](const char* name) {
-      return Field2D<T>(std::string(name), capacity_, st_.u_cur.extent(1), st_.u_cur.extent(2));
+      return Field<T>(std::string(name), capacity_, st_.u_cur.extent(1), st_.u_cur.extent(2));
     };
     vd_.flux_x = like_u("pwave::vd_flux_x");
     vd_.flux_z = like_u("pwave::vd_flux_z");
@@ -217,7 +218,7 @@ Acoustic2D<T>::Acoustic2D(const ForwardProblem& problem, int batch_capacity) : p
 }
 
 template <class T>
-void Acoustic2D<T>::reset() {
+void AcousticPropagator<T>::reset() {
   Kokkos::deep_copy(st_.u_prev, T(0));
   Kokkos::deep_copy(st_.u_cur, T(0));
   Kokkos::deep_copy(st_.psi_x, T(0));
@@ -232,7 +233,7 @@ void Acoustic2D<T>::reset() {
 }
 
 template <class T>
-void Acoustic2D<T>::check_finite(const Field2D<T>& u, int count, int step) const {
+void AcousticPropagator<T>::check_finite(const Field<T>& u, int count, int step) const {
   int bad = 0;
   const long rows = long(count) * u.extent(1);
   Kokkos::parallel_reduce("pwave::propagation::check_finite",
@@ -248,15 +249,15 @@ void Acoustic2D<T>::check_finite(const Field2D<T>& u, int count, int step) const
 }
 
 template <class T>
-void Acoustic2D<T>::load_batch(const std::vector<int>& shots) {
+void AcousticPropagator<T>::load_batch(const std::vector<int>& shots) {
   const int count = int(shots.size());
   if (count < 1 || count > capacity_) {
-    throw RuntimeError("Acoustic2D: a batch of " + std::to_string(count) +
+    throw RuntimeError("AcousticPropagator: a batch of " + std::to_string(count) +
                        " shots does not fit the capacity of " + std::to_string(capacity_));
   }
   for (int id : shots) {
     if (id < 0 || id >= int(problem_.shots.size()))
-      throw RuntimeError("Acoustic2D: no shot " + std::to_string(id));
+      throw RuntimeError("AcousticPropagator: no shot " + std::to_string(id));
   }
   if (shots == batch_) return;
   auto hs = Kokkos::create_mirror_view(source_cell_);
@@ -283,22 +284,23 @@ std::vector<int> shot_range(int first, int count) {
 }  // namespace
 
 template <class T>
-void Acoustic2D<T>::forward(int first, int count, const Traces<T>& traces,
-                            const ProgressCallback& progress, long steps_before, long steps_total,
-                            const History& history) {
+void AcousticPropagator<T>::forward(int first, int count, const Traces<T>& traces,
+                                    const ProgressCallback& progress, long steps_before,
+                                    long steps_total, const History& history) {
   forward(shot_range(first, count), traces, progress, steps_before, steps_total, history);
 }
 
 template <class T>
-void Acoustic2D<T>::forward(const std::vector<int>& shots, const Traces<T>& traces,
-                            const ProgressCallback& progress, long steps_before, long steps_total,
-                            const History& history) {
+void AcousticPropagator<T>::forward(const std::vector<int>& shots, const Traces<T>& traces,
+                                    const ProgressCallback& progress, long steps_before,
+                                    long steps_total, const History& history) {
   load_batch(shots);
   const int count = int(shots.size()), first = 0;
-  check_traces("Acoustic2D::forward: the traces", traces, count);
+  check_traces("AcousticPropagator::forward: the traces", traces, count);
   const bool is3d = problem_.model.grid.is_3d();
   if (is3d && history.diff.allocated()) {
-    throw RuntimeError("Acoustic2D: 3D full histories are exact (no stride or compression)");
+    throw RuntimeError(
+        "AcousticPropagator: 3D full histories are exact (no stride or compression)");
   }
   bool known = false;
   physics::with_equation(problem_.equation, [&](auto physics) {
@@ -318,25 +320,25 @@ void Acoustic2D<T>::forward(const std::vector<int>& shots, const Traces<T>& trac
 }
 
 template <class T>
-void Acoustic2D<T>::set_wavelet(const std::vector<double>& wavelet) {
+void AcousticPropagator<T>::set_wavelet(const std::vector<double>& wavelet) {
   if (wavelet.size() != std::size_t(problem_.nt)) {
-    throw RuntimeError("Acoustic2D::set_wavelet: expected " + std::to_string(problem_.nt) +
+    throw RuntimeError("AcousticPropagator::set_wavelet: expected " + std::to_string(problem_.nt) +
                        " samples, got " + std::to_string(wavelet.size()));
   }
   problem_.wavelet = wavelet;
-  const Grid2D& g = problem_.model.grid;
+  const Grid& g = problem_.model.grid;
   auto h = Kokkos::create_mirror_view(scaled_wavelet_);
   for (std::size_t n = 0; n < wavelet.size(); ++n) h(n) = T(wavelet[n] / g.cell_volume());
   Kokkos::deep_copy(scaled_wavelet_, h);
 }
 
 template <class T>
-void Acoustic2D<T>::set_velocity(const Grid2DView<T>& vp) {
-  const Grid2D& g = problem_.model.grid;
+void AcousticPropagator<T>::set_velocity(const GridView<T>& vp) {
+  const Grid& g = problem_.model.grid;
   if (int(vp.extent(0)) != g.nz || int(vp.extent(1)) != g.ny * g.nx) {
-    throw RuntimeError("Acoustic2D::set_velocity: the model has the wrong shape");
+    throw RuntimeError("AcousticPropagator::set_velocity: the model has the wrong shape");
   }
-  const Grid2DView<T> w = st_.v2dt2;
+  const GridView<T> w = st_.v2dt2;
   const int* wd = problem_.boundary.width;
   const int pt = wd[top], pl = wd[left], pf = g.is_3d() ? wd[front] : 0;
   const int nz = g.nz, nx = g.nx, ny = g.ny, pnx = st_.nx;
@@ -358,10 +360,10 @@ void Acoustic2D<T>::set_velocity(const Grid2DView<T>& vp) {
 
 template <class T>
 template <class Physics, int Order, int Dim>
-void Acoustic2D<T>::forward_impl(int first, int count, const Traces<T>& traces,
-                                 const ProgressCallback& progress, long steps_before,
-                                 long steps_total, const History& history, int n_begin, int n_end,
-                                 bool recompute) {
+void AcousticPropagator<T>::forward_impl(int first, int count, const Traces<T>& traces,
+                                         const ProgressCallback& progress, long steps_before,
+                                         long steps_total, const History& history, int n_begin,
+                                         int n_end, bool recompute) {
   using namespace physics;
   const bool store_full = !recompute && history.full.extent(0) > 0;
   const bool store_frame = !recompute && history.frame.extent(0) > 0;
@@ -371,21 +373,21 @@ void Acoustic2D<T>::forward_impl(int first, int count, const Traces<T>& traces,
   const std::size_t snaps = std::size_t(problem_.nt) + 1;
   if ((store_full && (history.full.extent(0) != snaps || int(history.full.extent(1)) < count)) ||
       (store_frame && (history.frame.extent(0) != snaps || int(history.frame.extent(1)) < count))) {
-    throw RuntimeError("Acoustic2D::forward: history has the wrong shape");
+    throw RuntimeError("AcousticPropagator::forward: history has the wrong shape");
   }
   if (!recompute) reset();
-  const Grid2D& g = problem_.model.grid;
+  const Grid& g = problem_.model.grid;
   const ScaledStencil<T, Order> coef(g.dz, g.dx, Dim == 3 ? g.dy : 0.0);
   ExecSpace exec;
 
   // Two copies of every functor, one per parity of the step, so the time loop only swaps which
   // one it launches: no View copies, allocations or host work per step.
-  physics::Acoustic2DState<T> even = st_, odd = st_;
+  physics::AcousticState<T> even = st_, odd = st_;
   std::swap(odd.u_prev, odd.u_cur);
   std::swap(odd.psi_x, odd.psi_x_next);
   std::swap(odd.psi_z, odd.psi_z_next);
   std::swap(odd.psi_y, odd.psi_y_next);
-  const physics::Acoustic2DState<T>* parity[2] = {&even, &odd};
+  const physics::AcousticState<T>* parity[2] = {&even, &odd};
 
   const InteriorStep<T, Order> interior[2] = {{even, coef}, {odd, coef}};
   const CpmlStep<T, Order, true, false> side[2] = {{even, coef}, {odd, coef}};
@@ -436,7 +438,7 @@ void Acoustic2D<T>::forward_impl(int first, int count, const Traces<T>& traces,
       });
     }
     if (!recompute) {
-      Kokkos::parallel_for("pwave::physics::acoustic2d::record",
+      Kokkos::parallel_for("pwave::physics::acoustic::record",
                            Range3(exec, {0, 0, n}, {count, nrec, n + 1}), record[p]);
     }
     if constexpr (variable_density) {
@@ -446,13 +448,13 @@ void Acoustic2D<T>::forward_impl(int first, int count, const Traces<T>& traces,
     } else {
       // The interior, and the CPML frame: left/right strips (x terms), top/bottom bands (z
       // terms), four corners. Host backends do it in one sweep, GPUs in one launch per region.
-      backend::for_each_frame_cell("pwave::physics::acoustic2d::step", exec, count, frame,
+      backend::for_each_frame_cell("pwave::physics::acoustic::step", exec, count, frame,
                                    interior[p], side[p], band[p], corner[p]);
     }
-    Kokkos::parallel_for("pwave::physics::acoustic2d::inject", Range2(exec, {0, n}, {count, n + 1}),
+    Kokkos::parallel_for("pwave::physics::acoustic::inject", Range2(exec, {0, n}, {count, n + 1}),
                          inject[p]);
     if (free_surface) {
-      Kokkos::parallel_for("pwave::physics::acoustic2d::free_surface",
+      Kokkos::parallel_for("pwave::physics::acoustic::free_surface",
                            Range2(exec, {0, 0}, {count, fx}), surface[p]);
     }
     if (store_full) {
@@ -488,8 +490,9 @@ void Acoustic2D<T>::forward_impl(int first, int count, const Traces<T>& traces,
 
 template <class T>
 template <int Order>
-void Acoustic2D<T>::step_3d(const ExecSpace& exec, int count, const physics::Acoustic2DState<T>& st,
-                            const physics::ScaledStencil<T, Order>& coef) const {
+void AcousticPropagator<T>::step_3d(const ExecSpace& exec, int count,
+                                    const physics::AcousticState<T>& st,
+                                    const physics::ScaledStencil<T, Order>& coef) const {
   // The padded grid cut into 3 x 3 x 3 boxes per axis (CPML | interior | CPML); each box is
   // launched with the kernel of exactly the strips it lies in, so no cell tests which.
   const backend::BoxCuts cuts{{0, st.strip_top, st.nz - st.strip_bottom, st.nz},
@@ -509,8 +512,8 @@ void Acoustic2D<T>::step_3d(const ExecSpace& exec, int count, const physics::Aco
 
 template <class T>
 template <int Dim>
-void Acoustic2D<T>::store_snapshot(const ExecSpace& exec, int count, const Snapshots& dst,
-                                   const Field2D<T>& u, int k) const {
+void AcousticPropagator<T>::store_snapshot(const ExecSpace& exec, int count, const Snapshots& dst,
+                                           const Field<T>& u, int k) const {
   physics::StoreSnapshot<T> f{dst, u, k, st_.halo, st_.hy, st_.ys, st_.nx};
   if constexpr (Dim == 3) {
     backend::for_each_cell_3d("pwave::propagation::store", exec, count,
@@ -524,7 +527,8 @@ void Acoustic2D<T>::store_snapshot(const ExecSpace& exec, int count, const Snaps
 }
 
 template <class T>
-void Acoustic2D<T>::check_traces(const char* what, const Traces<T>& traces, int count) const {
+void AcousticPropagator<T>::check_traces(const char* what, const Traces<T>& traces,
+                                         int count) const {
   if (int(traces.extent(0)) < count || int(traces.extent(1)) != nrec_ ||
       int(traces.extent(2)) != problem_.nt) {
     throw RuntimeError(std::string(what) + " are " + std::to_string(traces.extent(0)) + " x " +
@@ -536,7 +540,7 @@ void Acoustic2D<T>::check_traces(const char* what, const Traces<T>& traces, int 
 }
 
 template <class T>
-propagation::FrameRegion Acoustic2D<T>::frame_region() const {
+propagation::FrameRegion AcousticPropagator<T>::frame_region() const {
   return propagation::FrameRegion(st_.nz, st_.nx, st_.strip_top, st_.strip_bottom, st_.strip_left,
                                   st_.strip_right, st_.halo, st_.ny, st_.strip_front,
                                   st_.strip_back, st_.hy, st_.ys);
@@ -549,8 +553,8 @@ int checkpoint_interval(int nt, int interval) {
 }  // namespace
 
 template <class T>
-void Acoustic2D<T>::store_difference(const History& history, const Field2D<T>& u_next,
-                                     const Field2D<T>& u_cur, int count, int n) {
+void AcousticPropagator<T>::store_difference(const History& history, const Field<T>& u_next,
+                                             const Field<T>& u_cur, int count, int n) {
   using namespace propagation;
   const auto& d = history.diff;
   const int k = n / d.stride;
@@ -572,17 +576,17 @@ void Acoustic2D<T>::store_difference(const History& history, const Field2D<T>& u
 }
 
 template <class T>
-void Acoustic2D<T>::restore_checkpoint(const History& h, int c) {
+void AcousticPropagator<T>::restore_checkpoint(const History& h, int c) {
   for_each_checkpointed(
       h, st_, c, [](const auto& slot, const auto& field) { Kokkos::deep_copy(field, slot); });
 }
 
 template <class T>
-typename Acoustic2D<T>::History Acoustic2D<T>::make_history(int count,
-                                                            const StorageOptions& options) const {
+typename AcousticPropagator<T>::History AcousticPropagator<T>::make_history(
+    int count, const StorageOptions& options) const {
   if (problem_.model.grid.is_3d() && options.strategy == Storage::full && !options.exact_full()) {
     throw RuntimeError(
-        "Acoustic2D::make_history: 3D gradients keep exact full histories (no stride or "
+        "AcousticPropagator::make_history: 3D gradients keep exact full histories (no stride or "
         "compression) so far");
   }
   if (problem_.equation == physics::Equation::acoustic_variable_density &&
@@ -607,7 +611,7 @@ typename Acoustic2D<T>::History Acoustic2D<T>::make_history(int count,
     d.compression = options.compression;
     const int stored = (problem_.nt + d.stride - 1) / d.stride;
     d.previous =
-        Field2D<T>("pwave::history_previous", count, st_.u_cur.extent(1), st_.u_cur.extent(2));
+        Field<T>("pwave::history_previous", count, st_.u_cur.extent(1), st_.u_cur.extent(2));
     if (d.compression == Compression::none) {
       d.plain = decltype(d.plain)(uninit("pwave::history_d"), stored, count, st_.nz, st_.nx);
     } else if (d.compression == Compression::bf16) {
@@ -621,13 +625,14 @@ typename Acoustic2D<T>::History Acoustic2D<T>::make_history(int count,
                               st_.ny * st_.nx);
   } else if (storage == Storage::checkpoint) {
     if (count != capacity_) {
-      throw RuntimeError("Acoustic2D: checkpoint histories hold exactly batch_capacity() shots");
+      throw RuntimeError(
+          "AcousticPropagator: checkpoint histories hold exactly batch_capacity() shots");
     }
     h.interval = checkpoint_interval(problem_.nt, interval);
     const int nck = (problem_.nt + h.interval - 1) / h.interval;
     h.ck_u = decltype(h.ck_u)(uninit("pwave::ck_u"), nck, 2, count, st_.u_cur.extent(1),
                               st_.u_cur.extent(2));
-    auto like = [&](const Field2D<T>& f, const char* name) {
+    auto like = [&](const Field<T>& f, const char* name) {
       return decltype(h.ck_psi_x)(uninit(name), nck, count, f.extent(1), f.extent(2));
     };
     h.ck_psi_x = like(st_.psi_x, "pwave::ck_psi_x");
@@ -646,7 +651,7 @@ typename Acoustic2D<T>::History Acoustic2D<T>::make_history(int count,
 }
 
 template <class T>
-double Acoustic2D<T>::history_bytes_per_shot(const StorageOptions& options) const {
+double AcousticPropagator<T>::history_bytes_per_shot(const StorageOptions& options) const {
   const Storage storage = options.strategy;
   if (storage == Storage::full && !options.exact_full()) {
     const double stored = (problem_.nt + options.stride - 1) / options.stride;
@@ -670,15 +675,15 @@ double Acoustic2D<T>::history_bytes_per_shot(const StorageOptions& options) cons
   return (problem_.nt + 1) * cells * sizeof(T);
 }
 
-template class Acoustic2D<float>;
-template class Acoustic2D<double>;
+template class AcousticPropagator<float>;
+template class AcousticPropagator<double>;
 
-// forward_impl is also called by the backward run (acoustic2d_adjoint.cpp, acoustic_vd.cpp)
-// to recompute checkpoint segments: every combination is instantiated here, once.
-#define PWAVE_INSTANTIATE_FORWARD(T, P, O, D)                                             \
-  template void Acoustic2D<T>::forward_impl<P, O, D>(int, int, const Traces<T>&,          \
-                                                     const ProgressCallback&, long, long, \
-                                                     const History&, int, int, bool);
+// forward_impl is also called by the backward run (acoustic_propagator_adjoint.cpp,
+// acoustic_vd.cpp) to recompute checkpoint segments: every combination is instantiated here, once.
+#define PWAVE_INSTANTIATE_FORWARD(T, P, O, D)                                                     \
+  template void AcousticPropagator<T>::forward_impl<P, O, D>(int, int, const Traces<T>&,          \
+                                                             const ProgressCallback&, long, long, \
+                                                             const History&, int, int, bool);
 #define PWAVE_INSTANTIATE_FORWARD_ORDERS(T, P, D) \
   PWAVE_INSTANTIATE_FORWARD(T, P, 2, D)           \
   PWAVE_INSTANTIATE_FORWARD(T, P, 4, D)           \

@@ -6,7 +6,7 @@
 namespace pwave::physics {
 
 /// Maps a cell's plane index q = iy nx + ix (padded grid, no halo; q = ix in 2D) to its
-/// wavefield column (see Acoustic2DState): one integer per point lets the same source and
+/// wavefield column (see AcousticState): one integer per point lets the same source and
 /// receiver kernels serve 2D and 3D.
 struct ColumnMap {
   int nx = 0, hy = 0, ys = 0, halo = 0;
@@ -17,8 +17,8 @@ struct ColumnMap {
 /// source term v^2 s(t) delta(x - x_s). One source per shot, so no two threads touch one cell.
 template <class T>
 struct InjectSource {
-  Field2D<T> u_next;
-  Grid2DView<T> v2dt2;
+  Field<T> u_next;
+  GridView<T> v2dt2;
   Kokkos::View<const int* [2], MemSpace> cell;  ///< [shot][z, plane index q] on the padded grid
   Kokkos::View<const T*, MemSpace> wavelet;     ///< s(t_n) / cell volume
   ColumnMap column;
@@ -34,7 +34,7 @@ struct InjectSource {
 template <class T>
 struct RecordReceivers {
   Traces<T> traces;
-  Field2D<T> u_cur;
+  Field<T> u_cur;
   Kokkos::View<const int** [2], MemSpace> cell;  ///< [shot][receiver][z, q] on the padded grid
   ColumnMap column;
   int first_shot;
@@ -50,7 +50,7 @@ struct RecordReceivers {
 /// over every column (the whole (y, x) plane in 3D; halo columns are zero and stay zero).
 template <class T>
 struct FreeSurface {
-  Field2D<T> u;
+  Field<T> u;
   int halo;
 
   KOKKOS_INLINE_FUNCTION void operator()(int s, int x) const {
@@ -62,7 +62,7 @@ struct FreeSurface {
 /// Counts non-finite values of a wavefield (NaN or Inf): x - x is NaN exactly for those.
 template <class T>
 struct CountNonFinite {
-  Field2D<T> u;
+  Field<T> u;
   int nz, nx;
 
   KOKKOS_INLINE_FUNCTION void operator()(long k, int& bad) const {

@@ -1,8 +1,9 @@
 #pragma once
-// The 2D acoustic propagator: owns the device data of one shot batch and runs the time loop.
+// The acoustic propagator (constant or variable density, 2D or 3D): owns the device data of
+// one shot batch and runs the time loop.
 
-#include "pwave/physics/acoustic2d_adjoint_kernels.hpp"
-#include "pwave/physics/acoustic2d_kernels.hpp"
+#include "pwave/physics/acoustic/adjoint_kernels.hpp"
+#include "pwave/physics/acoustic/kernels.hpp"
 #include "pwave/physics/acoustic_vd/adjoint_kernels.hpp"
 #include "pwave/propagation/boundary_storage.hpp"
 #include "pwave/propagation/compressed_storage.hpp"
@@ -15,7 +16,7 @@ namespace pwave {
 /// Construction copies the model, CPML profiles and geometry to the device and allocates the
 /// wavefields once; forward() allocates nothing.
 template <class T>
-class Acoustic2D {
+class AcousticPropagator {
  public:
   /// What forward() keeps for the gradient (see Storage): `full` holds u^k on the padded grid
   /// [k = 0..nt][shot][z][x]; `boundary` holds the frame [k][shot][frame cell].
@@ -34,11 +35,11 @@ class Acoustic2D {
   };
 
   /// `batch_capacity` = most shots per forward() call; 0 = all shots of the problem.
-  explicit Acoustic2D(const ForwardProblem& problem, int batch_capacity = 0);
+  explicit AcousticPropagator(const ForwardProblem& problem, int batch_capacity = 0);
 
   int batch_capacity() const { return capacity_; }
   int receivers_per_shot() const { return nrec_; }
-  const physics::Acoustic2DState<T>& state() const { return st_; }
+  const physics::AcousticState<T>& state() const { return st_; }
 
   /// Runs shots [first, first + count) from rest and records traces(shot - first, receiver, n)
   /// = u(x_r, n dt). `progress(steps, total)` is called once per step with the counts offset by
@@ -56,11 +57,11 @@ class Acoustic2D {
   /// without a host
   /// copy: v^2 dt^2 is rebuilt on the device, extended into the CPML by edge values. The CPML
   /// profiles stay as built (BoundaryConfig::pml_velocity).
-  void set_velocity(const Grid2DView<T>& vp);
+  void set_velocity(const GridView<T>& vp);
 
   /// Variable density only: replaces the density by `rho` [nz][ny nx] (kg/m^3, device, model
   /// grid), rebuilding rho v^2 dt^2 and the half-point buoyancies on the device.
-  void set_density(const Grid2DView<T>& rho);
+  void set_density(const GridView<T>& rho);
 
   /// The equation this propagator runs.
   physics::Equation equation() const { return problem_.equation; }
@@ -100,7 +101,7 @@ class Acoustic2D {
   /// wavefields, which it consumes). If `source_adjoint` [shot][time] is given it receives
   /// dJ/ds(t_n) of each shot's wavelet (for adjoint tests).
   void adjoint(int first, int count, const Traces<T>& residual, const History& history,
-               const Grid2DView<T>& grad_w,
+               const GridView<T>& grad_w,
                const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>& source_adjoint = {});
   /// As adjoint(shots, ...) but without summing the shots: slot k's imaging sum stays in
   /// shot_imaging()(k, z, x) (dJ/dw of that shot = imaging / w^2), so that shots spread over
@@ -108,21 +109,21 @@ class Acoustic2D {
   /// add_imaging().
   void adjoint_per_shot(const std::vector<int>& shots, const Traces<T>& residual,
                         const History& history);
-  const Field2D<T>& shot_imaging() const {
+  const Field<T>& shot_imaging() const {
     return imaging_channels() > 1 ? shot_channels_ : shot_grad_;
   }
   /// grad_w += imaging / w^2 on the padded grid ([nz][nx] views).
-  void add_imaging(const Grid2DView<T>& imaging, const Grid2DView<T>& grad_w) const;
+  void add_imaging(const GridView<T>& imaging, const GridView<T>& grad_w) const;
 
   /// dJ/dvp and, for variable density, dJ/drho (pass an empty view otherwise) on the model grid
   /// [nz][ny nx] from an imaging sum of shot_imaging() rows ([channels nz][ny nx]): the chain
   /// rule from w = rho v^2 dt^2 and b = 1/rho, CPML cells folded onto the edge cells they copy.
-  void model_gradients(const Grid2DView<T>& imaging, const Grid2DView<T>& grad_vp,
-                       const Grid2DView<T>& grad_rho) const;
+  void model_gradients(const GridView<T>& imaging, const GridView<T>& grad_vp,
+                       const GridView<T>& grad_rho) const;
 
   /// The adjoint of forward(shots, ...), which must be the forward() call just before.
   void adjoint(const std::vector<int>& shots, const Traces<T>& residual, const History& history,
-               const Grid2DView<T>& grad_w,
+               const GridView<T>& grad_w,
                const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>& source_adjoint = {});
 
  private:
@@ -134,12 +135,12 @@ class Acoustic2D {
                     int n_end, bool recompute);
   // One 3D step over the padded grid: the interior and the 26 CPML boxes around it.
   template <int Order>
-  void step_3d(const ExecSpace& exec, int count, const physics::Acoustic2DState<T>& st,
+  void step_3d(const ExecSpace& exec, int count, const physics::AcousticState<T>& st,
                const physics::ScaledStencil<T, Order>& coef) const;
   // The backward step of 3D grids: the interior and the 26 boxes around it.
   template <int Order>
   void adjoint_step_3d(const ExecSpace& exec, int count, bool skip_interior,
-                       const physics::Adjoint2DState<T>& st,
+                       const physics::AcousticAdjointState<T>& st,
                        const physics::ScaledStencil<T, Order>& coef) const;
   // One variable-density step (flux and update launches, free-surface mirror between them).
   template <int Order, int Dim>
@@ -147,7 +148,7 @@ class Acoustic2D {
                const physics::acoustic_vd::Coefficients<T, Order>& coef) const;
   template <int Order, bool FreeSurface, int Dim>
   void adjoint_vd_impl(int count, const Traces<T>& residual, const History& history,
-                       const Grid2DView<T>& grad,
+                       const GridView<T>& grad,
                        const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>& source_adjoint);
   void allocate_adjoint_vd();
   void rebuild_vd_material();
@@ -155,13 +156,13 @@ class Acoustic2D {
   using Snapshots = Kokkos::View<T****, Kokkos::LayoutRight, MemSpace>;
   // dst(k, shot, z, plane index) = u on the padded grid (halo dropped).
   template <int Dim>
-  void store_snapshot(const ExecSpace& exec, int count, const Snapshots& dst, const Field2D<T>& u,
+  void store_snapshot(const ExecSpace& exec, int count, const Snapshots& dst, const Field<T>& u,
                       int k) const;
-  void store_difference(const History& history, const Field2D<T>& u_next, const Field2D<T>& u_cur,
+  void store_difference(const History& history, const Field<T>& u_next, const Field<T>& u_cur,
                         int count, int n);
   template <int Order, bool FreeSurface, int Dim = 2>
   void adjoint_impl(int first, int count, const Traces<T>& residual, const History& history,
-                    const Grid2DView<T>& grad_w,
+                    const GridView<T>& grad_w,
                     const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>& source_adjoint);
   void allocate_adjoint();
   void load_batch(const std::vector<int>& shots);
@@ -169,20 +170,20 @@ class Acoustic2D {
   /// Throws unless `traces` is at least [count][receivers][nt] (what the kernels index).
   void check_traces(const char* what, const Traces<T>& traces, int count) const;
   void reset();
-  void check_finite(const Field2D<T>& u, int count, int step) const;
+  void check_finite(const Field<T>& u, int count, int step) const;
 
   ForwardProblem problem_;
   int capacity_ = 0, nrec_ = 0;
-  physics::Acoustic2DState<T> st_;
-  physics::Adjoint2DState<T> adj_;  // allocated by the first adjoint() call
-  Field2D<T> shot_grad_;            // [shot][nz][nx] dJ/dw per shot, idem
+  physics::AcousticState<T> st_;
+  physics::AcousticAdjointState<T> adj_;  // allocated by the first adjoint() call
+  Field<T> shot_grad_;                    // [shot][nz][nx] dJ/dw per shot, idem
   // Variable density: its device data, the padded density, the backward run's buffers, and
   // the per-shot imaging of both channels packed as shot_imaging() returns them.
   physics::acoustic_vd::State<T> vd_;
-  Grid2DView<T> rho_pad_;
+  GridView<T> rho_pad_;
   physics::acoustic_vd::AdjointState<T> vd_adj_;
-  Field2D<T> vd_u_;  // u^n in halo layout for the buoyancy imaging (full / checkpoint storage)
-  Field2D<T> shot_channels_;
+  Field<T> vd_u_;  // u^n in halo layout for the buoyancy imaging (full / checkpoint storage)
+  Field<T> shot_channels_;
   // Cells of every shot on the host; the current batch's on the device (slot k = batch_[k]).
   Kokkos::View<int* [2], HostSpace> all_source_cells_;
   Kokkos::View<int** [2], HostSpace> all_receiver_cells_;

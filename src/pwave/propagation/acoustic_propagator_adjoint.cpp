@@ -1,15 +1,15 @@
-// The backward (adjoint) run of Acoustic2D: the exact transpose of forward(), step by step in
-// reverse, with the imaging condition for dJ/d(v^2 dt^2).
+// The backward (adjoint) run of AcousticPropagator: the exact transpose of forward(), step by step
+// in reverse, with the imaging condition for dJ/d(v^2 dt^2).
 
 #include "backends/launch.hpp"
 #include "pwave/core/error.hpp"
-#include "pwave/physics/acoustic2d_sources.hpp"
-#include "pwave/propagation/acoustic2d.hpp"
+#include "pwave/physics/point_sources.hpp"
+#include "pwave/propagation/acoustic_propagator.hpp"
 
 namespace pwave {
 
 template <class T>
-void Acoustic2D<T>::allocate_adjoint() {
+void AcousticPropagator<T>::allocate_adjoint() {
   if (adj_.g_cur.extent(0) > 0) return;
   adj_.nz = st_.nz, adj_.nx = st_.nx, adj_.halo = st_.halo;
   adj_.strip_top = st_.strip_top, adj_.strip_bottom = st_.strip_bottom;
@@ -39,8 +39,8 @@ void Acoustic2D<T>::allocate_adjoint() {
   adj_.cz = padded_axis(st_.cz, "z");
   adj_.chix = indicator(st_.nx, st_.strip_left, st_.strip_right, "pwave::adj_chix");
   adj_.chiz = indicator(st_.nz, st_.strip_top, st_.strip_bottom, "pwave::adj_chiz");
-  auto like = [](const Field2D<T>& f, const char* name) {
-    return Field2D<T>(std::string(name), f.extent(0), f.extent(1), f.extent(2));
+  auto like = [](const Field<T>& f, const char* name) {
+    return Field<T>(std::string(name), f.extent(0), f.extent(1), f.extent(2));
   };
   adj_.g_prev = like(st_.u_prev, "pwave::adjoint_prev");
   adj_.g_cur = like(st_.u_cur, "pwave::adjoint_cur");
@@ -61,13 +61,13 @@ void Acoustic2D<T>::allocate_adjoint() {
     adj_.zeta_y = like(st_.u_cur, "pwave::zeta_y_hat");
     adj_.zeta_y_next = like(st_.u_cur, "pwave::zeta_y_hat_next");
   }
-  shot_grad_ = Field2D<T>("pwave::shot_gradient", capacity_, st_.nz, st_.ny * st_.nx);
+  shot_grad_ = Field<T>("pwave::shot_gradient", capacity_, st_.nz, st_.ny * st_.nx);
 }
 
 template <class T>
-void Acoustic2D<T>::adjoint(
+void AcousticPropagator<T>::adjoint(
     int first, int count, const Traces<T>& residual, const History& history,
-    const Grid2DView<T>& grad_w,
+    const GridView<T>& grad_w,
     const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>& source_adjoint) {
   std::vector<int> shots(std::size_t(count > 0 ? count : 0));
   for (int k = 0; k < count; ++k) shots[k] = first + k;
@@ -75,12 +75,12 @@ void Acoustic2D<T>::adjoint(
 }
 
 template <class T>
-void Acoustic2D<T>::adjoint(
+void AcousticPropagator<T>::adjoint(
     const std::vector<int>& shots, const Traces<T>& residual, const History& history,
-    const Grid2DView<T>& grad_w,
+    const GridView<T>& grad_w,
     const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>& source_adjoint) {
   if (shots != batch_) {
-    throw RuntimeError("Acoustic2D::adjoint: not the batch of the preceding forward()");
+    throw RuntimeError("AcousticPropagator::adjoint: not the batch of the preceding forward()");
   }
   const int count = int(shots.size()), first = 0;
   const std::size_t snaps = std::size_t(problem_.nt) + 1;
@@ -92,12 +92,12 @@ void Acoustic2D<T>::adjoint(
                   : history.storage == Storage::boundary ? frame_ok
                                                          : ck_ok;
   if (!ok) {
-    throw RuntimeError("Acoustic2D::adjoint: history has the wrong shape");
+    throw RuntimeError("AcousticPropagator::adjoint: history has the wrong shape");
   }
-  check_traces("Acoustic2D::adjoint: the residuals", residual, count);
+  check_traces("AcousticPropagator::adjoint: the residuals", residual, count);
   if (source_adjoint.extent(0) != 0 &&
       (int(source_adjoint.extent(0)) < count || int(source_adjoint.extent(1)) != problem_.nt)) {
-    throw RuntimeError("Acoustic2D::adjoint: the source adjoint is " +
+    throw RuntimeError("AcousticPropagator::adjoint: the source adjoint is " +
                        std::to_string(source_adjoint.extent(0)) + " x " +
                        std::to_string(source_adjoint.extent(1)) + "; this batch needs at least " +
                        std::to_string(count) + " x " + std::to_string(problem_.nt));
@@ -107,16 +107,16 @@ void Acoustic2D<T>::adjoint(
   const int rows = imaging_channels() * padded_nz();
   if (grad_w.extent(0) != 0 &&
       (int(grad_w.extent(0)) != rows || int(grad_w.extent(1)) != padded_plane())) {
-    throw RuntimeError("Acoustic2D::adjoint: the gradient is " + std::to_string(grad_w.extent(0)) +
-                       " x " + std::to_string(grad_w.extent(1)) + ", expected " +
-                       std::to_string(rows) + " x " + std::to_string(padded_plane()) +
-                       " ([channels nz][ny nx] on the padded grid)");
+    throw RuntimeError(
+        "AcousticPropagator::adjoint: the gradient is " + std::to_string(grad_w.extent(0)) + " x " +
+        std::to_string(grad_w.extent(1)) + ", expected " + std::to_string(rows) + " x " +
+        std::to_string(padded_plane()) + " ([channels nz][ny nx] on the padded grid)");
   }
   const bool fs = problem_.boundary.free_surface;
   const bool is3d = problem_.model.grid.is_3d();
   if (problem_.equation == physics::Equation::acoustic_variable_density) {
     if (history.diff.allocated()) {
-      throw RuntimeError("Acoustic2D::adjoint: variable density needs an exact history");
+      throw RuntimeError("AcousticPropagator::adjoint: variable density needs an exact history");
     }
     allocate_adjoint_vd();
     const bool ok = physics::with_order(problem_.order, [&](auto order) {
@@ -159,7 +159,7 @@ namespace {
 template <class T>
 struct RecordSourceAdjoint {
   Kokkos::View<T**, Kokkos::LayoutRight, MemSpace> out;
-  Field2D<T> g;
+  Field<T> g;
   Kokkos::View<const int* [2], MemSpace> cell;
   T inv_area;
   physics::ColumnMap column;
@@ -174,11 +174,11 @@ struct RecordSourceAdjoint {
 /// in order. A free function: nvcc rejects extended (KOKKOS_LAMBDA) lambdas in private member
 /// functions.
 template <class T>
-void sum_shot_gradients(const ExecSpace& exec, const Field2D<T>& per_shot, const Grid2DView<T>& w,
-                        const Grid2DView<T>& grad_w, const int count, const int nz,
+void sum_shot_gradients(const ExecSpace& exec, const Field<T>& per_shot, const GridView<T>& w,
+                        const GridView<T>& grad_w, const int count, const int nz,
                         const int nx) {  // nx: columns of the [nz][ny nx] grids
   Kokkos::parallel_for(
-      "pwave::physics::acoustic2d::sum_shot_gradients",
+      "pwave::physics::acoustic::sum_shot_gradients",
       Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>(exec, {0, 0}, {nz, nx}),
       KOKKOS_LAMBDA(const int iz, const int ix) {
         T sum = 0;
@@ -191,9 +191,9 @@ void sum_shot_gradients(const ExecSpace& exec, const Field2D<T>& per_shot, const
 
 template <class T>
 template <int Order, bool FreeSurface, int Dim>
-void Acoustic2D<T>::adjoint_impl(
+void AcousticPropagator<T>::adjoint_impl(
     int first, int count, const Traces<T>& residual, const History& history,
-    const Grid2DView<T>& grad_w,
+    const GridView<T>& grad_w,
     const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>& source_adjoint) {
   using namespace physics;
   for (auto* f : {&adj_.g_prev, &adj_.g_cur, &adj_.psi_x, &adj_.psi_x_next, &adj_.zeta_x,
@@ -201,13 +201,13 @@ void Acoustic2D<T>::adjoint_impl(
                   &adj_.psi_y, &adj_.psi_y_next, &adj_.zeta_y, &adj_.zeta_y_next, &shot_grad_}) {
     Kokkos::deep_copy(*f, T(0));
   }
-  const Grid2D& g = problem_.model.grid;
+  const Grid& g = problem_.model.grid;
   const ScaledStencil<T, Order> coef(g.dz, g.dx, Dim == 3 ? g.dy : 0.0);
   ExecSpace exec;
 
   // Parity copies as in forward(): step n writes G^n over G^{n+2} and the memory variables
   // into their *_next buffers; the next step sees them swapped.
-  Adjoint2DState<T> even = adj_, odd = adj_;
+  AcousticAdjointState<T> even = adj_, odd = adj_;
   std::swap(odd.g_prev, odd.g_cur);
   std::swap(odd.psi_x, odd.psi_x_next);
   std::swap(odd.zeta_x, odd.zeta_x_next);
@@ -215,7 +215,7 @@ void Acoustic2D<T>::adjoint_impl(
   std::swap(odd.zeta_z, odd.zeta_z_next);
   std::swap(odd.psi_y, odd.psi_y_next);
   std::swap(odd.zeta_y, odd.zeta_y_next);
-  const Adjoint2DState<T>* parity[2] = {&even, &odd};
+  const AcousticAdjointState<T>* parity[2] = {&even, &odd};
 
   // Away from the strips the adjoint in G is the forward interior update.
   const InteriorStep<T, Order> interior[2] = {{even.as_forward(), coef}, {odd.as_forward(), coef}};
@@ -237,9 +237,9 @@ void Acoustic2D<T>::adjoint_impl(
   // parity, built once.
   const bool rebuilds_box = history.storage == Storage::boundary && !history.diff.allocated();
   const auto reverse_step = [&](int p) {
-    const Field2D<T>& u_next = p == 0 ? st_.u_cur : st_.u_prev;
-    const Field2D<T>& u_now = p == 0 ? st_.u_prev : st_.u_cur;
-    const Adjoint2DState<T>& a = *parity[p];
+    const Field<T>& u_next = p == 0 ? st_.u_cur : st_.u_prev;
+    const Field<T>& u_now = p == 0 ? st_.u_prev : st_.u_cur;
+    const AcousticAdjointState<T>& a = *parity[p];
     return propagation::ReverseStepBox<T, Order, Dim>(
         {u_next, u_now, a.g_cur, shot_grad_, a.v2dt2, coef, R, st_.hy, st_.ys, nx},
         InteriorStep<T, Order, Dim>(a.as_forward(), coef));
@@ -247,14 +247,14 @@ void Acoustic2D<T>::adjoint_impl(
   const propagation::ReverseStepBox<T, Order, Dim> reverse[2] = {reverse_step(0), reverse_step(1)};
   using Range2 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
   using Range3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;
-  const char* name = "pwave::physics::acoustic2d::adjoint_frame";
+  const char* name = "pwave::physics::acoustic::adjoint_frame";
 
   // Backward step n = nt-1 .. 0. On entry G^{n+1} is in g_cur and G^{n+2} in g_prev of the
   // step's parity (p = (nt - 1 - n) & 1).
   int segment_begin = problem_.nt;  // checkpoint storage: first step of the loaded segment
   for (int n = problem_.nt - 1; n >= 0; --n) {
     const int p = (problem_.nt - 1 - n) & 1;
-    const Adjoint2DState<T>& st = *parity[p];
+    const AcousticAdjointState<T>& st = *parity[p];
     if (history.storage == Storage::checkpoint && n < segment_begin) {
       // Recompute this segment's snapshots from its checkpoint.
       const int c = n / history.interval;
@@ -264,7 +264,7 @@ void Acoustic2D<T>::adjoint_impl(
                                                          history, segment_begin, n + 1, true);
     }
     if (want_source) {
-      Kokkos::parallel_for("pwave::physics::acoustic2d::source_adjoint",
+      Kokkos::parallel_for("pwave::physics::acoustic::source_adjoint",
                            Kokkos::RangePolicy<ExecSpace>(exec, 0, count),
                            RecordSourceAdjoint<T>{source_adjoint, st.g_cur, source_cell_, inv_area,
                                                   column, first, n});
@@ -275,7 +275,7 @@ void Acoustic2D<T>::adjoint_impl(
         const int k = n / d.stride;
         const Range3 cells(exec, {0, 0, 0}, {count, nz, nx});
         using propagation::AccumulateDifference;
-        const char* label = "pwave::physics::acoustic2d::imaging";
+        const char* label = "pwave::physics::acoustic::imaging";
         if (d.compression == Compression::none) {
           Kokkos::parallel_for(
               label, cells,
@@ -299,12 +299,12 @@ void Acoustic2D<T>::adjoint_impl(
         backend::for_each_cell_3d("pwave::physics::acoustic3d::imaging", exec, count,
                                   backend::Box{0, nz, 0, st_.ny, 0, nx}, image);
       } else {
-        Kokkos::parallel_for("pwave::physics::acoustic2d::imaging",
+        Kokkos::parallel_for("pwave::physics::acoustic::imaging",
                              Range3(exec, {0, 0, 0}, {count, nz, nx}), image);
       }
     } else {
-      const Field2D<T>& u_next = reverse[p].rebuild.u_next;  // u^{n+1}, to become u^{n-1}
-      const Field2D<T>& u_now = reverse[p].rebuild.u_cur;
+      const Field<T>& u_next = reverse[p].rebuild.u_next;  // u^{n+1}, to become u^{n-1}
+      const Field<T>& u_now = reverse[p].rebuild.u_cur;
       propagation::for_each_stored_cell(
           "pwave::propagation::frame_image_restore", exec, count, region,
           propagation::FrameImageRestore<T>{history.frame, u_next, u_now, st.g_cur, shot_grad_,
@@ -324,7 +324,7 @@ void Acoustic2D<T>::adjoint_impl(
           propagation::ReconstructSource<T>{u_next, st.g_cur, shot_grad_, st.v2dt2, source_cell_,
                                             scaled_wavelet_, region, n, R, first});
       if (FreeSurface) {
-        Kokkos::parallel_for("pwave::physics::acoustic2d::free_surface",
+        Kokkos::parallel_for("pwave::physics::acoustic::free_surface",
                              Range2(exec, {0, 0}, {count, int(u_next.extent(2))}),
                              physics::FreeSurface<T>{u_next, R});
       }
@@ -333,7 +333,7 @@ void Acoustic2D<T>::adjoint_impl(
       adjoint_step_3d<Order>(exec, count, rebuilds_box, st, coef);
     } else {
       if (!rebuilds_box) {  // else done with the reversed step above
-        backend::for_each_cell("pwave::physics::acoustic2d::adjoint_interior", exec, count, z0, z1,
+        backend::for_each_cell("pwave::physics::acoustic::adjoint_interior", exec, count, z0, z1,
                                x0, x1, interior[p]);
       }
       // The frame as in forward(): side columns (x strips only in reach), top and bottom bands
@@ -348,11 +348,10 @@ void Acoustic2D<T>::adjoint_impl(
       backend::for_each_cell(name, exec, count, z1, nz, x1, nx, corner[p]);
     }
     Kokkos::parallel_for(
-        "pwave::physics::acoustic2d::inject_residual",
-        Range3(exec, {0, 0, n}, {count, nrec, n + 1}),
+        "pwave::physics::acoustic::inject_residual", Range3(exec, {0, 0, n}, {count, nrec, n + 1}),
         InjectResidual<T>{st.g_prev, residual, st.v2dt2, receiver_cell_, column, first});
     if (FreeSurface) {  // S, and the mirror the next step's stencils read
-      Kokkos::parallel_for("pwave::physics::acoustic2d::adjoint_surface",
+      Kokkos::parallel_for("pwave::physics::acoustic::adjoint_surface",
                            Range2(exec, {0, 0}, {count, int(st.g_prev.extent(2))}),
                            physics::FreeSurface<T>{st.g_prev, R});
     }
@@ -369,9 +368,9 @@ void Acoustic2D<T>::adjoint_impl(
 
 template <class T>
 template <int Order>
-void Acoustic2D<T>::adjoint_step_3d(const ExecSpace& exec, int count, bool skip_interior,
-                                    const physics::Adjoint2DState<T>& st,
-                                    const physics::ScaledStencil<T, Order>& coef) const {
+void AcousticPropagator<T>::adjoint_step_3d(const ExecSpace& exec, int count, bool skip_interior,
+                                            const physics::AcousticAdjointState<T>& st,
+                                            const physics::ScaledStencil<T, Order>& coef) const {
   // As step_3d, but the boxes are cut a stencil radius inside the strips: the region whose
   // stencils reach no strip runs the forward interior kernel on G (see the 2D frame above).
   const int R = st.halo;
@@ -400,33 +399,34 @@ void Acoustic2D<T>::adjoint_step_3d(const ExecSpace& exec, int count, bool skip_
 }
 
 template <class T>
-void Acoustic2D<T>::adjoint_per_shot(const std::vector<int>& shots, const Traces<T>& residual,
-                                     const History& history) {
-  adjoint(shots, residual, history, Grid2DView<T>());
+void AcousticPropagator<T>::adjoint_per_shot(const std::vector<int>& shots,
+                                             const Traces<T>& residual, const History& history) {
+  adjoint(shots, residual, history, GridView<T>());
 }
 
 template <class T>
-void Acoustic2D<T>::add_imaging(const Grid2DView<T>& imaging, const Grid2DView<T>& grad_w) const {
-  const Grid2DView<T> w = st_.v2dt2;
+void AcousticPropagator<T>::add_imaging(const GridView<T>& imaging,
+                                        const GridView<T>& grad_w) const {
+  const GridView<T> w = st_.v2dt2;
   Kokkos::parallel_for(
-      "pwave::physics::acoustic2d::add_imaging",
+      "pwave::physics::acoustic::add_imaging",
       Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {st_.nz, st_.ny * st_.nx}),
       KOKKOS_LAMBDA(const int iz, const int ix) {
         grad_w(iz, ix) += imaging(iz, ix) / (w(iz, ix) * w(iz, ix));
       });
 }
 
-#define PWAVE_INSTANTIATE_ADJOINT(T)                                                              \
-  template void Acoustic2D<T>::allocate_adjoint();                                                \
-  template void Acoustic2D<T>::adjoint_per_shot(const std::vector<int>&, const Traces<T>&,        \
-                                                const History&);                                  \
-  template void Acoustic2D<T>::add_imaging(const Grid2DView<T>&, const Grid2DView<T>&) const;     \
-  template void Acoustic2D<T>::adjoint(int, int, const Traces<T>&, const History&,                \
-                                       const Grid2DView<T>&,                                      \
-                                       const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>&);  \
-  template void Acoustic2D<T>::adjoint(const std::vector<int>&, const Traces<T>&, const History&, \
-                                       const Grid2DView<T>&,                                      \
-                                       const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>&);
+#define PWAVE_INSTANTIATE_ADJOINT(T)                                                               \
+  template void AcousticPropagator<T>::allocate_adjoint();                                         \
+  template void AcousticPropagator<T>::adjoint_per_shot(const std::vector<int>&, const Traces<T>&, \
+                                                        const History&);                           \
+  template void AcousticPropagator<T>::add_imaging(const GridView<T>&, const GridView<T>&) const;  \
+  template void AcousticPropagator<T>::adjoint(                                                    \
+      int, int, const Traces<T>&, const History&, const GridView<T>&,                              \
+      const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>&);                                    \
+  template void AcousticPropagator<T>::adjoint(                                                    \
+      const std::vector<int>&, const Traces<T>&, const History&, const GridView<T>&,               \
+      const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>&);
 PWAVE_INSTANTIATE_ADJOINT(float)
 PWAVE_INSTANTIATE_ADJOINT(double)
 

@@ -1,5 +1,6 @@
 #pragma once
-// The exact discrete adjoint of one step of the 2D acoustic scheme (acoustic2d_kernels.hpp).
+// The exact discrete adjoint of one step of the constant-density acoustic scheme (2D and 3D)
+// (acoustic/kernels.hpp).
 //
 // Forward step n, per axis, with chi the indicator of the axis' CPML strip, w = v^2 dt^2 and
 // a, b, ab, db the axis profile (physics/cpml.hpp):
@@ -17,8 +18,8 @@
 // Away from the strips (b = db = ab = 0) T^ = G and this is exactly the forward interior update
 // applied to G, so the interior kernel is InteriorStep itself (vectorised, 16 bytes per cell).
 
-#include "pwave/physics/acoustic2d_kernels.hpp"
-#include "pwave/physics/acoustic2d_sources.hpp"
+#include "pwave/physics/acoustic/kernels.hpp"
+#include "pwave/physics/point_sources.hpp"
 
 namespace pwave::physics {
 
@@ -29,26 +30,26 @@ namespace pwave::physics {
 /// no test of which strip a neighbour lies in: outside the strips b = a = chi = 0 and the
 /// memory variables stay zero. (2D only: a 3D version would keep them on the strips.)
 template <class T>
-struct Adjoint2DState {
+struct AcousticAdjointState {
   int nz = 0, nx = 0;
   int strip_top = 0, strip_bottom = 0, strip_left = 0, strip_right = 0;
   int halo = 0;
-  int ny = 1, strip_front = 0, strip_back = 0, hy = 0, ys = 0;  ///< y axis as in Acoustic2DState
-  Field2D<T> g_prev, g_cur;  ///< G^{n+2} (overwritten by G^n) and G^{n+1}
-  Grid2DView<T> v2dt2;
-  CpmlAxis<T> cx;                                     ///< [nx + 2 halo] x profile
-  CpmlAxis<T> cz;                                     ///< [nz + 2 halo] z profile
-  CpmlAxis<T> cy;                                     ///< [ny + 2 halo] y profile (3D)
-  Kokkos::View<T*, MemSpace> chix, chiz, chiy;        ///< 1 on the axis' strips (halo-padded)
-  Field2D<T> psi_x, psi_x_next, zeta_x, zeta_x_next;  ///< psi^, zeta^ (x), halo layout
-  Field2D<T> psi_z, psi_z_next, zeta_z, zeta_z_next;  ///< psi^, zeta^ (z), halo layout
-  Field2D<T> psi_y, psi_y_next, zeta_y, zeta_y_next;  ///< psi^, zeta^ (y), halo layout (3D)
+  int ny = 1, strip_front = 0, strip_back = 0, hy = 0, ys = 0;  ///< y axis as in AcousticState
+  Field<T> g_prev, g_cur;  ///< G^{n+2} (overwritten by G^n) and G^{n+1}
+  GridView<T> v2dt2;
+  CpmlAxis<T> cx;                                   ///< [nx + 2 halo] x profile
+  CpmlAxis<T> cz;                                   ///< [nz + 2 halo] z profile
+  CpmlAxis<T> cy;                                   ///< [ny + 2 halo] y profile (3D)
+  Kokkos::View<T*, MemSpace> chix, chiz, chiy;      ///< 1 on the axis' strips (halo-padded)
+  Field<T> psi_x, psi_x_next, zeta_x, zeta_x_next;  ///< psi^, zeta^ (x), halo layout
+  Field<T> psi_z, psi_z_next, zeta_z, zeta_z_next;  ///< psi^, zeta^ (z), halo layout
+  Field<T> psi_y, psi_y_next, zeta_y, zeta_y_next;  ///< psi^, zeta^ (y), halo layout (3D)
 
   KOKKOS_INLINE_FUNCTION int column(int iy, int ix) const { return (iy + hy) * ys + ix + halo; }
 
   /// The same fields viewed as a forward state, to run InteriorStep on G.
-  Acoustic2DState<T> as_forward() const {
-    Acoustic2DState<T> f;
+  AcousticState<T> as_forward() const {
+    AcousticState<T> f;
     f.nz = nz, f.nx = nx, f.strip_top = strip_top, f.strip_bottom = strip_bottom;
     f.strip_left = strip_left, f.strip_right = strip_right, f.halo = halo;
     f.ny = ny, f.strip_front = strip_front, f.strip_back = strip_back, f.hy = hy, f.ys = ys;
@@ -65,10 +66,10 @@ template <class T, int Order, bool InX, bool InZ, int Dim = 2, bool InY = false>
 struct AdjointFrameStep {
   static_assert(Dim == 3 || !InY, "a y strip needs a 3D grid");
   static constexpr int R = Stencil<Order>::radius;
-  Adjoint2DState<T> st;
+  AcousticAdjointState<T> st;
   ScaledStencil<T, Order> c;
 
-  AdjointFrameStep(const Adjoint2DState<T>& state, const ScaledStencil<T, Order>& coef)
+  AdjointFrameStep(const AcousticAdjointState<T>& state, const ScaledStencil<T, Order>& coef)
       : st(state), c(coef) {}
 
   /// What the adjoint update of one strip axis reads at one neighbour (offset j along the
@@ -186,7 +187,7 @@ struct AdjointFrameStep {
       }
     }
     // The memory-variable rows of this line (null for the axes not in a strip here).
-    const auto row = [&](const Field2D<T>& f) { return f.extent(0) ? &f(s, z, col0) : nullptr; };
+    const auto row = [&](const Field<T>& f) { return f.extent(0) ? &f(s, z, col0) : nullptr; };
     const T* PWAVE_RESTRICT zx = InX ? row(st.zeta_x) : nullptr;
     const T* PWAVE_RESTRICT px = InX ? row(st.psi_x) : nullptr;
     T* PWAVE_RESTRICT zxn = InX ? row(st.zeta_x_next) : nullptr;
@@ -273,9 +274,9 @@ struct AdjointFrameStep {
 /// Receivers may share a cell, so the adds are atomic.
 template <class T>
 struct InjectResidual {
-  Field2D<T> g;
+  Field<T> g;
   Traces<T> residual;  ///< [shot][receiver][time]
-  Grid2DView<T> w;
+  GridView<T> w;
   Kokkos::View<const int** [2], MemSpace> cell;  ///< [shot][receiver][z, q], padded grid
   ColumnMap column;
   int first_shot;
@@ -290,7 +291,7 @@ struct InjectResidual {
 template <class T>
 struct StoreSnapshot {
   Kokkos::View<T****, Kokkos::LayoutRight, MemSpace> history;
-  Field2D<T> u;
+  Field<T> u;
   int k, halo;
   int hy = 0, ys = 0, nx = 0;  ///< 3D: y halo, column stride of y, padded nx
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const {
@@ -308,8 +309,8 @@ struct StoreSnapshot {
 /// order at the end, so any batch split gives the same result.
 template <class T>
 struct AccumulateGradient {
-  Field2D<T> acc;                                              ///< [shot][nz][nx] padded grid
-  Field2D<T> g;                                                ///< G^{n+1}, halo layout
+  Field<T> acc;                                                ///< [shot][nz][nx] padded grid
+  Field<T> g;                                                  ///< G^{n+1}, halo layout
   Kokkos::View<T****, Kokkos::LayoutRight, MemSpace> history;  ///< u^k at slot k - base
   int n, halo;  ///< step n uses u^{n+1}, u^n and u^{n-1} (u^{-1} = 0)
   int base;     ///< time index of slot 0 (0 for a full history, n0 - 1 for a segment)
