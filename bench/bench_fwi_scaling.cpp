@@ -55,7 +55,7 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
-pwave::FwiConfig make_config(const Options& o, const std::string& dir) {
+pwave::FwiConfig make_config(const Options& o) {
   pwave::FwiConfig c;
   const double h = 16.0, v = 2500.0, f = 6.0;
   auto& p = c.problem;
@@ -75,7 +75,6 @@ pwave::FwiConfig make_config(const Options& o, const std::string& dir) {
   c.stages = {pwave::StageConfig{o.iterations, 0.0}};
   c.batch_size = o.batch;
   c.vmin = 1500.0, c.vmax = 3500.0;
-  c.output_directory = dir;
   c.checkpoint_every = 0;
   return c;
 }
@@ -87,8 +86,7 @@ int main(int argc, char** argv) {
   pwave::parallel::Communicator world;
   Kokkos::ScopeGuard kokkos(argc, argv);
   const Options o = parse(argc, argv);
-  const auto dir = std::filesystem::temp_directory_path() / "pwave-bench-fwi-scaling";
-  pwave::FwiConfig c = make_config(o, (dir / "world").string());
+  pwave::FwiConfig c = make_config(o);
   pwave::ForwardProblem truth = c.problem;
   for (int iz = o.nz / 2; iz < o.nz; ++iz)
     for (int ix = 0; ix < o.nx; ++ix) truth.model.vp[std::size_t(iz) * o.nx + ix] = 3000.0;
@@ -98,10 +96,7 @@ int main(int argc, char** argv) {
   const pwave::FwiResult r = pwave::run_fwi<float>(c, observed, world);
   double reference = 0;
   if (o.reference && world.size() > 1 && world.is_root()) {
-    pwave::FwiConfig alone = c;
-    alone.output_directory = (dir / "self").string();
-    reference =
-        pwave::run_fwi<float>(alone, observed, pwave::parallel::Communicator::self()).seconds;
+    reference = pwave::run_fwi<float>(c, observed, pwave::parallel::Communicator::self()).seconds;
   }
   if (world.is_root()) {
     const double per_it = r.seconds / o.iterations;

@@ -9,6 +9,8 @@
 #include "pwave/core/log.hpp"
 #include "pwave/inversion/fwi.hpp"
 #include "pwave/io/atomic_file.hpp"
+#include "pwave/io/fwi_files.hpp"
+#include "pwave/io/grid_file.hpp"
 #include "pwave/io/npy.hpp"
 #include "pwave/parallel/shot_plan.hpp"
 #include "pwave/propagation/forward.hpp"
@@ -20,13 +22,11 @@ namespace fs = std::filesystem;
 namespace pwave::cli {
 namespace {
 
-FwiConfig fwi_config(const io::Deck& deck, const fs::path& dir, bool resume, int stop_after) {
+FwiConfig fwi_config(const io::Deck& deck, int stop_after) {
   FwiConfig c;
   static_cast<InversionSettings&>(c) = deck.inversion;
   c.problem = deck.problem;  // the initial model; boundary.pml_velocity is fixed by the deck
   c.storage = deck.storage_options;
-  c.output_directory = dir.string();
-  c.resume = resume;
   c.stop_after = stop_after;
   return c;
 }
@@ -91,9 +91,9 @@ void run_fwi_task(const io::Deck& deck, const fs::path& dir, bool resume, int st
             to_string(deck.storage) + " storage" + (resume ? ", resuming" : ""));
   {
     ResultFiles files(dir);
-    write_grid_npy<T>(files.add("initial_model.npy"), grid, p.model.vp);
+    io::write_grid_npy<T>(files.add("initial_model.npy"), grid, p.model.vp);
     if (!p.model.rho.empty())
-      write_grid_npy<T>(files.add("initial_model_rho.npy"), grid, p.model.rho);
+      io::write_grid_npy<T>(files.add("initial_model_rho.npy"), grid, p.model.rho);
     files.commit();
   }
 
@@ -110,9 +110,9 @@ void run_fwi_task(const io::Deck& deck, const fs::path& dir, bool resume, int st
     const HostArray3<T> modelled = model_observed<T>(truth, callback);
     if (progress) progress->finish();
     ResultFiles files(dir);
-    write_grid_npy<T>(files.add("true_model.npy"), grid, deck.true_model.vp);
+    io::write_grid_npy<T>(files.add("true_model.npy"), grid, deck.true_model.vp);
     if (!deck.true_model.rho.empty()) {
-      write_grid_npy<T>(files.add("true_model_rho.npy"), grid, deck.true_model.rho);
+      io::write_grid_npy<T>(files.add("true_model_rho.npy"), grid, deck.true_model.rho);
     }
     io::write_npy(files.add("observed.npy"), modelled.data(),
                   {modelled.extent(0), modelled.extent(1), modelled.extent(2)});
@@ -129,13 +129,13 @@ void run_fwi_task(const io::Deck& deck, const fs::path& dir, bool resume, int st
   const auto start = std::chrono::steady_clock::now();
   // Models, history and checkpoints go to the deck's folder, which every rank reads on --resume
   // (only rank 0 writes there).
-  const FwiResult result = run_fwi<T>(
-      fwi_config(deck, fs::path(deck.output.directory), resume, stop_after), *observed, world());
+  io::FwiFiles<T> outputs(deck.output.directory, resume);
+  const FwiResult result = run_fwi<T>(fwi_config(deck, stop_after), *observed, outputs, world());
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   const std::vector<double>& m = result.misfits;
-  const bool completed = long(m.size()) >= long(inv.total_iterations());
+  const bool completed = result.completed;
   // Misfits of different stages are of differently filtered data: compare within a stage.
   struct StageMisfits {
     double first = 0, last = 0;

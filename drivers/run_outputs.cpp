@@ -147,17 +147,6 @@ void write_run_json(const io::Deck& deck, const fs::path& dir) {
   io::write_text_file((dir / "run.json").string(), j.str());
 }
 
-template <class T>
-void write_grid_npy(const std::string& path, const Grid& grid, const std::vector<double>& values) {
-  const std::vector<T> v(values.begin(), values.end());
-  if (grid.is_3d()) {
-    io::write_npy(path, v.data(),
-                  {std::size_t(grid.nz), std::size_t(grid.ny), std::size_t(grid.nx)});
-  } else {
-    io::write_npy(path, v.data(), {std::size_t(grid.nz), std::size_t(grid.nx)});
-  }
-}
-
 /// The plotting tool: $PWAVE_TOOLS_DIR/pwave-plot, else the one installed beside the executable
 /// (`cmake --install` puts both in bin/), else the source tree's tools/pwave-plot.
 static fs::path plot_tool() {
@@ -216,8 +205,5 @@ void make_plots(const fs::path& dir) {
     log::info("plots: done");
   }
 }
-
-template void write_grid_npy<float>(const std::string&, const Grid&, const std::vector<double>&);
-template void write_grid_npy<double>(const std::string&, const Grid&, const std::vector<double>&);
 
 }  // namespace pwave::cli

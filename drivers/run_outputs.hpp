@@ -44,11 +44,6 @@ std::string json_string(const std::string& text);
 /// path or "") and true_model (bool).
 void write_run_json(const io::Deck& deck, const std::filesystem::path& dir);
 
-/// Writes `values` ([nz][nx] or [nz][ny][nx] doubles, e.g. a model) as a [nz, nx] or
-/// [nz, ny, nx] .npy in precision T.
-template <class T>
-void write_grid_npy(const std::string& path, const Grid& grid, const std::vector<double>& values);
-
 /// Runs `python3 <tools>/pwave-plot <dir>` when the tool, python3 and matplotlib exist (the
 /// tools folder is PWAVE_TOOLS_DIR from the environment, else the executable's folder when it
 /// holds pwave-plot (an installed pwave), else the one of the source tree).

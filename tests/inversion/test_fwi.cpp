@@ -7,10 +7,10 @@
 #include <fstream>
 
 #include "pwave/core/error.hpp"
-#include "pwave/inversion/checkpoint.hpp"
 #include "pwave/inversion/fwi.hpp"
 #include "pwave/inversion/lowpass.hpp"
 #include "pwave/io/deck_observed.hpp"
+#include "pwave/io/fwi_files.hpp"
 #include "pwave/io/npy.hpp"
 #include "pwave/propagation/forward.hpp"
 #include "support/problems.hpp"
@@ -36,7 +36,7 @@ Model true_model() {
 
 // Sources along the top, receivers along the top and the bottom: transmitted and reflected
 // waves both sample the anomaly.
-FwiConfig small_config(const std::string& dir) {
+FwiConfig small_config() {
   FwiConfig c;
   c.problem = test::homogeneous_problem(nz, nx, h, v0, 0.001, 450, 15.0, 4, 15);
   c.problem.shots = test::shots_over_two_receiver_lines({100.0, 250.0, 400.0, 550.0, 700.0}, 20.0,
@@ -46,7 +46,6 @@ FwiConfig small_config(const std::string& dir) {
   c.optimizer.type = "adam";
   c.optimizer.learning_rate = 15.0;
   c.vmin = 1500.0, c.vmax = 3000.0;
-  c.output_directory = dir;
   c.checkpoint_every = 2;
   return c;
 }
@@ -70,13 +69,14 @@ std::string scratch(const std::string& name) {
 void recovers_anomaly(const char* optimizer) {
   {
     const std::string dir = scratch(std::string("fwi_") + optimizer);
-    FwiConfig c = small_config(dir);
+    FwiConfig c = small_config();
     c.optimizer.type = optimizer;
     if (std::string(optimizer) == "lbfgs") c.stages = {StageConfig{10, 0.0}};
     ForwardProblem truth = c.problem;
     truth.model = true_model();
     const auto observed = forward_model<double>(truth);
-    const FwiResult r = run_fwi<double>(c, observed);
+    io::FwiFiles<double> files(dir, false);
+    const FwiResult r = run_fwi<double>(c, observed, files);
     const double e0 = anomaly_error(c.problem.model), e1 = anomaly_error(r.model);
     ::testing::Test::RecordProperty("anomaly_error_ratio", std::to_string(e1 / e0));
     ::testing::Test::RecordProperty("misfit_ratio",
@@ -105,8 +105,61 @@ TEST(Fwi, LbfgsRecoversTheAnomalyAndReducesTheMisfit) {
   recovers_anomaly("lbfgs");
 }
 
+// What the FWI loop reports, and when: a row per iteration, snapshots every output_every
+// iterations in physical units, checkpoints every checkpoint_every and at the end, the final
+// model once (the result's).
+TEST(Fwi, ObserverSeesEveryIterationSnapshotCheckpointAndTheFinalModel) {
+  struct Recorder : FwiObserver {
+    std::vector<std::size_t> rows;
+    std::vector<long> snapshots, checkpoints;
+    std::vector<ParameterSnapshot> last;
+    Model final_model;
+    int started_calls = 0, finished_calls = 0;
+    void started(const std::vector<HistoryRow>& h) override {
+      EXPECT_TRUE(h.empty());  // not resumed
+      ++started_calls;
+    }
+    void iteration_done(const std::vector<HistoryRow>& h) override {
+      rows.push_back(h.size());
+      EXPECT_EQ(h.back().iteration, long(h.size()));
+    }
+    void snapshot(long it, const Grid& g, const std::vector<ParameterSnapshot>& p) override {
+      snapshots.push_back(it);
+      EXPECT_EQ(g.nz, nz);
+      last = p;
+    }
+    void checkpoint(const FwiState& s) override { checkpoints.push_back(s.iteration); }
+    void finished(const Model& m, const std::vector<physics::Parameter>&) override {
+      ++finished_calls;
+      final_model = m;
+    }
+  };
+  FwiConfig c = small_config();
+  c.stages = {StageConfig{4, 0.0}};
+  c.output_every = 2;
+  c.checkpoint_every = 3;
+  ForwardProblem truth = c.problem;
+  truth.model = true_model();
+  Recorder seen;
+  const FwiResult r = run_fwi<double>(c, forward_model<double>(truth), seen);
+  EXPECT_TRUE(r.completed);
+  EXPECT_EQ(seen.started_calls, 1);
+  EXPECT_EQ(seen.rows, (std::vector<std::size_t>{1, 2, 3, 4}));
+  EXPECT_EQ(seen.snapshots, (std::vector<long>{2, 4}));
+  EXPECT_EQ(seen.checkpoints, (std::vector<long>{3, 4}));
+  EXPECT_EQ(seen.finished_calls, 1);
+  EXPECT_EQ(seen.final_model.vp, r.model.vp);
+  ASSERT_EQ(seen.last.size(), 1u);
+  EXPECT_EQ(seen.last[0].parameter, physics::Parameter::vp);
+  EXPECT_EQ(seen.last[0].model, r.model.vp);  // iteration 4 is the last: the final model
+  ASSERT_EQ(seen.last[0].gradient.size(), r.model.vp.size());
+  double norm = 0;
+  for (double g : seen.last[0].gradient) norm += g * g;
+  EXPECT_GT(norm, 0.0);
+}
+
 TEST(Fwi, ResumeReachesTheSameModelAsAnUninterruptedRun) {
-  FwiConfig c = small_config(scratch("fwi_straight"));
+  FwiConfig c = small_config();
   c.stages = {StageConfig{3, 8.0}, StageConfig{3, 0.0}};  // multiscale, across the stop point
   c.batch_size = 2;
   c.seed = 11;
@@ -116,14 +169,17 @@ TEST(Fwi, ResumeReachesTheSameModelAsAnUninterruptedRun) {
   const FwiResult straight = run_fwi<double>(c, observed);
 
   FwiConfig first = c;
-  first.output_directory = scratch("fwi_resumed");
+  const std::string dir = scratch("fwi_resumed");
   first.stop_after = 2;  // "killed" after two iterations, inside the first stage
-  run_fwi<double>(first, observed);
-  EXPECT_FALSE(std::filesystem::exists(first.output_directory + "/model_final.npy"));
+  io::FwiFiles<double> killed(dir, false);
+  EXPECT_FALSE(run_fwi<double>(first, observed, killed).completed);
+  EXPECT_TRUE(std::filesystem::exists(dir + "/checkpoint.bin"));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/model_final.npy"));
   FwiConfig second = first;
   second.stop_after = 0;
-  second.resume = true;
-  const FwiResult resumed = run_fwi<double>(second, observed);
+  io::FwiFiles<double> resuming(dir, true);
+  const FwiResult resumed = run_fwi<double>(second, observed, resuming);
+  EXPECT_TRUE(resumed.completed);
   ASSERT_EQ(resumed.misfits.size(), straight.misfits.size());
   for (std::size_t i = 0; i < straight.model.vp.size(); ++i) {
     ASSERT_EQ(resumed.model.vp[i], straight.model.vp[i]) << "cell " << i;
@@ -133,7 +189,7 @@ TEST(Fwi, ResumeReachesTheSameModelAsAnUninterruptedRun) {
 // Observed data memory-mapped from a file (float32 or float64), read and low-passed per batch,
 // give bitwise the inversion of the same data in memory; so does propagating one shot at a time.
 TEST(Fwi, ObservedFileAndShotBatchGiveTheSameInversion) {
-  FwiConfig c = small_config(scratch("fwi_array"));
+  FwiConfig c = small_config();
   c.stages = {StageConfig{1, 8.0}, StageConfig{1, 0.0}};  // a filtered stage, then unfiltered
   c.batch_size = 3;
   c.seed = 4;
@@ -161,31 +217,38 @@ TEST(Fwi, ObservedFileAndShotBatchGiveTheSameInversion) {
     const io::DeckObserved file = io::read_observed_file(dir + "/" + name, "npy", c.problem.dt);
     ASSERT_TRUE(file.traces);
     FwiConfig from_file = c;
-    from_file.output_directory = scratch(std::string("fwi_from_") + name);
     same(run_fwi<float>(from_file, *file.traces), name);
     from_file.problem.shot_batch = 1;  // chunks of one shot: device memory for one shot
     same(run_fwi<float>(from_file, *file.traces), std::string(name) + ", shot_batch 1");
   }
   FwiConfig chunks = c;
-  chunks.output_directory = scratch("fwi_shot_batch_2");
   chunks.problem.shot_batch = 2;  // 3 shots: a chunk of 2 and one of 1
   same(run_fwi<float>(chunks, observed), "shot_batch 2");
 }
 
 TEST(Fwi, ResumeRefusesAnotherInversionsCheckpoint) {
-  FwiConfig c = small_config(scratch("fwi_other"));
+  FwiConfig c = small_config();
   c.stages = {StageConfig{1, 0.0}};
   ForwardProblem truth = c.problem;
   truth.model = true_model();
   const auto observed = forward_model<double>(truth);
-  run_fwi<double>(c, observed);
+  const std::string dir = scratch("fwi_other");
+  io::FwiFiles<double> first(dir, false);
+  run_fwi<double>(c, observed, first);
   c.optimizer.type = "sgd";
-  c.resume = true;
-  EXPECT_THROW(run_fwi<double>(c, observed), InputError);
+  io::FwiFiles<double> resuming(dir, true);
+  try {
+    run_fwi<double>(c, observed, resuming);
+    ADD_FAILURE() << "another inversion's checkpoint was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.key(), "--resume");
+    EXPECT_NE(std::string(e.what()).find("belongs to another inversion"), std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(Fwi, BadSettingsAreInputErrors) {
-  FwiConfig c = small_config(scratch("fwi_bad"));
+  FwiConfig c = small_config();
   HostArray3<double> observed("obs", 5, 42, 450);
   FwiConfig bad = c;
   bad.vmin = -1;

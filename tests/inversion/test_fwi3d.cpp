@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "pwave/inversion/fwi.hpp"
+#include "pwave/io/fwi_files.hpp"
 #include "pwave/io/npy.hpp"
 #include "pwave/propagation/forward.hpp"
 #include "support/problems.hpp"
@@ -54,7 +55,6 @@ TEST(Fwi3D, ReducesTheMisfitAndRecoversASphere) {
   c.optimizer.type = "lbfgs";
   c.vmin = 1500.0, c.vmax = 3000.0;
   c.smoothing = 10.0;  // exercises the y pass of the smoothing
-  c.output_directory = dir.string();
   c.storage = Storage::checkpoint;
 
   ForwardProblem truth = c.problem;
@@ -63,7 +63,8 @@ TEST(Fwi3D, ReducesTheMisfitAndRecoversASphere) {
       for (int ix = 0; ix < nx; ++ix)
         if (in_sphere(iz, iy, ix)) truth.model.vp[(std::size_t(iz) * ny + iy) * nx + ix] -= dv;
   const auto observed = forward_model<double>(truth);
-  const FwiResult r = run_fwi<double>(c, observed);
+  io::FwiFiles<double> files(dir.string(), false);
+  const FwiResult r = run_fwi<double>(c, observed, files);
 
   const double e0 = sphere_error(c.problem.model.vp, truth.model.vp);
   const double e1 = sphere_error(r.model.vp, truth.model.vp);

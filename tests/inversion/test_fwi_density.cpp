@@ -8,6 +8,7 @@
 
 #include "pwave/core/error.hpp"
 #include "pwave/inversion/fwi.hpp"
+#include "pwave/io/fwi_files.hpp"
 #include "pwave/io/npy.hpp"
 #include "pwave/propagation/forward.hpp"
 #include "support/problems.hpp"
@@ -38,7 +39,7 @@ Model true_model(bool vp_anomaly) {
 }
 
 // Sources along the top, receivers along the top and the bottom (as tests/inversion/test_fwi).
-FwiConfig density_config(const std::string& dir) {
+FwiConfig density_config() {
   FwiConfig c;
   c.problem = test::homogeneous_problem(nz, nx, h, v0, 0.001, 450, 15.0, 4, 15);
   c.problem.equation = physics::Equation::acoustic_variable_density;
@@ -50,7 +51,6 @@ FwiConfig density_config(const std::string& dir) {
   c.optimizer.learning_rate = 20.0;
   c.vmin = 1500.0, c.vmax = 3000.0;
   c.rho_min = 1000.0, c.rho_max = 3000.0;
-  c.output_directory = dir;
   c.output_every = 10;
   return c;
 }
@@ -83,11 +83,12 @@ std::string scratch(const std::string& name) {
 // x0.095.
 TEST(FwiDensity, RecoversADensityAnomalyWithTheVelocityKnown) {
   const std::string dir = scratch("fwi_density_rho");
-  FwiConfig c = density_config(dir);
+  FwiConfig c = density_config();
   c.parameters = {physics::Parameter::rho};
   const Model truth = true_model(false);
   const auto observed = observed_in(c, truth);
-  const FwiResult r = run_fwi<double>(c, observed);
+  io::FwiFiles<double> files(dir, false);
+  const FwiResult r = run_fwi<double>(c, observed, files);
   const double e0 = error_in(c.problem.model.rho, truth.rho, rho_disc);
   const double e1 = error_in(r.model.rho, truth.rho, rho_disc);
   ::testing::Test::RecordProperty("rho_error_ratio", std::to_string(e1 / e0));
@@ -113,11 +114,12 @@ TEST(FwiDensity, RecoversADensityAnomalyWithTheVelocityKnown) {
 // x0.050.
 TEST(FwiDensity, InvertsVelocityAndDensityTogether) {
   const std::string dir = scratch("fwi_density_joint");
-  FwiConfig c = density_config(dir);
+  FwiConfig c = density_config();
   c.parameters = {physics::Parameter::vp, physics::Parameter::rho};
   const Model truth = true_model(true);
   const auto observed = observed_in(c, truth);
-  const FwiResult r = run_fwi<double>(c, observed);
+  io::FwiFiles<double> files(dir, false);
+  const FwiResult r = run_fwi<double>(c, observed, files);
   const double ev0 = error_in(c.problem.model.vp, truth.vp, vp_disc);
   const double ev1 = error_in(r.model.vp, truth.vp, vp_disc);
   const double er0 = error_in(c.problem.model.rho, truth.rho, rho_disc);
@@ -136,7 +138,7 @@ TEST(FwiDensity, InvertsVelocityAndDensityTogether) {
 }
 
 TEST(FwiDensity, ResumeReachesTheSameModels) {
-  FwiConfig c = density_config(scratch("fwi_density_straight"));
+  FwiConfig c = density_config();
   c.parameters = {physics::Parameter::vp, physics::Parameter::rho};
   c.stages = {StageConfig{4, 0.0}};
   c.optimizer.type = "lbfgs";
@@ -144,18 +146,19 @@ TEST(FwiDensity, ResumeReachesTheSameModels) {
   const auto observed = observed_in(c, truth);
   const FwiResult straight = run_fwi<double>(c, observed);
   FwiConfig part = c;
-  part.output_directory = scratch("fwi_density_resumed");
+  const std::string dir = scratch("fwi_density_resumed");
   part.stop_after = 2;
-  run_fwi<double>(part, observed);
+  io::FwiFiles<double> killed(dir, false);
+  run_fwi<double>(part, observed, killed);
   part.stop_after = 0;
-  part.resume = true;
-  const FwiResult resumed = run_fwi<double>(part, observed);
+  io::FwiFiles<double> resuming(dir, true);
+  const FwiResult resumed = run_fwi<double>(part, observed, resuming);
   EXPECT_EQ(straight.model.vp, resumed.model.vp);
   EXPECT_EQ(straight.model.rho, resumed.model.rho);
 }
 
 TEST(FwiDensity, DensityNeedsTheVariableDensityEquation) {
-  FwiConfig c = density_config(scratch("fwi_density_refused"));
+  FwiConfig c = density_config();
   c.problem.equation = physics::Equation::acoustic;
   c.problem.model.rho.clear();
   c.parameters = {physics::Parameter::rho};

@@ -5,7 +5,6 @@
 
 #include <cmath>
 #include <cstring>
-#include <filesystem>
 
 #include "parallel_test_env.hpp"
 #include "pwave/inversion/fwi.hpp"
@@ -16,13 +15,7 @@
 namespace pwave {
 namespace {
 
-// Output folders of the runs below, in this build tree: a fixed folder in /tmp was shared with
-// any other build tree's tests running at the same time.
-std::filesystem::path scratch_base() {
-  return std::filesystem::path(PWAVE_BINARY_DIR) / "test-scratch" / "fwi-ranks";
-}
-
-FwiConfig rank_test_config(const std::string& dir, const std::string& optimizer) {
+FwiConfig rank_test_config(const std::string& optimizer) {
   FwiConfig c;
   c.problem = test::homogeneous_problem(31, 51, 10.0, 2000.0, 0.001, 300, 15.0, 4, 10);
   for (double xs : {50.0, 150.0, 250.0, 350.0, 450.0}) {
@@ -37,7 +30,6 @@ FwiConfig rank_test_config(const std::string& dir, const std::string& optimizer)
   c.optimizer.type = optimizer;
   c.optimizer.learning_rate = 10.0;
   c.vmin = 1500.0, c.vmax = 3000.0;
-  c.output_directory = dir;
   return c;
 }
 
@@ -51,22 +43,14 @@ Model anomaly_model(const FwiConfig& c) {
 
 void rank_invariance(const std::string& optimizer, int batch_size = 4) {
   const auto& world = parallel::test_env::world();
-  const auto base = scratch_base();
-  const std::string shared_dir =
-      (base / (optimizer + "-world-" + std::to_string(batch_size))).string();
-  const std::string own_dir = (base / (optimizer + "-self-" + std::to_string(batch_size) + "-" +
-                                       std::to_string(world.rank())))
-                                  .string();
-  FwiConfig c = rank_test_config(shared_dir, optimizer);
+  FwiConfig c = rank_test_config(optimizer);
   c.batch_size = batch_size;
   ForwardProblem truth = c.problem;
   truth.model = anomaly_model(c);
   const auto observed = forward_model<float>(truth);
 
   const FwiResult many = run_fwi<float>(c, observed, world);
-  FwiConfig alone = c;
-  alone.output_directory = own_dir;
-  const FwiResult one = run_fwi<float>(alone, observed, parallel::Communicator::self());
+  const FwiResult one = run_fwi<float>(c, observed, parallel::Communicator::self());
 
   ASSERT_EQ(many.model.vp.size(), one.model.vp.size());
   EXPECT_EQ(0, std::memcmp(many.model.vp.data(), one.model.vp.data(),
@@ -87,8 +71,7 @@ void rank_invariance(const std::string& optimizer, int batch_size = 4) {
 // inversion of one launch per share, on any number of ranks.
 TEST(FwiRanks, ShotBatchDoesNotChangeTheInversion) {
   const auto& world = parallel::test_env::world();
-  const auto base = scratch_base();
-  FwiConfig c = rank_test_config((base / "shot-batch-0").string(), "adam");
+  FwiConfig c = rank_test_config("adam");
   ForwardProblem truth = c.problem;
   truth.model = anomaly_model(c);
   const auto observed = forward_model<float>(truth);
@@ -96,7 +79,6 @@ TEST(FwiRanks, ShotBatchDoesNotChangeTheInversion) {
   for (int shot_batch : {1, 3}) {
     FwiConfig chunked = c;
     chunked.problem.shot_batch = shot_batch;
-    chunked.output_directory = (base / ("shot-batch-" + std::to_string(shot_batch))).string();
     const FwiResult r = run_fwi<float>(chunked, observed, world);
     EXPECT_EQ(0, std::memcmp(r.model.vp.data(), whole.model.vp.data(),
                              whole.model.vp.size() * sizeof(double)))
@@ -112,7 +94,7 @@ TEST(FwiRanks, ShotBatchDoesNotChangeTheInversion) {
 // The gradient task too: misfit, gradient and synthetic traces do not depend on shot_batch.
 TEST(FwiRanks, ShotBatchDoesNotChangeTheGradient) {
   const auto& world = parallel::test_env::world();
-  FwiConfig c = rank_test_config("", "adam");
+  FwiConfig c = rank_test_config("adam");
   ForwardProblem truth = c.problem;
   truth.model = anomaly_model(c);
   const auto observed = forward_model<float>(truth);
@@ -132,6 +114,40 @@ TEST(FwiRanks, ShotBatchDoesNotChangeTheGradient) {
                              whole.synthetic.size() * sizeof(float)))
         << "shot_batch " << shot_batch;
   }
+}
+
+// Rank 0 alone reports (it is the one that writes); every rank is asked for a resume point.
+TEST(FwiRanks, OnlyRankZeroReportsToItsObserver) {
+  struct Counts : FwiObserver {
+    int resume = 0, starts = 0, iterations = 0, snapshots = 0, checkpoints = 0, finishes = 0;
+    std::optional<ResumePoint> resume_point() override {
+      ++resume;
+      return std::nullopt;
+    }
+    void started(const std::vector<HistoryRow>&) override { ++starts; }
+    void iteration_done(const std::vector<HistoryRow>&) override { ++iterations; }
+    void snapshot(long, const Grid&, const std::vector<ParameterSnapshot>&) override {
+      ++snapshots;
+    }
+    void checkpoint(const FwiState&) override { ++checkpoints; }
+    void finished(const Model&, const std::vector<physics::Parameter>&) override { ++finishes; }
+  };
+  const auto& world = parallel::test_env::world();
+  FwiConfig c = rank_test_config("adam");
+  c.output_every = 2;
+  c.checkpoint_every = 2;
+  ForwardProblem truth = c.problem;
+  truth.model = anomaly_model(c);
+  const auto observed = forward_model<float>(truth);
+  Counts counts;
+  run_fwi<float>(c, observed, counts, world);
+  const bool root = world.is_root();
+  EXPECT_EQ(counts.resume, 1);
+  EXPECT_EQ(counts.starts, root ? 1 : 0);
+  EXPECT_EQ(counts.iterations, root ? 4 : 0);
+  EXPECT_EQ(counts.snapshots, root ? 2 : 0);
+  EXPECT_EQ(counts.checkpoints, root ? 2 : 0);
+  EXPECT_EQ(counts.finishes, root ? 1 : 0);
 }
 
 TEST(FwiRanks, AdamIsBitwiseIndependentOfTheRankCount) {

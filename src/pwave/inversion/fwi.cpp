@@ -4,19 +4,15 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <optional>
 #include <random>
 #include <sstream>
 
 #include "pwave/core/error.hpp"
 #include "pwave/core/log.hpp"
-#include "pwave/inversion/checkpoint.hpp"
 #include "pwave/inversion/conditioning.hpp"
 #include "pwave/inversion/lowpass.hpp"
 #include "pwave/inversion/optimizer.hpp"
-#include "pwave/io/atomic_file.hpp"
-#include "pwave/io/npy.hpp"
 #include "pwave/parallel/allreduce.hpp"
 #include "pwave/parallel/reproducible_sum.hpp"
 #include "pwave/parallel/shot_plan.hpp"
@@ -110,37 +106,19 @@ std::string fingerprint(const FwiConfig& c, int precision_bytes) {
   return f.str();
 }
 
-std::string numbered(const std::string& dir, const char* stem, long it) {
-  char name[64];
-  std::snprintf(name, sizeof name, "%s_%04ld.npy", stem, it);
-  return (std::filesystem::path(dir) / name).string();
-}
-
-/// Writes a model-grid vector as [nz, nx] or, in 3D, [nz, ny, nx].
-template <class T>
-void write_model(const std::string& path, const DeviceVector<T>& v, const Grid& g) {
-  auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), v);
-  std::vector<std::size_t> shape{std::size_t(g.nz), std::size_t(g.nx)};
-  if (g.is_3d()) shape.insert(shape.begin() + 1, std::size_t(g.ny));
-  io::write_npy(path, h.data(), shape);
-}
-
-/// The stems of a parameter's files: vp keeps the names of a velocity-only inversion
-/// (model_NNNN.npy, gradient_NNNN.npy, model_final.npy); every other parameter inserts its name
-/// (model_rho_NNNN.npy, gradient_rho_NNNN.npy, model_rho_final.npy).
-std::string model_stem(physics::Parameter p) {
-  return p == physics::Parameter::vp ? "model" : std::string("model_") + physics::name(p);
-}
-std::string gradient_stem(physics::Parameter p) {
-  return p == physics::Parameter::vp ? "gradient" : std::string("gradient_") + physics::name(p);
-}
-
 /// y = x * factor, elementwise (parameter scaling between physical and optimiser units).
 template <class T>
 void scaled_copy(const DeviceVector<T>& x, const DeviceVector<T>& y, const T factor) {
   Kokkos::parallel_for(
       "pwave::inversion::scale_parameter", Kokkos::RangePolicy<ExecSpace>(0, x.extent(0)),
       KOKKOS_LAMBDA(const long i) { y(i) = x(i) * factor; });
+}
+
+/// A device vector's values on the host, as doubles.
+template <class T>
+std::vector<double> to_host(const DeviceVector<T>& v) {
+  auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), v);
+  return std::vector<double>(h.data(), h.data() + h.extent(0));
 }
 
 std::string seconds_text(double s) {
@@ -155,7 +133,7 @@ std::string seconds_text(double s) {
 }  // namespace
 
 template <class T>
-FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed,
+FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed, FwiObserver& observer,
                   const parallel::Communicator& comm) {
   const bool root = comm.is_root();
   FwiConfig cfg = config_in;
@@ -251,33 +229,23 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed,
   GradientConditioner<T> cond(g, cfg.problem.shots, cfg.water_depth, cfg.source_taper,
                               cfg.smoothing);
 
-  const std::string dir = cfg.output_directory;
-  if (root) std::filesystem::create_directories(dir);
-  const std::string checkpoint_path = (std::filesystem::path(dir) / "checkpoint.bin").string();
-  const std::string history_path = (std::filesystem::path(dir) / "history.csv").string();
   const std::string print = fingerprint(cfg, int(sizeof(T)));
-
   FwiState state;
   state.fingerprint = print;
-  if (cfg.resume) {
-    if (std::filesystem::exists(checkpoint_path)) {
-      state = read_checkpoint(checkpoint_path);
-      if (state.fingerprint != print || state.model.size() != np * ncells) {
-        throw InputError("--resume", checkpoint_path,
-                         "the checkpoint belongs to another inversion (" + state.fingerprint +
-                             "); this deck is " + print);
-      }
-      auto h = Kokkos::create_mirror_view(model);
-      for (std::size_t i = 0; i < np * ncells; ++i) h(i) = T(state.model[i]);
-      Kokkos::deep_copy(model, h);
-      opt.load(state.optimizer);
-      if (root) log::info("resuming after iteration " + std::to_string(state.iteration));
-    } else {
-      if (root)
-        log::warn("--resume: no checkpoint in " + dir + "; starting from the initial model");
+  if (std::optional<ResumePoint> saved = observer.resume_point()) {
+    if (saved->state.fingerprint != print || saved->state.model.size() != np * ncells) {
+      throw InputError("--resume", saved->source,
+                       "the checkpoint belongs to another inversion (" + saved->state.fingerprint +
+                           "); this deck is " + print);
     }
+    state = std::move(saved->state);
+    auto h = Kokkos::create_mirror_view(model);
+    for (std::size_t i = 0; i < np * ncells; ++i) h(i) = T(state.model[i]);
+    Kokkos::deep_copy(model, h);
+    opt.load(state.optimizer);
+    if (root) log::info("resuming after iteration " + std::to_string(state.iteration));
   }
-  if (root) io::write_text_file(history_path, history_csv(state.history));
+  if (root) observer.started(state.history);
 
   long total = 0;
   for (const StageConfig& s : cfg.stages) total += s.iterations;
@@ -372,19 +340,21 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed,
                     it, total, si + 1, cfg.stages.size(), info.misfit, info.gradient_norm,
                     info.step, secs, seconds_text(per_it * double(total - it)).c_str());
       if (root) log::info(line);
-      if (root) io::write_text_file(history_path, history_csv(state.history));
+      if (root) observer.iteration_done(state.history);
       if (root && cfg.output_every > 0 && it % cfg.output_every == 0) {
+        std::vector<ParameterSnapshot> snapshots(np);
         for (std::size_t k = 0; k < np; ++k) {
-          write_model(numbered(dir, model_stem(params[k]).c_str(), it), physical_block(model, k),
-                      g);
+          snapshots[k].parameter = params[k];
+          snapshots[k].model = to_host(physical_block(model, k));
           // The gradient with respect to the physical parameter (J per its unit).
           DeviceVector<T> gk = block(gradient, k);
           if (scale[k] != 1.0) {
             scaled_copy(gk, physical[k], T(scale[k]));
             gk = physical[k];
           }
-          write_model(numbered(dir, gradient_stem(params[k]).c_str(), it), gk, g);
+          snapshots[k].gradient = to_host(gk);
         }
+        observer.snapshot(it, g, snapshots);
       }
       const bool stopping = cfg.stop_after > 0 && iterations_this_run >= cfg.stop_after;
       if ((cfg.checkpoint_every > 0 && it % cfg.checkpoint_every == 0) || it == total || stopping) {
@@ -392,7 +362,7 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed,
         state.model.assign(h.data(), h.data() + np * ncells);
         state.optimizer = opt.save();
         state.iteration = it;
-        if (root) write_checkpoint(checkpoint_path, state);
+        if (root) observer.checkpoint(state);
       }
       if (stopping && it < total) {
         if (root)
@@ -408,16 +378,12 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed,
   FwiResult result;
   result.model = cfg.problem.model;
   for (std::size_t k = 0; k < np; ++k) {
-    const DeviceVector<T> values = physical_block(model, k);
-    if (root && !stopped_early) {
-      write_model((std::filesystem::path(dir) / (model_stem(params[k]) + "_final.npy")).string(),
-                  values, g);
-    }
-    auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), values);
     std::vector<double>& out =
         params[k] == physics::Parameter::vp ? result.model.vp : result.model.rho;
-    for (std::size_t i = 0; i < ncells; ++i) out[i] = double(h(i));
+    out = to_host(physical_block(model, k));
   }
+  result.completed = !stopped_early;
+  if (root && result.completed) observer.finished(result.model, params);
   for (const HistoryRow& r : state.history) result.misfits.push_back(r.misfit);
   result.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count();
@@ -426,17 +392,39 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed,
 }
 
 template <class T>
-FwiResult run_fwi(const FwiConfig& config, const HostArray3<T>& observed,
+FwiResult run_fwi(const FwiConfig& config, const HostArray3<T>& observed, FwiObserver& observer,
                   const parallel::Communicator& comm) {
-  return run_fwi<T>(config, ObservedArray<T>(observed), comm);
+  return run_fwi<T>(config, ObservedArray<T>(observed), observer, comm);
 }
 
+template <class T>
+FwiResult run_fwi(const FwiConfig& config, const ObservedTraces& observed,
+                  const parallel::Communicator& comm) {
+  FwiObserver nothing_kept;
+  return run_fwi<T>(config, observed, nothing_kept, comm);
+}
+
+template <class T>
+FwiResult run_fwi(const FwiConfig& config, const HostArray3<T>& observed,
+                  const parallel::Communicator& comm) {
+  FwiObserver nothing_kept;
+  return run_fwi<T>(config, ObservedArray<T>(observed), nothing_kept, comm);
+}
+
+template FwiResult run_fwi<float>(const FwiConfig&, const ObservedTraces&, FwiObserver&,
+                                  const parallel::Communicator&);
+template FwiResult run_fwi<float>(const FwiConfig&, const HostArray3<float>&, FwiObserver&,
+                                  const parallel::Communicator&);
 template FwiResult run_fwi<float>(const FwiConfig&, const ObservedTraces&,
                                   const parallel::Communicator&);
-template FwiResult run_fwi<double>(const FwiConfig&, const ObservedTraces&,
-                                   const parallel::Communicator&);
 template FwiResult run_fwi<float>(const FwiConfig&, const HostArray3<float>&,
                                   const parallel::Communicator&);
+template FwiResult run_fwi<double>(const FwiConfig&, const ObservedTraces&, FwiObserver&,
+                                   const parallel::Communicator&);
+template FwiResult run_fwi<double>(const FwiConfig&, const HostArray3<double>&, FwiObserver&,
+                                   const parallel::Communicator&);
+template FwiResult run_fwi<double>(const FwiConfig&, const ObservedTraces&,
+                                   const parallel::Communicator&);
 template FwiResult run_fwi<double>(const FwiConfig&, const HostArray3<double>&,
                                    const parallel::Communicator&);
 

@@ -1,12 +1,13 @@
 #pragma once
-// The FWI loop: minibatch gradients, gradient conditioning, optimiser step, bounds, outputs,
-// checkpoints, multiscale stages.
+// The FWI loop: minibatch gradients, gradient conditioning, optimiser step, bounds, multiscale
+// stages; outputs and checkpoints reported to an FwiObserver.
 
 #include <functional>
 
 #include "pwave/core/observed.hpp"
 #include "pwave/core/types.hpp"
 #include "pwave/inversion/fwi_config.hpp"
+#include "pwave/inversion/fwi_observer.hpp"
 #include "pwave/parallel/communicator.hpp"
 
 namespace pwave {
@@ -17,30 +18,39 @@ struct FwiResult {
   std::vector<double> misfits;  ///< per iteration (of the iteration's minibatch)
   double seconds = 0.0;         ///< wall time of the iterations run by this call
   double reduce_seconds = 0.0;  ///< of which in the cross-rank sums (misfit + gradient)
+  bool completed = false;       ///< every iteration done (false after FwiConfig::stop_after)
 };
 
-/// Runs the inversion of `observed` [shot][receiver][time] (host) in precision T. Writes into
-/// config.output_directory:
-///   model_final.npy [nz, nx]; model_NNNN.npy and gradient_NNNN.npy every output_every
-///   iterations (NNNN = iteration, from 1); history.csv with the header
-///   "iteration,stage,misfit,gradient_norm,step,seconds"; checkpoint.bin (the state to resume).
-/// Logs one progress line per iteration (misfit, seconds per iteration, ETA).
+/// Runs the inversion of `observed` [shot][receiver][time] (host) in precision T and returns the
+/// final model. Reports to `observer` (FwiObserver: history rows, model and gradient snapshots,
+/// checkpoints, the final model, and the state to resume from); io::FwiFiles writes them as
+/// pwave's output folder. Writes no file itself. Logs one progress line per iteration (misfit,
+/// seconds per iteration, ETA).
 ///
 /// With a communicator of several ranks, every rank runs this with the same config and data:
 /// each iteration's minibatch is split across the ranks (parallel::plan_shots), each computes
 /// its shots' misfits and per-shot gradients, and the sums over the batch are taken in batch
 /// order (parallel::OrderedSum), so the result is bitwise the same on any number of ranks and
-/// every rank takes the same optimiser step. Rank 0 alone writes files and logs.
+/// every rank takes the same optimiser step. Rank 0 alone logs and reports to its observer
+/// (every rank asks its observer for the resume point).
 ///
 /// A rank propagates its share in chunks of at most config.problem.shot_batch shots (0: all at
 /// once), with device memory for one chunk; the result does not depend on the chunk size. Only
 /// the chunk's observed traces are read (ObservedTraces::read_shot), low-passed in a multiscale
 /// stage, and copied to the device, so `observed` may be a memory-mapped file of any size.
 template <class T>
-FwiResult run_fwi(const FwiConfig& config, const ObservedTraces& observed,
+FwiResult run_fwi(const FwiConfig& config, const ObservedTraces& observed, FwiObserver& observer,
                   const parallel::Communicator& comm = parallel::Communicator::self());
 
 /// The same for observed data in a host array (precision T).
+template <class T>
+FwiResult run_fwi(const FwiConfig& config, const HostArray3<T>& observed, FwiObserver& observer,
+                  const parallel::Communicator& comm = parallel::Communicator::self());
+
+/// The same without an observer: only the returned result is kept.
+template <class T>
+FwiResult run_fwi(const FwiConfig& config, const ObservedTraces& observed,
+                  const parallel::Communicator& comm = parallel::Communicator::self());
 template <class T>
 FwiResult run_fwi(const FwiConfig& config, const HostArray3<T>& observed,
                   const parallel::Communicator& comm = parallel::Communicator::self());

@@ -15,10 +15,9 @@ namespace pwave {
 struct FwiConfig : InversionSettings {
   ForwardProblem problem;                      ///< initial model, acquisition, time axis, wavelet
   StorageOptions storage = Storage::boundary;  ///< strategy for the backward pass
-  std::string output_directory;                ///< where models, history and checkpoints go
-  bool resume = false;                         ///< continue from the checkpoint in output_directory
-  /// Stop after this many iterations of this run, with a checkpoint, so that a later --resume
-  /// continues (for batch jobs with a wall-time limit); 0 = run to the end.
+  /// Stop after this many iterations of this run, with a checkpoint (FwiObserver::checkpoint),
+  /// so that a later run given it (FwiObserver::resume_point) continues (for batch jobs with a
+  /// wall-time limit); 0 = run to the end.
   int stop_after = 0;
   /// Gradient allreduce with several ranks: "auto" (detect a GPU-aware MPI), "on" (device
   /// pointers to MPI), "off" (stage through host memory). PWAVE_GPU_AWARE_MPI overrides it.

@@ -486,4 +486,15 @@ std::vector<double> load_grid_file(const GridFileSpec& spec, int nz, int nx) {
   return load_grid_file(spec, grid);
 }
 
+template <class T>
+void write_grid_npy(const std::string& path, const Grid& grid, const std::vector<double>& values) {
+  const std::vector<T> v(values.begin(), values.end());
+  std::vector<std::size_t> shape{std::size_t(grid.nz), std::size_t(grid.nx)};
+  if (grid.is_3d()) shape.insert(shape.begin() + 1, std::size_t(grid.ny));
+  write_npy(path, v.data(), shape);
+}
+
+template void write_grid_npy<float>(const std::string&, const Grid&, const std::vector<double>&);
+template void write_grid_npy<double>(const std::string&, const Grid&, const std::vector<double>&);
+
 }  // namespace pwave::io

@@ -1,5 +1,6 @@
 #pragma once
-// Loading a 2D or 3D grid quantity (e.g. vp) from .npy, raw binary or SEG-Y files.
+// Loading a 2D or 3D grid quantity (e.g. vp) from .npy, raw binary or SEG-Y files, and writing
+// one as .npy.
 
 #include <string>
 #include <vector>
@@ -11,8 +12,10 @@ namespace pwave::io {
 /// How to read a 2D or 3D array from a file; mirrors the deck's `{file: ...}` form.
 struct GridFileSpec {
   std::string path;
-  std::string format;        ///< "npy", "raw", "segy"; empty = from the extension (.npy, .sgy/.segy, else raw)
-  std::vector<long> shape;   ///< raw only: array shape as stored, C order; empty = model.shape in `order`
+  std::string
+      format;  ///< "npy", "raw", "segy"; empty = from the extension (.npy, .sgy/.segy, else raw)
+  std::vector<long>
+      shape;  ///< raw only: array shape as stored, C order; empty = model.shape in `order`
   /// The stored axes, slowest first. 2D: "zx" ([nz][nx], x fastest) or "xz" ([nx][nz]).
   /// 3D: "zyx" ([nz][ny][nx], x fastest) or "xyz" ([nx][ny][nz], z fastest); the 2D names
   /// "zx" and "xz" are read as "zyx" and "xyz" for a 3D grid.
@@ -33,5 +36,10 @@ std::vector<double> load_grid_file(const GridFileSpec& spec, const Grid& grid);
 
 /// The 2D form: a grid of nz x nx cells.
 std::vector<double> load_grid_file(const GridFileSpec& spec, int nz, int nx);
+
+/// Writes the grid's cells() values (model order, as load_grid_file returns them) as an .npy
+/// array of T, shape [nz, nx] or, in 3D, [nz, ny, nx]; atomically (io::write_npy).
+template <class T>
+void write_grid_npy(const std::string& path, const Grid& grid, const std::vector<double>& values);
 
 }  // namespace pwave::io

@@ -1,4 +1,4 @@
-#include "pwave/inversion/checkpoint.hpp"
+#include "pwave/io/fwi_checkpoint.hpp"
 
 #include <cstdint>
 #include <cstdio>
@@ -8,7 +8,7 @@
 #include "pwave/core/error.hpp"
 #include "pwave/io/atomic_file.hpp"
 
-namespace pwave {
+namespace pwave::io {
 namespace {
 
 constexpr char magic[8] = {'P', 'W', 'A', 'V', 'E', 'C', 'K', '1'};
@@ -42,7 +42,7 @@ struct Reader {
 }  // namespace
 
 void write_checkpoint(const std::string& path, const FwiState& st) {
-  io::AtomicFile file(path);
+  AtomicFile file(path);
   {
     std::ofstream out(file.temp_path(), std::ios::binary | std::ios::trunc);
     out.write(magic, 8);
@@ -99,4 +99,4 @@ std::string history_csv(const std::vector<HistoryRow>& rows) {
   return o.str();
 }
 
-}  // namespace pwave
+}  // namespace pwave::io

@@ -1,0 +1,28 @@
+#pragma once
+// What an inversion has done so far: its history rows and the state a later run resumes from.
+
+#include <string>
+#include <vector>
+
+namespace pwave {
+
+/// One iteration of an inversion (one row of history.csv).
+struct HistoryRow {
+  long iteration = 0;        ///< 1-based, all stages together
+  int stage = 0;             ///< 1-based
+  double misfit = 0;         ///< of the iteration's minibatch, at the model the step began from
+  double gradient_norm = 0;  ///< Euclidean norm of the conditioned gradient (optimiser units)
+  double step = 0;           ///< largest model change of the step (the first parameter's unit)
+  double seconds = 0;        ///< wall time of the iteration
+};
+
+/// Everything needed to continue an inversion after `iteration` completed iterations.
+struct FwiState {
+  std::string fingerprint;        ///< identifies the inversion (grid, shots, optimiser, stages)
+  long iteration = 0;             ///< completed iterations, all stages together
+  std::vector<double> model;      ///< the optimiser's vector: [parameter][nz][ny nx], scaled
+  std::vector<double> optimizer;  ///< Optimizer::save()
+  std::vector<HistoryRow> history;
+};
+
+}  // namespace pwave
