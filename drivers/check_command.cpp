@@ -101,7 +101,7 @@ int check_command(const CommandLine& cl) {
   const double vmin = p.model.vmin(), vmax = stability_velocity(p);
   const double dy = g.is_3d() ? g.dy : 0.0;
   const double dt_max = max_stable_dt(p, vmax);
-  const bool vd = p.equation == physics::Equation::acoustic_variable_density;
+  const bool vd = physics::has_parameter(p.equation, physics::Parameter::rho);  // variable density
   const double fmax = physics::ricker_max_frequency(p.peak_frequency);
   const double ppw = physics::points_per_wavelength(vmin, fmax, g.dx, g.dz, dy);
   const PaddedGrid pg = padded_grid(p);

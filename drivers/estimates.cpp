@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "pwave/physics/boundary.hpp"
+#include "pwave/physics/equation.hpp"
 #include "pwave/propagation/padded_layout.hpp"
 
 namespace pwave::cli {
@@ -20,23 +21,25 @@ MemoryEstimate estimate_memory(const ForwardProblem& p, std::size_t value_bytes)
   const long nrec = p.shots.empty() ? 0 : long(p.shots.front().receivers.size());
   MemoryEstimate m;
   m.batch = int(p.shot_batch > 0 ? std::min<long>(p.shot_batch, nshots) : nshots);
+  const int axes = p.model.grid.is_3d() ? 3 : 2;
+  // What the equation keeps (its physics.hpp): wavefield arrays per shot and model arrays.
+  int wavefields = 0, model_arrays = 0, profiles_per_axis = 0;
+  physics::with_equation(p.equation, [&](auto d) {
+    using Physics = decltype(d);
+    wavefields = Physics::wavefields + axes * Physics::wavefields_per_axis;
+    model_arrays = Physics::model_arrays + axes * Physics::model_arrays_per_axis;
+    profiles_per_axis = Physics::profiles_per_axis;
+  });
   const double hy = p.model.grid.is_3d() ? halo : 0.0;
-  m.wavefields = 2.0 * (l.nz + 2 * halo) * (l.ny + 2 * hy) * (l.nx + 2 * halo) * b;
+  m.wavefields = wavefields * (l.nz + 2 * halo) * (l.ny + 2 * hy) * (l.nx + 2 * halo) * b;
   m.cpml = 3.0 * double(l.strip_cells()) * b;  // psi, psi_next, zeta on every strip
   m.receivers = double(nrec) * p.nt * b;
-  const int axes = p.model.grid.is_3d() ? 3 : 2;
-  const bool vd = p.equation == physics::Equation::acoustic_variable_density;
-  // Variable density: one flux buffer per axis in the wavefields' layout (counted with them).
-  if (vd) m.wavefields *= 1.0 + 0.5 * axes;
   m.per_shot = m.wavefields + m.cpml + m.receivers;
-  // v^2 dt^2 on the padded grid, 4 CPML profiles per axis, the wavelet, and the source and
+  // The model arrays on the padded grid, the CPML profiles, the wavelet, and the source and
   // receiver cell indices (one int per axis).
   const double profiles = l.nz + l.nx + (axes == 3 ? l.ny : 0);
-  m.model = double(l.cells()) * b + 4.0 * profiles * b + double(p.nt) * b +
-            double(axes) * double(nshots) * (nrec + 1) * sizeof(int);
-  // Variable density: rho, rho v^2 dt^2 and a buoyancy per axis on the padded grid, and the
-  // CPML profiles at the half points.
-  if (vd) m.model += double(2 + axes) * double(l.cells()) * b + 2.0 * profiles * b;
+  m.model = model_arrays * double(l.cells()) * b + profiles_per_axis * profiles * b +
+            double(p.nt) * b + double(axes) * double(nshots) * (nrec + 1) * sizeof(int);
   m.device_total = m.batch * m.per_shot + m.model;
   m.host_traces = double(nshots) * nrec * p.nt * b;
   return m;

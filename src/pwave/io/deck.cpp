@@ -94,7 +94,7 @@ void check_stability(const DeckReader& r, const Node& root, Deck& deck) {
   const ForwardProblem& p = deck.problem;
   const Grid& g = p.model.grid;
   const double dy = g.is_3d() ? g.dy : 0.0;
-  const bool vd = p.equation == physics::Equation::acoustic_variable_density;
+  const bool vd = physics::has_parameter(p.equation, physics::Parameter::rho);  // variable density
   const double vstab = stability_velocity(p);
   const double dt_max = max_stable_dt(p, vstab);
   if (p.dt > dt_max) {
@@ -145,7 +145,7 @@ void check_free_surface(const Deck& deck, std::vector<std::string>& warnings) {
 // density the constant-density equation silently ignored would be a wrong run, not a warning).
 void check_density(const DeckReader& r, const Node& root, const ForwardProblem& p) {
   const Node model = r.child(root, "", "model");
-  const bool variable = p.equation == physics::Equation::acoustic_variable_density;
+  const bool variable = physics::has_parameter(p.equation, physics::Parameter::rho);
   if (variable && p.model.rho.empty()) {
     r.fail("model.rho", model,
            "required for physics.equation: acoustic_variable_density: the density in kg/m^3 (a "

@@ -116,8 +116,7 @@ void read_physics(const DeckReader& r, const Node& root, Deck& deck, Node& resol
   if (DeckReader::given(physics)) r.check_keys(physics, "physics");
   const Node equation = r.child(physics, "physics", "equation");
   if (DeckReader::given(equation)) {
-    const std::string name =
-        r.choice(equation, "physics.equation", {"acoustic", "acoustic_variable_density"});
+    const std::string name = r.choice(equation, "physics.equation", physics::equation_names());
     physics::parse_equation(name, deck.problem.equation);
   }
   resolved["equation"] = physics::name(deck.problem.equation);

@@ -160,7 +160,7 @@ void read_true_model_section(const DeckReader& r, const Node& tm, Deck& deck, No
   deck.true_model.vp = read_velocity(r, vp, "true_model.vp", grid, vp_resolved, deck.warnings);
   deck.has_true_model = true;
   const ForwardProblem& p = deck.problem;
-  const bool vd = p.equation == physics::Equation::acoustic_variable_density;
+  const bool vd = physics::has_parameter(p.equation, physics::Parameter::rho);  // variable density
   const Node rho = r.child(tm, "true_model", "rho");
   Node rho_resolved;
   if (DeckReader::given(rho) && !vd) {
@@ -290,13 +290,12 @@ void read_parameters(const DeckReader& r, const Node& inv, Deck& deck) {
   for (std::size_t i = 0; i < list.size(); ++i) {
     const std::string item = key + "[" + std::to_string(i) + "]";
     physics::Parameter p{};
-    physics::parse_parameter(r.choice(list[i], item, {"vp", "rho"}), p);
+    physics::parse_parameter(r.choice(list[i], item, physics::parameter_names()), p);
     if (!physics::has_parameter(deck.problem.equation, p)) {
       r.fail(item, list[i],
              std::string("the equation ") + physics::name(deck.problem.equation) + " has no " +
-                 physics::name(p) +
-                 " (set physics.equation: acoustic_variable_density to invert "
-                 "the density)");
+                 physics::name(p) + " (set physics.equation: " + physics::equations_with(p) +
+                 " to invert it)");
     }
     for (physics::Parameter q : d.parameters) {
       if (q == p) r.fail(item, list[i], std::string("'") + physics::name(p) + "' is listed twice");

@@ -41,7 +41,7 @@ void for_each_density_ratio(const Model& m, const F& f) {
 }  // namespace
 
 double stability_velocity(physics::Equation equation, const Model& m) {
-  if (equation != physics::Equation::acoustic_variable_density) return m.vmax();
+  if (!physics::has_parameter(equation, physics::Parameter::rho)) return m.vmax();
   double v2max = 0;  // the square root once, at the end
   for_each_density_ratio(
       m, [&](std::size_t i, double r) { v2max = std::max(v2max, r * m.vp[i] * m.vp[i]); });
@@ -53,7 +53,7 @@ double stability_velocity(const ForwardProblem& p) {
 }
 
 double density_contrast_factor(physics::Equation equation, const Model& m) {
-  if (equation != physics::Equation::acoustic_variable_density) return 1.0;
+  if (!physics::has_parameter(equation, physics::Parameter::rho)) return 1.0;
   double rmax = 1.0;
   for_each_density_ratio(m, [&](std::size_t, double r) { rmax = std::max(rmax, r); });
   return std::sqrt(rmax);
@@ -62,7 +62,7 @@ double density_contrast_factor(physics::Equation equation, const Model& m) {
 double max_stable_dt(const ForwardProblem& p, double velocity) {
   const Grid& g = p.model.grid;
   const double dy = g.is_3d() ? g.dy : 0.0;
-  return p.equation == physics::Equation::acoustic_variable_density
+  return physics::staggered(p.equation)
              ? physics::max_stable_dt_staggered(p.order, velocity, g.dx, g.dz, dy)
              : physics::max_stable_dt(p.order, velocity, g.dx, g.dz, dy);
 }
@@ -142,7 +142,7 @@ void validate(const ForwardProblem& p) {
       to_grid_index(g, p.shots[s].receivers[r], "acquisition.receivers[" + std::to_string(r) + "]");
     }
   }
-  const bool vd = p.equation == physics::Equation::acoustic_variable_density;
+  const bool vd = physics::has_parameter(p.equation, physics::Parameter::rho);  // variable density
   if (vd) {
     if (p.model.rho.size() != std::size_t(g.cells())) {
       throw InputError("model.rho", "",

@@ -1,0 +1,46 @@
+#pragma once
+// The material parameters of pwave's equations: what a model holds and an inversion updates.
+
+#include <string>
+#include <vector>
+
+namespace pwave::physics {
+
+/// A material parameter (`model.<name>` in a deck, `inversion.parameters`).
+enum class Parameter {
+  vp,   ///< P-wave velocity, m/s
+  rho,  ///< density, kg/m^3
+};
+
+/// Every parameter, in the order of the enumeration.
+inline constexpr Parameter all_parameters[] = {Parameter::vp, Parameter::rho};
+
+/// The deck name of a parameter.
+inline const char* name(Parameter p) {
+  return p == Parameter::vp ? "vp" : "rho";
+}
+
+/// The unit of a parameter.
+inline const char* unit(Parameter p) {
+  return p == Parameter::vp ? "m/s" : "kg/m^3";
+}
+
+/// Parses a deck name; returns false for an unknown one.
+inline bool parse_parameter(const std::string& text, Parameter& out) {
+  for (Parameter p : all_parameters) {
+    if (text == name(p)) {
+      out = p;
+      return true;
+    }
+  }
+  return false;
+}
+
+/// The deck names of every parameter, for a deck's list of choices.
+inline std::vector<std::string> parameter_names() {
+  std::vector<std::string> names;
+  for (Parameter p : all_parameters) names.emplace_back(name(p));
+  return names;
+}
+
+}  // namespace pwave::physics
