@@ -1,10 +1,12 @@
 #pragma once
-// Host-side velocity model. The propagator derives its device data (v^2 dt^2) from it.
+// Host-side material model (vp, and rho for variable density). The propagator derives its
+// device data (v^2 dt^2, buoyancies) from it.
 
 #include <cstddef>
 #include <vector>
 
 #include "pwave/grid/grid.hpp"
+#include "pwave/physics/parameter.hpp"
 
 namespace pwave {
 
@@ -25,6 +27,13 @@ struct Model {
   }
   double vmin() const;
   double vmax() const;
+  /// The values of material parameter `p` (vp or rho).
+  std::vector<double>& values(physics::Parameter p) {
+    return p == physics::Parameter::vp ? vp : rho;
+  }
+  const std::vector<double>& values(physics::Parameter p) const {
+    return p == physics::Parameter::vp ? vp : rho;
+  }
 };
 
 /// A model with one velocity everywhere.

@@ -193,15 +193,12 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed, Fw
     bounds.push_back(
         {cfg.lower_bound(params[k]) * scale[k], cfg.upper_bound(params[k]) * scale[k]});
   }
-  const auto values_of = [&](physics::Parameter p) -> const std::vector<double>& {
-    return p == physics::Parameter::vp ? cfg.problem.model.vp : cfg.problem.model.rho;
-  };
   DeviceVector<T> model("pwave::fwi_model", np * ncells);
   DeviceVector<T> gradient("pwave::fwi_gradient", np * ncells);
   {
     auto h = Kokkos::create_mirror_view(model);
     for (std::size_t k = 0; k < np; ++k) {
-      const std::vector<double>& v = values_of(params[k]);
+      const std::vector<double>& v = cfg.problem.model.values(params[k]);
       for (std::size_t i = 0; i < ncells; ++i) h(k * ncells + i) = T(v[i] * scale[k]);
     }
     Kokkos::deep_copy(model, h);
@@ -378,9 +375,7 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed, Fw
   FwiResult result;
   result.model = cfg.problem.model;
   for (std::size_t k = 0; k < np; ++k) {
-    std::vector<double>& out =
-        params[k] == physics::Parameter::vp ? result.model.vp : result.model.rho;
-    out = to_host(physical_block(model, k));
+    result.model.values(params[k]) = to_host(physical_block(model, k));
   }
   result.completed = !stopped_early;
   if (root && result.completed) observer.finished(result.model, params);

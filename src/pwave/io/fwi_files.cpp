@@ -76,8 +76,7 @@ void FwiFiles<T>::checkpoint(const FwiState& state) {
 template <class T>
 void FwiFiles<T>::finished(const Model& model, const std::vector<physics::Parameter>& parameters) {
   for (physics::Parameter p : parameters) {
-    const std::vector<double>& values = p == physics::Parameter::vp ? model.vp : model.rho;
-    write_grid_npy<T>(path(stem("model", p) + "_final.npy"), model.grid, values);
+    write_grid_npy<T>(path(stem("model", p) + "_final.npy"), model.grid, model.values(p));
   }
 }
 
