@@ -229,6 +229,24 @@ class Figures(unittest.TestCase):
                                        "iteration_rho_0001.png", "final_model_rho.png",
                                        "gradient_rho.png"], r.stdout)
 
+    def test_density_only_inversion_with_only(self):
+        """A density-only inversion writes no vp model: --only draws the density's figures and
+        does not report the vp files as missing."""
+        make_fwi_run(self.dir)
+        for f in os.listdir(self.dir):
+            if f.startswith("model_") and "_rho" not in f:
+                os.remove(os.path.join(self.dir, f))
+        rho = 0.3 * layered_model() + 1500.0
+        for name in ("model_rho_0001.npy", "model_rho_final.npy"):
+            np.save(os.path.join(self.dir, name), rho.astype("<f4"))
+        for only, figure in (("final_model", "final_model_rho.png"),
+                             ("iterations", "iteration_rho_0001.png"),
+                             ("iteration_0001", "iteration_rho_0001.png")):
+            r = run_tool(self.dir, "--dpi", "50", "--only", only)
+            self.assertEqual(r.returncode, 0, f"--only {only}:\n{r.stdout}\n{r.stderr}")
+            self.assertIn(figure, r.stdout)
+            self.assertNotIn("missing", r.stderr)
+
     def test_forward_and_gradient_tasks(self):
         w = ricker(NT, DT)
         fwd = os.path.join(self.dir, "forward")
