@@ -43,7 +43,8 @@ struct DifferenceHistory {
   Field<T> previous;  ///< u^{n-1} of the next stored step, kept one step
 
   /// Bytes per shot for the state `st` of an nt-step run with options.stride and
-  /// options.compression.
+  /// options.compression: the stored steps and u^{n-1} (int8's scales, one float per stored
+  /// step, are left out).
   static double bytes_per_shot(const physics::AcousticState<T>& st, int nt,
                                const StorageOptions& options) {
     const double stored = (nt + options.stride - 1) / options.stride;
