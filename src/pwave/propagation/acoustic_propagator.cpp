@@ -1,6 +1,5 @@
 #include "pwave/propagation/acoustic_propagator.hpp"
 
-#include <cmath>
 #include <sstream>
 
 #include "backends/launch.hpp"
@@ -57,22 +56,6 @@ void store_int8_scales(const ExecSpace& exec, const Field<T>& u_next, const Fiel
             Kokkos::Max<float>(peak));
         Kokkos::single(Kokkos::PerTeam(team), [&]() { scale(k, s) = peak / 127.0f; });
       });
-}
-
-/// The state a checkpoint keeps, u^{n-1}, u^n and every axis' psi^{n-1} and zeta^{n-1}: calls
-/// f(slot, field) with each field of `st` and its slot in checkpoint c of `h`. One list for
-/// saving and restoring; the y fields are empty views in 2D.
-template <class History, class State, class F>
-void for_each_checkpointed(const History& h, State& st, int c, F&& f) {
-  using Kokkos::ALL;
-  f(Kokkos::subview(h.ck_u, c, 0, ALL, ALL, ALL), st.u_prev);
-  f(Kokkos::subview(h.ck_u, c, 1, ALL, ALL, ALL), st.u_cur);
-  f(Kokkos::subview(h.ck_psi_x, c, ALL, ALL, ALL), st.psi_x);
-  f(Kokkos::subview(h.ck_zeta_x, c, ALL, ALL, ALL), st.zeta_x);
-  f(Kokkos::subview(h.ck_psi_z, c, ALL, ALL, ALL), st.psi_z);
-  f(Kokkos::subview(h.ck_zeta_z, c, ALL, ALL, ALL), st.zeta_z);
-  f(Kokkos::subview(h.ck_psi_y, c, ALL, ALL, ALL), st.psi_y);
-  f(Kokkos::subview(h.ck_zeta_y, c, ALL, ALL, ALL), st.zeta_y);
 }
 
 }  // namespace
@@ -298,9 +281,12 @@ void AcousticPropagator<T>::forward(const std::vector<int>& shots, const Traces<
   const int count = int(shots.size()), first = 0;
   check_traces("AcousticPropagator::forward: the traces", traces, count);
   const bool is3d = problem_.model.grid.is_3d();
-  if (is3d && history.diff.allocated()) {
+  if (is3d && history.template get_if<propagation::DifferenceHistory<T>>()) {
     throw RuntimeError(
         "AcousticPropagator: 3D full histories are exact (no stride or compression)");
+  }
+  if (!history.empty() && !history.holds(problem_.nt, count)) {
+    throw RuntimeError("AcousticPropagator::forward: history has the wrong shape");
   }
   bool known = false;
   physics::with_equation(problem_.equation, [&](auto physics) {
@@ -365,16 +351,19 @@ void AcousticPropagator<T>::forward_impl(int first, int count, const Traces<T>& 
                                          long steps_total, const History& history, int n_begin,
                                          int n_end, bool recompute) {
   using namespace physics;
-  const bool store_full = !recompute && history.full.extent(0) > 0;
-  const bool store_frame = !recompute && history.frame.extent(0) > 0;
-  const bool save_checkpoints = !recompute && history.storage == Storage::checkpoint;
-  const bool store_diff = !recompute && history.diff.allocated();
-  if (store_diff) Kokkos::deep_copy(history.diff.previous, T(0));  // u^{-1} = 0
-  const std::size_t snaps = std::size_t(problem_.nt) + 1;
-  if ((store_full && (history.full.extent(0) != snaps || int(history.full.extent(1)) < count)) ||
-      (store_frame && (history.frame.extent(0) != snaps || int(history.frame.extent(1)) < count))) {
-    throw RuntimeError("AcousticPropagator::forward: history has the wrong shape");
+  // What this run stores: the history's arrays from rest, or, recomputing a segment, the
+  // segment buffer of the checkpoint history.
+  const auto* checkpoints = history.template get_if<propagation::CheckpointHistory<T>>();
+  if (recompute && !checkpoints) {
+    throw RuntimeError("AcousticPropagator: only checkpoint histories recompute segments");
   }
+  const auto* full = recompute ? nullptr : history.template get_if<propagation::FullHistory<T>>();
+  const auto* frames =
+      recompute ? nullptr : history.template get_if<propagation::FrameHistory<T>>();
+  const auto* diff =
+      recompute ? nullptr : history.template get_if<propagation::DifferenceHistory<T>>();
+  const bool save_checkpoints = !recompute && checkpoints;
+  if (diff) Kokkos::deep_copy(diff->previous, T(0));  // u^{-1} = 0
   if (!recompute) reset();
   const Grid& g = problem_.model.grid;
   const ScaledStencil<T, Order> coef(g.dz, g.dx, Dim == 3 ? g.dy : 0.0);
@@ -416,24 +405,24 @@ void AcousticPropagator<T>::forward_impl(int first, int count, const Traces<T>& 
   using Range3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;
 
   const propagation::FrameRegion region = frame_region();
-  if (store_full) {
-    store_snapshot<Dim>(exec, count, history.full, even.u_cur, 0);
+  if (full) {
+    store_snapshot<Dim>(exec, count, full->snapshots, even.u_cur, 0);
   }
   if (recompute) {  // segment slots 0, 1: u^{n_begin - 1}, u^{n_begin}
-    store_snapshot<Dim>(exec, count, history.segment, even.u_prev, 0);
-    store_snapshot<Dim>(exec, count, history.segment, even.u_cur, 1);
+    store_snapshot<Dim>(exec, count, checkpoints->segment, even.u_prev, 0);
+    store_snapshot<Dim>(exec, count, checkpoints->segment, even.u_cur, 1);
   }
-  if (store_frame) {
+  if (frames) {
     propagation::for_each_stored_cell(
         "pwave::propagation::store_frame", exec, count, region,
-        propagation::StoreFrame<T>{history.frame, even.u_cur, region, 0, st_.halo});
+        propagation::StoreFrame<T>{frames->frames, even.u_cur, region, 0, st_.halo});
   }
   for (int n = n_begin; n < n_end; ++n) {
     const int p = (n - n_begin) & 1;
-    if (save_checkpoints && n % history.interval == 0) {
+    if (save_checkpoints && n % checkpoints->interval == 0) {
       // The whole state step n starts from: u^{n-1}, u^n, psi^{n-1}, zeta^{n-1}.
-      const int c = n / history.interval;
-      for_each_checkpointed(history, *parity[p], c, [&](const auto& slot, const auto& field) {
+      const int c = n / checkpoints->interval;
+      checkpoints->for_each_saved(*parity[p], c, [&](const auto& slot, const auto& field) {
         Kokkos::deep_copy(exec, slot, field);
       });
     }
@@ -457,24 +446,24 @@ void AcousticPropagator<T>::forward_impl(int first, int count, const Traces<T>& 
       Kokkos::parallel_for("pwave::physics::acoustic::free_surface",
                            Range2(exec, {0, 0}, {count, fx}), surface[p]);
     }
-    if (store_full) {
-      store_snapshot<Dim>(exec, count, history.full, parity[p]->u_prev, n + 1);
+    if (full) {
+      store_snapshot<Dim>(exec, count, full->snapshots, parity[p]->u_prev, n + 1);
     }
-    if (store_frame) {
+    if (frames) {
       propagation::for_each_stored_cell(
           "pwave::propagation::store_frame", exec, count, region,
-          propagation::StoreFrame<T>{history.frame, parity[p]->u_prev, region, n + 1, st_.halo});
+          propagation::StoreFrame<T>{frames->frames, parity[p]->u_prev, region, n + 1, st_.halo});
     }
     if (recompute) {
-      store_snapshot<Dim>(exec, count, history.segment, parity[p]->u_prev, n - n_begin + 2);
+      store_snapshot<Dim>(exec, count, checkpoints->segment, parity[p]->u_prev, n - n_begin + 2);
     }
-    if (store_diff) {
+    if (diff) {
       // D^n needs u^{n-1}, which this step overwrote: it was kept at the end of step n-1.
-      if (n % history.diff.stride == 0) {
-        store_difference(history, parity[p]->u_prev, parity[p]->u_cur, count, n);
+      if (n % diff->stride == 0) {
+        store_difference(*diff, parity[p]->u_prev, parity[p]->u_cur, count, n);
       }
-      if ((n + 1) % history.diff.stride == 0) {
-        Kokkos::deep_copy(exec, history.diff.previous, parity[p]->u_cur);  // u^n for step n+1
+      if ((n + 1) % diff->stride == 0) {
+        Kokkos::deep_copy(exec, diff->previous, parity[p]->u_cur);  // u^n for step n+1
       }
     }
     if (problem_.check_interval > 0 && (n + 1) % problem_.check_interval == 0) {
@@ -546,17 +535,11 @@ propagation::FrameRegion AcousticPropagator<T>::frame_region() const {
                                   st_.strip_back, st_.hy, st_.ys);
 }
 
-namespace {
-int checkpoint_interval(int nt, int interval) {
-  return interval > 0 ? interval : std::max(1, int(std::ceil(std::sqrt(double(nt)))));
-}
-}  // namespace
-
 template <class T>
-void AcousticPropagator<T>::store_difference(const History& history, const Field<T>& u_next,
-                                             const Field<T>& u_cur, int count, int n) {
+void AcousticPropagator<T>::store_difference(const propagation::DifferenceHistory<T>& d,
+                                             const Field<T>& u_next, const Field<T>& u_cur,
+                                             int count, int n) {
   using namespace propagation;
-  const auto& d = history.diff;
   const int k = n / d.stride;
   const Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>> cells({0, 0, 0}, {count, st_.nz, st_.nx});
   const int halo = st_.halo;
@@ -576,9 +559,10 @@ void AcousticPropagator<T>::store_difference(const History& history, const Field
 }
 
 template <class T>
-void AcousticPropagator<T>::restore_checkpoint(const History& h, int c) {
-  for_each_checkpointed(
-      h, st_, c, [](const auto& slot, const auto& field) { Kokkos::deep_copy(field, slot); });
+void AcousticPropagator<T>::restore_checkpoint(const propagation::CheckpointHistory<T>& checkpoints,
+                                               int c) {
+  checkpoints.for_each_saved(
+      st_, c, [](const auto& slot, const auto& field) { Kokkos::deep_copy(field, slot); });
 }
 
 template <class T>
@@ -597,82 +581,39 @@ typename AcousticPropagator<T>::History AcousticPropagator<T>::make_history(
                      "storage does not keep; use storage full (stride 1, no compression), "
                      "checkpoint or boundary");
   }
-  History h;
-  const Storage storage = options.strategy;
-  const int interval = options.interval;
-  h.storage = storage;
-  const auto uninit = [](const char* name) {
-    return Kokkos::view_alloc(std::string(name), Kokkos::WithoutInitializing);
-  };
-  if (storage == Storage::full && !options.exact_full()) {
-    if (options.stride < 1) throw InputError("gradient.stride", "", "must be at least 1");
-    auto& d = h.diff;
-    d.stride = options.stride;
-    d.compression = options.compression;
-    const int stored = (problem_.nt + d.stride - 1) / d.stride;
-    d.previous =
-        Field<T>("pwave::history_previous", count, st_.u_cur.extent(1), st_.u_cur.extent(2));
-    if (d.compression == Compression::none) {
-      d.plain = decltype(d.plain)(uninit("pwave::history_d"), stored, count, st_.nz, st_.nx);
-    } else if (d.compression == Compression::bf16) {
-      d.half = decltype(d.half)(uninit("pwave::history_bf16"), stored, count, st_.nz, st_.nx);
-    } else {
-      d.bytes = decltype(d.bytes)(uninit("pwave::history_int8"), stored, count, st_.nz, st_.nx);
-      d.scale = decltype(d.scale)("pwave::history_scale", stored, count);
-    }
-  } else if (storage == Storage::full) {
-    h.full = decltype(h.full)(uninit("pwave::history_full"), problem_.nt + 1, count, st_.nz,
-                              st_.ny * st_.nx);
-  } else if (storage == Storage::checkpoint) {
-    if (count != capacity_) {
-      throw RuntimeError(
-          "AcousticPropagator: checkpoint histories hold exactly batch_capacity() shots");
-    }
-    h.interval = checkpoint_interval(problem_.nt, interval);
-    const int nck = (problem_.nt + h.interval - 1) / h.interval;
-    h.ck_u = decltype(h.ck_u)(uninit("pwave::ck_u"), nck, 2, count, st_.u_cur.extent(1),
-                              st_.u_cur.extent(2));
-    auto like = [&](const Field<T>& f, const char* name) {
-      return decltype(h.ck_psi_x)(uninit(name), nck, count, f.extent(1), f.extent(2));
-    };
-    h.ck_psi_x = like(st_.psi_x, "pwave::ck_psi_x");
-    h.ck_zeta_x = like(st_.zeta_x, "pwave::ck_zeta_x");
-    h.ck_psi_z = like(st_.psi_z, "pwave::ck_psi_z");
-    h.ck_zeta_z = like(st_.zeta_z, "pwave::ck_zeta_z");
-    h.ck_psi_y = like(st_.psi_y, "pwave::ck_psi_y");
-    h.ck_zeta_y = like(st_.zeta_y, "pwave::ck_zeta_y");
-    h.segment = decltype(h.segment)(uninit("pwave::ck_segment"), h.interval + 2, count, st_.nz,
-                                    st_.ny * st_.nx);
-  } else {
-    h.frame = propagation::FrameHistory<T>(uninit("pwave::history_frame"), problem_.nt + 1, count,
-                                           frame_region().size());
+  using namespace propagation;
+  const int nt = problem_.nt;
+  switch (options.strategy) {
+    case Storage::full:
+      if (options.exact_full()) return FullHistory<T>::allocate(st_, nt, count);
+      if (options.stride < 1) throw InputError("gradient.stride", "", "must be at least 1");
+      return DifferenceHistory<T>::allocate(st_, nt, count, options);
+    case Storage::checkpoint:
+      if (count != capacity_) {
+        throw RuntimeError(
+            "AcousticPropagator: checkpoint histories hold exactly batch_capacity() shots");
+      }
+      return CheckpointHistory<T>::allocate(st_, nt, count, options);
+    case Storage::boundary:
+      break;
   }
-  return h;
+  return FrameHistory<T>::allocate(frame_region(), nt, count);
 }
 
 template <class T>
 double AcousticPropagator<T>::history_bytes_per_shot(const StorageOptions& options) const {
-  const Storage storage = options.strategy;
-  if (storage == Storage::full && !options.exact_full()) {
-    const double stored = (problem_.nt + options.stride - 1) / options.stride;
-    const double bytes = options.compression == Compression::none   ? sizeof(T)
-                         : options.compression == Compression::bf16 ? 2.0
-                                                                    : 1.0;
-    return stored * st_.nz * st_.nx * bytes +
-           double(st_.u_cur.extent(1)) * st_.u_cur.extent(2) * sizeof(T);
+  using namespace propagation;
+  const int nt = problem_.nt;
+  switch (options.strategy) {
+    case Storage::full:
+      return options.exact_full() ? FullHistory<T>::bytes_per_shot(st_, nt)
+                                  : DifferenceHistory<T>::bytes_per_shot(st_, nt, options);
+    case Storage::checkpoint:
+      return CheckpointHistory<T>::bytes_per_shot(st_, nt, options);
+    case Storage::boundary:
+      break;
   }
-  if (storage == Storage::checkpoint) {
-    const int k = checkpoint_interval(problem_.nt, options.interval);
-    const double nck = (problem_.nt + k - 1) / k;
-    const double state = 2.0 * st_.u_cur.extent(1) * st_.u_cur.extent(2) +
-                         2.0 * st_.psi_x.extent(1) * st_.psi_x.extent(2) +
-                         2.0 * st_.psi_z.extent(1) * st_.psi_z.extent(2) +
-                         2.0 * st_.psi_y.extent(1) * st_.psi_y.extent(2);
-    return (nck * state + (k + 2.0) * st_.nz * st_.ny * st_.nx) * sizeof(T);
-  }
-  const double cells =
-      storage == Storage::full ? double(st_.nz) * st_.ny * st_.nx : double(frame_region().size());
-  return (problem_.nt + 1) * cells * sizeof(T);
+  return FrameHistory<T>::bytes_per_shot(frame_region(), nt);
 }
 
 template class AcousticPropagator<float>;

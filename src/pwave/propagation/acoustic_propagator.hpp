@@ -6,9 +6,9 @@
 #include "pwave/physics/acoustic/kernels.hpp"
 #include "pwave/physics/acoustic_vd/adjoint_kernels.hpp"
 #include "pwave/propagation/boundary_storage.hpp"
-#include "pwave/propagation/compressed_storage.hpp"
 #include "pwave/propagation/forward.hpp"
 #include "pwave/propagation/storage.hpp"
+#include "pwave/propagation/wavefield_history.hpp"
 
 namespace pwave {
 
@@ -18,21 +18,9 @@ namespace pwave {
 template <class T>
 class AcousticPropagator {
  public:
-  /// What forward() keeps for the gradient (see Storage): `full` holds u^k on the padded grid
-  /// [k = 0..nt][shot][z][x]; `boundary` holds the frame [k][shot][frame cell].
-  /// `checkpoint` holds the state every `interval` steps ([checkpoint][...]) and a segment
-  /// buffer of interval + 2 snapshots (u^{n0-1} .. u^{n0+interval}) refilled going backwards.
-  struct History {
-    Storage storage = Storage::full;
-    Kokkos::View<T****, Kokkos::LayoutRight, MemSpace> full;
-    propagation::FrameHistory<T> frame;
-    int interval = 0;
-    Kokkos::View<T*****, Kokkos::LayoutRight, MemSpace> ck_u;  ///< [c][u^{n-1}, u^n][shot][z][x]
-    Kokkos::View<T****, Kokkos::LayoutRight, MemSpace> ck_psi_x, ck_zeta_x, ck_psi_z, ck_zeta_z;
-    Kokkos::View<T****, Kokkos::LayoutRight, MemSpace> ck_psi_y, ck_zeta_y;  ///< 3D
-    Kokkos::View<T****, Kokkos::LayoutRight, MemSpace> segment;
-    propagation::DifferenceHistory<T> diff;  ///< approximate `full` (stride or compression)
-  };
+  /// What forward() keeps for the gradient: one strategy's history (see Storage), made by
+  /// make_history(); the default keeps nothing.
+  using History = propagation::WavefieldHistory<T>;
 
   /// `batch_capacity` = most shots per forward() call; 0 = all shots of the problem.
   explicit AcousticPropagator(const ForwardProblem& problem, int batch_capacity = 0);
@@ -128,7 +116,8 @@ class AcousticPropagator {
 
  private:
   // Steps [n_begin, n_end). `recompute`: continue from the state in st_ (restored from a
-  // checkpoint), record nothing, fill history.segment; otherwise start from rest at step 0.
+  // checkpoint), record nothing, fill the segment of the (checkpoint) history; otherwise start
+  // from rest at step 0.
   template <class Physics, int Order, int Dim = 2>
   void forward_impl(int first, int count, const Traces<T>& traces, const ProgressCallback& progress,
                     long steps_before, long steps_total, const History& history, int n_begin,
@@ -152,14 +141,14 @@ class AcousticPropagator {
                        const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>& source_adjoint);
   void allocate_adjoint_vd();
   void rebuild_vd_material();
-  void restore_checkpoint(const History& history, int c);
+  void restore_checkpoint(const propagation::CheckpointHistory<T>& checkpoints, int c);
   using Snapshots = Kokkos::View<T****, Kokkos::LayoutRight, MemSpace>;
   // dst(k, shot, z, plane index) = u on the padded grid (halo dropped).
   template <int Dim>
   void store_snapshot(const ExecSpace& exec, int count, const Snapshots& dst, const Field<T>& u,
                       int k) const;
-  void store_difference(const History& history, const Field<T>& u_next, const Field<T>& u_cur,
-                        int count, int n);
+  void store_difference(const propagation::DifferenceHistory<T>& d, const Field<T>& u_next,
+                        const Field<T>& u_cur, int count, int n);
   template <int Order, bool FreeSurface, int Dim = 2>
   void adjoint_impl(int first, int count, const Traces<T>& residual, const History& history,
                     const GridView<T>& grad_w,

@@ -83,15 +83,7 @@ void AcousticPropagator<T>::adjoint(
     throw RuntimeError("AcousticPropagator::adjoint: not the batch of the preceding forward()");
   }
   const int count = int(shots.size()), first = 0;
-  const std::size_t snaps = std::size_t(problem_.nt) + 1;
-  const bool full_ok = history.full.extent(0) == snaps && int(history.full.extent(1)) >= count;
-  const bool frame_ok = history.frame.extent(0) == snaps && int(history.frame.extent(1)) >= count;
-  const bool ck_ok = history.interval > 0 && int(history.ck_u.extent(2)) >= count;
-  const bool diff_ok = history.diff.allocated() && int(history.diff.previous.extent(0)) >= count;
-  const bool ok = history.storage == Storage::full       ? (full_ok || diff_ok)
-                  : history.storage == Storage::boundary ? frame_ok
-                                                         : ck_ok;
-  if (!ok) {
+  if (!history.holds(problem_.nt, count)) {
     throw RuntimeError("AcousticPropagator::adjoint: history has the wrong shape");
   }
   check_traces("AcousticPropagator::adjoint: the residuals", residual, count);
@@ -115,7 +107,7 @@ void AcousticPropagator<T>::adjoint(
   const bool fs = problem_.boundary.free_surface;
   const bool is3d = problem_.model.grid.is_3d();
   if (problem_.equation == physics::Equation::acoustic_variable_density) {
-    if (history.diff.allocated()) {
+    if (history.template get_if<propagation::DifferenceHistory<T>>()) {
       throw RuntimeError("AcousticPropagator::adjoint: variable density needs an exact history");
     }
     allocate_adjoint_vd();
@@ -196,6 +188,11 @@ void AcousticPropagator<T>::adjoint_impl(
     const GridView<T>& grad_w,
     const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>& source_adjoint) {
   using namespace physics;
+  // Which history it is: exactly one of these is set (adjoint() checked it holds this batch).
+  const auto* full = history.template get_if<propagation::FullHistory<T>>();
+  const auto* frames = history.template get_if<propagation::FrameHistory<T>>();
+  const auto* checkpoints = history.template get_if<propagation::CheckpointHistory<T>>();
+  const auto* diff = history.template get_if<propagation::DifferenceHistory<T>>();
   for (auto* f : {&adj_.g_prev, &adj_.g_cur, &adj_.psi_x, &adj_.psi_x_next, &adj_.zeta_x,
                   &adj_.zeta_x_next, &adj_.psi_z, &adj_.psi_z_next, &adj_.zeta_z, &adj_.zeta_z_next,
                   &adj_.psi_y, &adj_.psi_y_next, &adj_.zeta_y, &adj_.zeta_y_next, &shot_grad_}) {
@@ -235,7 +232,7 @@ void AcousticPropagator<T>::adjoint_impl(
   // Boundary storage rebuilds u in the box, fused with the box's adjoint step (ReverseStepBox):
   // u^{n+1} and u^n sit in the forward fields, u^{n-1} is written over u^{n+1}. One functor per
   // parity, built once.
-  const bool rebuilds_box = history.storage == Storage::boundary && !history.diff.allocated();
+  const bool rebuilds_box = frames != nullptr;
   const auto reverse_step = [&](int p) {
     const Field<T>& u_next = p == 0 ? st_.u_cur : st_.u_prev;
     const Field<T>& u_now = p == 0 ? st_.u_prev : st_.u_cur;
@@ -255,11 +252,11 @@ void AcousticPropagator<T>::adjoint_impl(
   for (int n = problem_.nt - 1; n >= 0; --n) {
     const int p = (problem_.nt - 1 - n) & 1;
     const AcousticAdjointState<T>& st = *parity[p];
-    if (history.storage == Storage::checkpoint && n < segment_begin) {
+    if (checkpoints && n < segment_begin) {
       // Recompute this segment's snapshots from its checkpoint.
-      const int c = n / history.interval;
-      segment_begin = c * history.interval;
-      restore_checkpoint(history, c);
+      const int c = n / checkpoints->interval;
+      segment_begin = c * checkpoints->interval;
+      restore_checkpoint(*checkpoints, c);
       forward_impl<physics::ConstantDensity, Order, Dim>(first, count, Traces<T>(), {}, 0, 0,
                                                          history, segment_begin, n + 1, true);
     }
@@ -269,8 +266,8 @@ void AcousticPropagator<T>::adjoint_impl(
                            RecordSourceAdjoint<T>{source_adjoint, st.g_cur, source_cell_, inv_area,
                                                   column, first, n});
     }
-    if (history.diff.allocated()) {
-      const auto& d = history.diff;
+    if (diff) {
+      const auto& d = *diff;
       if (n % d.stride == 0) {
         const int k = n / d.stride;
         const Range3 cells(exec, {0, 0, 0}, {count, nz, nx});
@@ -290,11 +287,11 @@ void AcousticPropagator<T>::adjoint_impl(
               AccumulateDifference<T, Compression::int8>{d, shot_grad_, st.g_cur, k, R});
         }
       }
-    } else if (history.storage == Storage::full || history.storage == Storage::checkpoint) {
-      const bool full = history.storage == Storage::full;
-      const AccumulateGradient<T> image{shot_grad_, st.g_cur, full ? history.full : history.segment,
-                                        n,          R,        full ? 0 : segment_begin - 1,
-                                        st_.hy,     st_.ys,   nx};
+    } else if (full || checkpoints) {
+      const AccumulateGradient<T> image{
+          shot_grad_, st.g_cur, full ? full->snapshots : checkpoints->segment,
+          n,          R,        full ? 0 : segment_begin - 1,
+          st_.hy,     st_.ys,   nx};
       if constexpr (Dim == 3) {
         backend::for_each_cell_3d("pwave::physics::acoustic3d::imaging", exec, count,
                                   backend::Box{0, nz, 0, st_.ny, 0, nx}, image);
@@ -303,11 +300,12 @@ void AcousticPropagator<T>::adjoint_impl(
                              Range3(exec, {0, 0, 0}, {count, nz, nx}), image);
       }
     } else {
+      // A FrameHistory: the frame restored from it, the box rebuilt by the reversed step.
       const Field<T>& u_next = reverse[p].rebuild.u_next;  // u^{n+1}, to become u^{n-1}
       const Field<T>& u_now = reverse[p].rebuild.u_cur;
       propagation::for_each_stored_cell(
           "pwave::propagation::frame_image_restore", exec, count, region,
-          propagation::FrameImageRestore<T>{history.frame, u_next, u_now, st.g_cur, shot_grad_,
+          propagation::FrameImageRestore<T>{frames->frames, u_next, u_now, st.g_cur, shot_grad_,
                                             region, n, R});
       // The box is the adjoint interior (z0..z1, x0..x1; adjoint_step_3d skips it in 3D).
       if constexpr (Dim == 3) {

@@ -100,7 +100,12 @@ void AcousticPropagator<T>::adjoint_vd_impl(
   const vd::Coefficients<T, Order> coef(g.dz, g.dx, Dim == 3 ? g.dy : 0.0);
   ExecSpace exec;
   const int nz = st_.nz, nx = st_.nx, ny = st_.ny, R = st_.halo;
-  const bool boundary = history.storage == Storage::boundary;
+  // Which history it is: exactly one of these is set (adjoint() checked it holds this batch and
+  // is not a DifferenceHistory).
+  const auto* full = history.template get_if<propagation::FullHistory<T>>();
+  const auto* frames = history.template get_if<propagation::FrameHistory<T>>();
+  const auto* checkpoints = history.template get_if<propagation::CheckpointHistory<T>>();
+  const bool boundary = frames != nullptr;
 
   // Parity copies: step n writes G^n over G^{n+2}. u^n for the buoyancy imaging: with boundary
   // storage the forward field that holds it (as in acoustic_propagator_adjoint.cpp), else vd_u_,
@@ -137,10 +142,10 @@ void AcousticPropagator<T>::adjoint_vd_impl(
   for (int n = problem_.nt - 1; n >= 0; --n) {
     const int p = (problem_.nt - 1 - n) & 1;
     const vd::AdjointState<T>& a = *parity[p];
-    if (history.storage == Storage::checkpoint && n < segment_begin) {
-      const int c = n / history.interval;
-      segment_begin = c * history.interval;
-      restore_checkpoint(history, c);
+    if (checkpoints && n < segment_begin) {
+      const int c = n / checkpoints->interval;
+      segment_begin = c * checkpoints->interval;
+      restore_checkpoint(*checkpoints, c);
       forward_impl<physics::VariableDensity, Order, Dim>(first, count, Traces<T>(), {}, 0, 0,
                                                          history, segment_begin, n + 1, true);
     }
@@ -156,7 +161,7 @@ void AcousticPropagator<T>::adjoint_vd_impl(
       const Field<T>& u_now = p == 0 ? st_.u_prev : st_.u_cur;
       propagation::for_each_stored_cell(
           "pwave::propagation::frame_image_restore", exec, count, region,
-          propagation::FrameImageRestore<T>{history.frame, u_next, u_now, a.g_cur, shot_grad_,
+          propagation::FrameImageRestore<T>{frames->frames, u_next, u_now, a.g_cur, shot_grad_,
                                             region, n, R});
       vd::State<T> rv = vd_;
       rv.st = st_;
@@ -178,8 +183,8 @@ void AcousticPropagator<T>::adjoint_vd_impl(
                              Range2(exec, {0, 0}, {count, fx}), physics::FreeSurface<T>{u_next, R});
       }
     } else {
-      const bool full = history.storage == Storage::full;
-      const auto& snaps = full ? history.full : history.segment;
+      // A FullHistory or a CheckpointHistory: u^n from its snapshots.
+      const auto& snaps = full ? full->snapshots : checkpoints->segment;
       const int base = full ? 0 : segment_begin - 1;
       backend::for_each_cell_3d("pwave::physics::acoustic_vd::imaging_w", exec, count, grid,
                                 physics::AccumulateGradient<T>{shot_grad_, a.g_cur, snaps, n, R,

@@ -1,16 +1,15 @@
 #pragma once
-// Kernels of the `boundary` storage strategy: the frame (CPML strips + a radius-wide band inside
-// them) is saved every forward step; going backwards, the interior is rebuilt by running the
-// leapfrog step in reverse, u^{n-1} = 2 u^n - u^{n+1} + w (D2 u^n + f^n), and the frame is
-// restored from storage.
+// The `boundary` storage strategy, its history (FrameHistory) and kernels: the frame (CPML strips +
+// a radius-wide band inside them) is saved every forward step; going backwards, the interior is
+// rebuilt by running the leapfrog step in reverse, u^{n-1} = 2 u^n - u^{n+1} + w (D2 u^n + f^n),
+// and the frame is restored from storage.
+
+#include <string>
 
 #include "backends/launch.hpp"
 #include "pwave/physics/acoustic/kernels.hpp"
 
 namespace pwave::propagation {
-
-template <class T>
-using FrameHistory = Kokkos::View<T***, Kokkos::LayoutRight, MemSpace>;  ///< [n][shot][cell]
 
 /// The frame: padded-grid cells outside the box [z_lo, z_hi) x [y_lo, y_hi) x [x_lo, x_hi). The
 /// box is the model minus a stencil radius next to each CPML layer; sides without a layer
@@ -96,6 +95,33 @@ struct FrameRegion {
   }
 };
 
+/// The `boundary` history: the frame of u^n for n = 0..nt of every shot. Memory: nt + 1 frames
+/// per shot, which grows with the perimeter of the grid, not its area.
+template <class T>
+struct FrameHistory {
+  using Frames = Kokkos::View<T***, Kokkos::LayoutRight, MemSpace>;  ///< [n][shot][frame cell]
+  Frames frames;
+
+  /// Bytes per shot for the frame `region`: nt + 1 frames.
+  static double bytes_per_shot(const FrameRegion& region, int nt) {
+    const double cells = double(region.size());
+    return (nt + 1) * cells * sizeof(T);
+  }
+  /// Room for `count` shots of an nt-step run, uninitialised (forward() writes every frame before
+  /// the backward run reads it).
+  static FrameHistory allocate(const FrameRegion& region, int nt, int count) {
+    FrameHistory h;
+    h.frames =
+        Frames(Kokkos::view_alloc(std::string("pwave::history_frame"), Kokkos::WithoutInitializing),
+               nt + 1, count, region.size());
+    return h;
+  }
+  /// Whether it has room for the nt + 1 frames of `count` shots.
+  bool holds(int nt, int count) const {
+    return frames.extent(0) == std::size_t(nt) + 1 && int(frames.extent(1)) >= count;
+  }
+};
+
 /// Calls f(s, k) for every shot s in [0, ns) and frame cell k. GPUs launch it cell by cell;
 /// host backends call f.segment(s, iz, iy, x0, x1, k0) once per run of frame cells along an x
 /// line (cells [x0, x1) of line (iz, iy) are frame cells k0, k0 + 1, ...): the frame is stored
@@ -132,7 +158,7 @@ void for_each_stored_cell(const char* name, const Exec& exec, int ns, const Fram
 /// Saves the frame of u (halo layout) as step n of the history.
 template <class T>
 struct StoreFrame {
-  FrameHistory<T> frames;
+  typename FrameHistory<T>::Frames frames;
   Field<T> u;
   FrameRegion region;
   int n, halo;
@@ -154,7 +180,7 @@ struct StoreFrame {
 /// u^{n-1}.
 template <class T>
 struct FrameImageRestore {
-  FrameHistory<T> frames;
+  typename FrameHistory<T>::Frames frames;
   Field<T> u_next, u_cur, g, acc;  ///< acc: [shot][nz][ny nx], no halo
   FrameRegion region;
   int n, halo;

@@ -4,8 +4,9 @@
 // the run's precision, bfloat16, or int8 with a per-snapshot scale.
 
 #include <cstdint>
+#include <string>
 
-#include "pwave/core/types.hpp"
+#include "pwave/physics/acoustic/kernels.hpp"
 #include "pwave/propagation/storage.hpp"
 
 namespace pwave::propagation {
@@ -27,7 +28,10 @@ KOKKOS_INLINE_FUNCTION float from_bf16(std::uint16_t h) {
   return v.f;
 }
 
-/// Storage of D^n for the stored steps: one of the three arrays is allocated.
+/// The approximate `full` history (Storage::full with a stride or compression): D^n of the
+/// stored steps n = 0, stride, 2 stride, ... on the padded grid (2D), in one of three arrays
+/// (the one of `compression`). Memory: ceil(nt / stride) grids of the stored format plus one
+/// wavefield (u^{n-1}) per shot.
 template <class T>
 struct DifferenceHistory {
   int stride = 1;
@@ -37,7 +41,44 @@ struct DifferenceHistory {
   Kokkos::View<std::int8_t****, Kokkos::LayoutRight, MemSpace> bytes;   ///< int8
   Kokkos::View<float**, Kokkos::LayoutRight, MemSpace> scale;           ///< [k][shot], int8
   Field<T> previous;  ///< u^{n-1} of the next stored step, kept one step
-  bool allocated() const { return previous.extent(0) > 0; }
+
+  /// Bytes per shot for the state `st` of an nt-step run with options.stride and
+  /// options.compression: the stored steps and u^{n-1} (int8's scales, one float per stored
+  /// step, are left out).
+  static double bytes_per_shot(const physics::AcousticState<T>& st, int nt,
+                               const StorageOptions& options) {
+    const double stored = (nt + options.stride - 1) / options.stride;
+    const double bytes = options.compression == Compression::none   ? sizeof(T)
+                         : options.compression == Compression::bf16 ? 2.0
+                                                                    : 1.0;
+    return stored * st.nz * st.nx * bytes +
+           double(st.u_cur.extent(1)) * st.u_cur.extent(2) * sizeof(T);
+  }
+  /// Room for `count` shots of an nt-step run on the padded grid of `st` with options.stride
+  /// (at least 1) and options.compression; the stored steps uninitialised (forward() writes
+  /// each before the backward run reads it).
+  static DifferenceHistory allocate(const physics::AcousticState<T>& st, int nt, int count,
+                                    const StorageOptions& options) {
+    const auto uninit = [](const char* name) {
+      return Kokkos::view_alloc(std::string(name), Kokkos::WithoutInitializing);
+    };
+    DifferenceHistory d;
+    d.stride = options.stride;
+    d.compression = options.compression;
+    const int stored = (nt + d.stride - 1) / d.stride;
+    d.previous = Field<T>("pwave::history_previous", count, st.u_cur.extent(1), st.u_cur.extent(2));
+    if (d.compression == Compression::none) {
+      d.plain = decltype(d.plain)(uninit("pwave::history_d"), stored, count, st.nz, st.nx);
+    } else if (d.compression == Compression::bf16) {
+      d.half = decltype(d.half)(uninit("pwave::history_bf16"), stored, count, st.nz, st.nx);
+    } else {
+      d.bytes = decltype(d.bytes)(uninit("pwave::history_int8"), stored, count, st.nz, st.nx);
+      d.scale = decltype(d.scale)("pwave::history_scale", stored, count);
+    }
+    return d;
+  }
+  /// Whether it has room for `count` shots.
+  bool holds(int /*nt*/, int count) const { return int(previous.extent(0)) >= count; }
 };
 
 /// Writes D = u^{n+1} - 2u^n + u^{n-1} of stored step k (fields in halo layout), in format C.

@@ -1,0 +1,109 @@
+// Each storage strategy is its own history type: make_history() returns the one the options
+// name and nothing else, and history_bytes_per_shot() is what that type allocates per shot.
+
+#include <gtest/gtest.h>
+
+#include "pwave/propagation/acoustic_propagator.hpp"
+#include "support/problems.hpp"
+
+namespace pwave::propagation {
+namespace {
+
+using History = AcousticPropagator<float>::History;
+
+template <class V>
+double bytes_of(const V& v) {
+  return double(v.span()) * sizeof(typename V::value_type);
+}
+
+/// Which of the four types `h` holds, by name ("" when empty); checks that only one answers.
+std::string strategy_of(const History& h) {
+  const bool full = h.get_if<FullHistory<float>>() != nullptr;
+  const bool frames = h.get_if<FrameHistory<float>>() != nullptr;
+  const bool checkpoints = h.get_if<CheckpointHistory<float>>() != nullptr;
+  const bool differences = h.get_if<DifferenceHistory<float>>() != nullptr;
+  EXPECT_LE(int(full) + int(frames) + int(checkpoints) + int(differences), 1);
+  EXPECT_EQ(h.empty(), !(full || frames || checkpoints || differences));
+  return full          ? "full"
+         : frames      ? "frames"
+         : checkpoints ? "checkpoints"
+         : differences ? "differences"
+                       : "";
+}
+
+ForwardProblem two_shots(bool is3d) {
+  ForwardProblem p =
+      is3d ? test::homogeneous_problem_3d(20, 18, 22, 10.0, 2000.0, 0.001, 30, 10.0, 4, 6)
+           : test::homogeneous_problem(30, 35, 10.0, 2000.0, 0.001, 30, 10.0, 8, 12);
+  ShotGeometry shot;
+  shot.source = is3d ? test::at(100.0, 100.0, 100.0) : Position{100.0, 100.0};
+  shot.receivers = {shot.source};
+  p.shots = {shot, shot};
+  return p;
+}
+
+TEST(WavefieldHistory, TheDefaultKeepsNothing) {
+  const History none;
+  EXPECT_EQ(strategy_of(none), "");
+  EXPECT_FALSE(none.holds(10, 1));
+}
+
+void expect_types_and_bytes(bool is3d) {
+  const ForwardProblem p = two_shots(is3d);
+  const AcousticPropagator<float> prop(p);
+  const int count = prop.batch_capacity();
+  const auto per_shot = [count](double bytes) { return bytes / count; };
+
+  const History full = prop.make_history(count, Storage::full);
+  ASSERT_EQ(strategy_of(full), "full");
+  EXPECT_TRUE(full.holds(p.nt, count));
+  EXPECT_FALSE(full.holds(p.nt + 1, count));
+  EXPECT_FALSE(full.holds(p.nt, count + 1));
+  EXPECT_DOUBLE_EQ(per_shot(bytes_of(full.get_if<FullHistory<float>>()->snapshots)),
+                   prop.history_bytes_per_shot(Storage::full));
+
+  const History frames = prop.make_history(count, Storage::boundary);
+  ASSERT_EQ(strategy_of(frames), "frames");
+  EXPECT_TRUE(frames.holds(p.nt, count));
+  EXPECT_DOUBLE_EQ(per_shot(bytes_of(frames.get_if<FrameHistory<float>>()->frames)),
+                   prop.history_bytes_per_shot(Storage::boundary));
+
+  for (const int interval : {0, 7}) {
+    StorageOptions o(Storage::checkpoint);
+    o.interval = interval;
+    const History checkpoints = prop.make_history(count, o);
+    ASSERT_EQ(strategy_of(checkpoints), "checkpoints");
+    EXPECT_TRUE(checkpoints.holds(p.nt, count));
+    const auto& c = *checkpoints.get_if<CheckpointHistory<float>>();
+    EXPECT_EQ(c.interval, interval > 0 ? interval : 6);  // ceil(sqrt(30))
+    const double allocated = bytes_of(c.u) + bytes_of(c.psi_x) + bytes_of(c.zeta_x) +
+                             bytes_of(c.psi_z) + bytes_of(c.zeta_z) + bytes_of(c.psi_y) +
+                             bytes_of(c.zeta_y) + bytes_of(c.segment);
+    EXPECT_DOUBLE_EQ(per_shot(allocated), prop.history_bytes_per_shot(o));
+  }
+
+  if (is3d) return;  // 3D keeps exact histories only
+  for (const Compression compression : {Compression::none, Compression::bf16}) {
+    StorageOptions o(Storage::full);
+    o.stride = 3;
+    o.compression = compression;
+    const History differences = prop.make_history(count, o);
+    ASSERT_EQ(strategy_of(differences), "differences");
+    EXPECT_TRUE(differences.holds(p.nt, count));
+    const auto& d = *differences.get_if<DifferenceHistory<float>>();
+    EXPECT_EQ(d.stride, 3);
+    const double allocated = bytes_of(d.plain) + bytes_of(d.half) + bytes_of(d.previous);
+    EXPECT_DOUBLE_EQ(per_shot(allocated), prop.history_bytes_per_shot(o));
+  }
+}
+
+TEST(WavefieldHistory, MakeHistoryAllocatesOneStrategyOfTheBytesItStates2D) {
+  expect_types_and_bytes(false);
+}
+
+TEST(WavefieldHistory, MakeHistoryAllocatesOneStrategyOfTheBytesItStates3D) {
+  expect_types_and_bytes(true);
+}
+
+}  // namespace
+}  // namespace pwave::propagation
