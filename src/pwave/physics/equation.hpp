@@ -29,10 +29,6 @@ struct EquationList {
 /// The dispatch list: every equation's descriptor, in the order of the enumeration.
 using Equations = EquationList<acoustic::Physics, acoustic_vd::Physics>;
 
-/// The compile-time descriptors by their old names (the propagator's template arguments).
-using ConstantDensity = acoustic::Physics;
-using VariableDensity = acoustic_vd::Physics;
-
 namespace detail {
 template <int I, class F, class P, class... Rest>
 void dispatch(int index, F& f, EquationList<P, Rest...>) {

@@ -6,6 +6,7 @@
 #include "pwave/core/error.hpp"
 #include "pwave/physics/cpml.hpp"
 #include "pwave/physics/point_sources.hpp"
+#include "pwave/propagation/extend_model.hpp"
 #include "pwave/propagation/padded_layout.hpp"
 
 namespace pwave {
@@ -324,23 +325,9 @@ void AcousticPropagator<T>::set_velocity(const GridView<T>& vp) {
   if (int(vp.extent(0)) != g.nz || int(vp.extent(1)) != g.ny * g.nx) {
     throw RuntimeError("AcousticPropagator::set_velocity: the model has the wrong shape");
   }
-  const GridView<T> w = st_.v2dt2;
-  const int* wd = problem_.boundary.width;
-  const int pt = wd[top], pl = wd[left], pf = g.is_3d() ? wd[front] : 0;
-  const int nz = g.nz, nx = g.nx, ny = g.ny, pnx = st_.nx;
-  const T dt2 = T(problem_.dt * problem_.dt);
-  // Padded column q = iy pnx + ix; the model is extended into the CPML by its edge values.
-  Kokkos::parallel_for(
-      "pwave::propagation::set_velocity",
-      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {st_.nz, st_.ny * st_.nx}),
-      KOKKOS_LAMBDA(const int iz, const int q) {
-        const int iy = q / pnx, ix = q % pnx;
-        const int mz = iz - pt < 0 ? 0 : (iz - pt >= nz ? nz - 1 : iz - pt);
-        const int my = iy - pf < 0 ? 0 : (iy - pf >= ny ? ny - 1 : iy - pf);
-        const int mx = ix - pl < 0 ? 0 : (ix - pl >= nx ? nx - 1 : ix - pl);
-        const T v = vp(mz, my * nx + mx);
-        w(iz, q) = v * v * dt2;
-      });
+  propagation::extend_model("pwave::propagation::set_velocity",
+                            propagation::PaddedLayout::of(problem_), g.nz, g.ny, g.nx, vp,
+                            st_.v2dt2, propagation::SquareTimes<T>{T(problem_.dt * problem_.dt)});
   if (problem_.equation == physics::Equation::acoustic_variable_density) rebuild_vd_material();
 }
 
@@ -389,7 +376,7 @@ void AcousticPropagator<T>::forward_impl(int first, int count, const Traces<T>& 
       {even.u_prev, st_.v2dt2, source_cell_, scaled_wavelet_, column, first},
       {odd.u_prev, st_.v2dt2, source_cell_, scaled_wavelet_, column, first}};
   const FreeSurface<T> surface[2] = {{even.u_prev, st_.halo}, {odd.u_prev, st_.halo}};
-  constexpr bool variable_density = std::is_same_v<Physics, physics::VariableDensity>;
+  constexpr bool variable_density = std::is_same_v<Physics, physics::acoustic_vd::Physics>;
   physics::acoustic_vd::State<T> vd_even = vd_, vd_odd = vd_;
   vd_even.st = even, vd_odd.st = odd;
   const physics::acoustic_vd::State<T>* vd_parity[2] = {&vd_even, &vd_odd};
@@ -630,11 +617,11 @@ template class AcousticPropagator<double>;
   PWAVE_INSTANTIATE_FORWARD(T, P, 4, D)           \
   PWAVE_INSTANTIATE_FORWARD(T, P, 6, D)           \
   PWAVE_INSTANTIATE_FORWARD(T, P, 8, D)
-#define PWAVE_INSTANTIATE_FORWARD_ALL(T)                           \
-  PWAVE_INSTANTIATE_FORWARD_ORDERS(T, physics::ConstantDensity, 2) \
-  PWAVE_INSTANTIATE_FORWARD_ORDERS(T, physics::ConstantDensity, 3) \
-  PWAVE_INSTANTIATE_FORWARD_ORDERS(T, physics::VariableDensity, 2) \
-  PWAVE_INSTANTIATE_FORWARD_ORDERS(T, physics::VariableDensity, 3)
+#define PWAVE_INSTANTIATE_FORWARD_ALL(T)                                \
+  PWAVE_INSTANTIATE_FORWARD_ORDERS(T, physics::acoustic::Physics, 2)    \
+  PWAVE_INSTANTIATE_FORWARD_ORDERS(T, physics::acoustic::Physics, 3)    \
+  PWAVE_INSTANTIATE_FORWARD_ORDERS(T, physics::acoustic_vd::Physics, 2) \
+  PWAVE_INSTANTIATE_FORWARD_ORDERS(T, physics::acoustic_vd::Physics, 3)
 PWAVE_INSTANTIATE_FORWARD_ALL(float)
 PWAVE_INSTANTIATE_FORWARD_ALL(double)
 

@@ -55,9 +55,7 @@ class AcousticPropagator {
   physics::Equation equation() const { return problem_.equation; }
   /// Imaging channels per shot: 1 (dJ/dw) for constant density, 2 (dJ/dw, dJ/db) for variable
   /// density. shot_imaging() rows stack them along z: [shot][channels nz][ny nx].
-  int imaging_channels() const {
-    return problem_.equation == physics::Equation::acoustic_variable_density ? 2 : 1;
-  }
+  int imaging_channels() const { return physics::imaging_channels(problem_.equation); }
   /// Rows of an imaging sum: imaging_channels() padded grids stacked along z.
   int imaging_rows() const { return imaging_channels() * st_.nz; }
 

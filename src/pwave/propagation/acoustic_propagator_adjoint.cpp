@@ -257,8 +257,8 @@ void AcousticPropagator<T>::adjoint_impl(
       const int c = n / checkpoints->interval;
       segment_begin = c * checkpoints->interval;
       restore_checkpoint(*checkpoints, c);
-      forward_impl<physics::ConstantDensity, Order, Dim>(first, count, Traces<T>(), {}, 0, 0,
-                                                         history, segment_begin, n + 1, true);
+      forward_impl<physics::acoustic::Physics, Order, Dim>(first, count, Traces<T>(), {}, 0, 0,
+                                                           history, segment_begin, n + 1, true);
     }
     if (want_source) {
       Kokkos::parallel_for("pwave::physics::acoustic::source_adjoint",

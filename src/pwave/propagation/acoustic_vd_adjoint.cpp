@@ -146,8 +146,8 @@ void AcousticPropagator<T>::adjoint_vd_impl(
       const int c = n / checkpoints->interval;
       segment_begin = c * checkpoints->interval;
       restore_checkpoint(*checkpoints, c);
-      forward_impl<physics::VariableDensity, Order, Dim>(first, count, Traces<T>(), {}, 0, 0,
-                                                         history, segment_begin, n + 1, true);
+      forward_impl<physics::acoustic_vd::Physics, Order, Dim>(first, count, Traces<T>(), {}, 0, 0,
+                                                              history, segment_begin, n + 1, true);
     }
     Kokkos::parallel_for(
         "pwave::physics::acoustic_vd::source_adjoint",

@@ -9,6 +9,7 @@
 #include "backends/launch.hpp"
 #include "pwave/core/error.hpp"
 #include "pwave/propagation/acoustic_propagator.hpp"
+#include "pwave/propagation/extend_model.hpp"
 
 namespace pwave {
 namespace {
@@ -61,20 +62,9 @@ void AcousticPropagator<T>::set_density(const GridView<T>& rho) {
   if (int(rho.extent(0)) != g.nz || int(rho.extent(1)) != g.ny * g.nx) {
     throw RuntimeError("AcousticPropagator::set_density: the model has the wrong shape");
   }
-  const GridView<T> out = rho_pad_;
-  const int* wd = problem_.boundary.width;
-  const int pt = wd[top], pl = wd[left], pf = g.is_3d() ? wd[front] : 0;
-  const int nz = g.nz, nx = g.nx, ny = g.ny, pnx = st_.nx;
-  Kokkos::parallel_for(
-      "pwave::propagation::set_density",
-      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {st_.nz, st_.ny * st_.nx}),
-      KOKKOS_LAMBDA(const int iz, const int q) {
-        const int iy = q / pnx, ix = q % pnx;
-        const int mz = iz - pt < 0 ? 0 : (iz - pt >= nz ? nz - 1 : iz - pt);
-        const int my = iy - pf < 0 ? 0 : (iy - pf >= ny ? ny - 1 : iy - pf);
-        const int mx = ix - pl < 0 ? 0 : (ix - pl >= nx ? nx - 1 : ix - pl);
-        out(iz, q) = rho(mz, my * nx + mx);
-      });
+  propagation::extend_model("pwave::propagation::set_density",
+                            propagation::PaddedLayout::of(problem_), g.nz, g.ny, g.nx, rho,
+                            rho_pad_, propagation::Identity<T>{});
   rebuild_vd_material();
 }
 
