@@ -2,6 +2,8 @@
 // The acoustic propagator (constant or variable density, 2D or 3D): owns the device data of
 // one shot batch and runs the time loop.
 
+#include <type_traits>
+
 #include "pwave/physics/acoustic/adjoint_kernels.hpp"
 #include "pwave/physics/acoustic/kernels.hpp"
 #include "pwave/physics/acoustic_vd/adjoint_kernels.hpp"
@@ -133,10 +135,6 @@ class AcousticPropagator {
   template <int Order, int Dim>
   void step_vd(const ExecSpace& exec, int count, const physics::acoustic_vd::State<T>& v,
                const physics::acoustic_vd::Coefficients<T, Order>& coef) const;
-  template <int Order, bool FreeSurface, int Dim>
-  void adjoint_vd_impl(int count, const Traces<T>& residual, const History& history,
-                       const GridView<T>& grad,
-                       const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>& source_adjoint);
   void allocate_adjoint_vd();
   void rebuild_vd_material();
   void restore_checkpoint(const propagation::CheckpointHistory<T>& checkpoints, int c);
@@ -147,10 +145,25 @@ class AcousticPropagator {
                       int k) const;
   void store_difference(const propagation::DifferenceHistory<T>& d, const Field<T>& u_next,
                         const Field<T>& u_cur, int count, int n);
-  template <int Order, bool FreeSurface, int Dim = 2>
-  void adjoint_impl(int first, int count, const Traces<T>& residual, const History& history,
-                    const GridView<T>& grad_w,
-                    const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>& source_adjoint);
+  using SourceAdjoint = Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>;
+  // The backward run, written once for both equations (propagation/backward_loop.hpp): steps
+  // n = nt-1 .. 0 of the batch's `count` shots, the checkpoint segments recomputed, one branch
+  // per kind of history; the equation's own kernels come from its Backward class.
+  template <class Physics, int Order, bool FreeSurface, int Dim>
+  void backward_impl(int count, const Traces<T>& residual, const History& history,
+                     const GridView<T>& grad, const SourceAdjoint& source_adjoint);
+  // What one backward step of an equation does, in the order backward_impl calls it:
+  // source_adjoint, then rebuild_and_image (boundary history), image_differences (stride or
+  // compression) or image_snapshots (full, checkpoint), then adjoint_step, inject_residual;
+  // finish once at the end. acoustic_propagator_adjoint.cpp and acoustic_vd_adjoint.cpp.
+  template <int Order, bool FreeSurface, int Dim>
+  class ConstantDensityBackward;
+  template <int Order, bool FreeSurface, int Dim>
+  class VariableDensityBackward;
+  template <class Physics, int Order, bool FreeSurface, int Dim>
+  using Backward = std::conditional_t<std::is_same_v<Physics, physics::acoustic::Physics>,
+                                      ConstantDensityBackward<Order, FreeSurface, Dim>,
+                                      VariableDensityBackward<Order, FreeSurface, Dim>>;
   void allocate_adjoint();
   void load_batch(const std::vector<int>& shots);
   propagation::FrameRegion frame_region() const;

@@ -1,10 +1,12 @@
-// The backward (adjoint) run of AcousticPropagator: the exact transpose of forward(), step by step
-// in reverse, with the imaging condition for dJ/d(v^2 dt^2).
+// The constant-density equation's backward step (ConstantDensityBackward): the exact transpose
+// of its forward step, with the imaging condition for dJ/d(v^2 dt^2); the loop that runs it is
+// backward_loop.hpp, the entry points acoustic_propagator_backward.cpp.
 
 #include "backends/launch.hpp"
 #include "pwave/core/error.hpp"
 #include "pwave/physics/point_sources.hpp"
 #include "pwave/propagation/acoustic_propagator.hpp"
+#include "pwave/propagation/backward_loop.hpp"
 
 namespace pwave {
 
@@ -64,86 +66,6 @@ void AcousticPropagator<T>::allocate_adjoint() {
   shot_grad_ = Field<T>("pwave::shot_gradient", capacity_, st_.nz, st_.ny * st_.nx);
 }
 
-template <class T>
-void AcousticPropagator<T>::adjoint(
-    int first, int count, const Traces<T>& residual, const History& history,
-    const GridView<T>& grad_w,
-    const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>& source_adjoint) {
-  std::vector<int> shots(std::size_t(count > 0 ? count : 0));
-  for (int k = 0; k < count; ++k) shots[k] = first + k;
-  adjoint(shots, residual, history, grad_w, source_adjoint);
-}
-
-template <class T>
-void AcousticPropagator<T>::adjoint(
-    const std::vector<int>& shots, const Traces<T>& residual, const History& history,
-    const GridView<T>& grad_w,
-    const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>& source_adjoint) {
-  if (shots != batch_) {
-    throw RuntimeError("AcousticPropagator::adjoint: not the batch of the preceding forward()");
-  }
-  const int count = int(shots.size()), first = 0;
-  if (!history.holds(problem_.nt, count)) {
-    throw RuntimeError("AcousticPropagator::adjoint: history has the wrong shape");
-  }
-  check_traces("AcousticPropagator::adjoint: the residuals", residual, count);
-  if (source_adjoint.extent(0) != 0 &&
-      (int(source_adjoint.extent(0)) < count || int(source_adjoint.extent(1)) != problem_.nt)) {
-    throw RuntimeError("AcousticPropagator::adjoint: the source adjoint is " +
-                       std::to_string(source_adjoint.extent(0)) + " x " +
-                       std::to_string(source_adjoint.extent(1)) + "; this batch needs at least " +
-                       std::to_string(count) + " x " + std::to_string(problem_.nt));
-  }
-  // The gradient is accumulated on the padded model grid [nz][ny nx] (empty: per-shot images),
-  // one such grid per imaging channel.
-  const int rows = imaging_channels() * padded_nz();
-  if (grad_w.extent(0) != 0 &&
-      (int(grad_w.extent(0)) != rows || int(grad_w.extent(1)) != padded_plane())) {
-    throw RuntimeError(
-        "AcousticPropagator::adjoint: the gradient is " + std::to_string(grad_w.extent(0)) + " x " +
-        std::to_string(grad_w.extent(1)) + ", expected " + std::to_string(rows) + " x " +
-        std::to_string(padded_plane()) + " ([channels nz][ny nx] on the padded grid)");
-  }
-  const bool fs = problem_.boundary.free_surface;
-  const bool is3d = problem_.model.grid.is_3d();
-  if (problem_.equation == physics::Equation::acoustic_variable_density) {
-    if (history.template get_if<propagation::DifferenceHistory<T>>()) {
-      throw RuntimeError("AcousticPropagator::adjoint: variable density needs an exact history");
-    }
-    allocate_adjoint_vd();
-    const bool ok = physics::with_order(problem_.order, [&](auto order) {
-      constexpr int O = decltype(order)::value;
-      if (is3d) {
-        fs ? adjoint_vd_impl<O, true, 3>(count, residual, history, grad_w, source_adjoint)
-           : adjoint_vd_impl<O, false, 3>(count, residual, history, grad_w, source_adjoint);
-      } else {
-        fs ? adjoint_vd_impl<O, true, 2>(count, residual, history, grad_w, source_adjoint)
-           : adjoint_vd_impl<O, false, 2>(count, residual, history, grad_w, source_adjoint);
-      }
-    });
-    if (!ok) throw InputError("physics.order", "", "order must be 2, 4, 6 or 8");
-    return;
-  }
-  allocate_adjoint();
-  const bool known = physics::with_order(problem_.order, [&](auto order) {
-    constexpr int Order = decltype(order)::value;
-    const auto run = [&](auto free_surface, auto dim) {
-      adjoint_impl<Order, decltype(free_surface)::value, decltype(dim)::value>(
-          first, count, residual, history, grad_w, source_adjoint);
-    };
-    using Yes = std::true_type;
-    using No = std::false_type;
-    using D2 = std::integral_constant<int, 2>;
-    using D3 = std::integral_constant<int, 3>;
-    if (is3d) {
-      fs ? run(Yes{}, D3{}) : run(No{}, D3{});
-    } else {
-      fs ? run(Yes{}, D2{}) : run(No{}, D2{});
-    }
-  });
-  if (!known) throw InputError("physics.order", "", "order must be 2, 4, 6 or 8");
-}
-
 namespace {
 
 /// dJ/ds(t_n) = w(x_s) lambda^{n+1}(x_s) / V = G^{n+1}(x_s) / V (V the cell volume, dx dz in
@@ -181,188 +103,221 @@ void sum_shot_gradients(const ExecSpace& exec, const Field<T>& per_shot, const G
 
 }  // namespace
 
+/// The constant-density equation's backward step (physics/acoustic/adjoint_kernels.hpp): the
+/// adjoint fields G and the CPML memory variables in parity copies as in forward() (step n
+/// writes G^n over G^{n+2}, the memory variables into their *_next buffers), every functor
+/// built once.
 template <class T>
 template <int Order, bool FreeSurface, int Dim>
-void AcousticPropagator<T>::adjoint_impl(
-    int first, int count, const Traces<T>& residual, const History& history,
-    const GridView<T>& grad_w,
-    const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>& source_adjoint) {
-  using namespace physics;
-  // Which history it is: exactly one of these is set (adjoint() checked it holds this batch).
-  const auto* full = history.template get_if<propagation::FullHistory<T>>();
-  const auto* frames = history.template get_if<propagation::FrameHistory<T>>();
-  const auto* checkpoints = history.template get_if<propagation::CheckpointHistory<T>>();
-  const auto* diff = history.template get_if<propagation::DifferenceHistory<T>>();
-  for (auto* f : {&adj_.g_prev, &adj_.g_cur, &adj_.psi_x, &adj_.psi_x_next, &adj_.zeta_x,
-                  &adj_.zeta_x_next, &adj_.psi_z, &adj_.psi_z_next, &adj_.zeta_z, &adj_.zeta_z_next,
-                  &adj_.psi_y, &adj_.psi_y_next, &adj_.zeta_y, &adj_.zeta_y_next, &shot_grad_}) {
-    Kokkos::deep_copy(*f, T(0));
+class AcousticPropagator<T>::ConstantDensityBackward {
+ public:
+  static constexpr bool images_differences = true;
+
+  ConstantDensityBackward(AcousticPropagator& prop, int count, const Traces<T>& residual,
+                          const SourceAdjoint& source_adjoint, bool rebuilds_box)
+      : prop_(prop),
+        count_(count),
+        residual_(residual),
+        source_adjoint_(source_adjoint),
+        rebuilds_box_(rebuilds_box),
+        coef_(prop.problem_.model.grid.dz, prop.problem_.model.grid.dx,
+              Dim == 3 ? prop.problem_.model.grid.dy : 0.0),
+        even_(zeroed(prop)),
+        odd_(swapped(even_)),
+        interior_{{even_.as_forward(), coef_}, {odd_.as_forward(), coef_}},
+        side_{{even_, coef_}, {odd_, coef_}},
+        band_{{even_, coef_}, {odd_, coef_}},
+        corner_{{even_, coef_}, {odd_, coef_}},
+        region_(prop.frame_region()),
+        column_{prop.st_.nx, prop.st_.hy, prop.st_.ys, prop.st_.halo},
+        reverse_{reverse_step(0), reverse_step(1)} {}
+  ConstantDensityBackward(const ConstantDensityBackward&) = delete;
+  ConstantDensityBackward& operator=(const ConstantDensityBackward&) = delete;
+
+  /// dJ/ds(t_n) of each shot's wavelet, when asked for (adjoint tests).
+  void source_adjoint(const ExecSpace& exec, int p, int n) const {
+    if (source_adjoint_.extent(0) == 0) return;
+    Kokkos::parallel_for(
+        "pwave::physics::acoustic::source_adjoint", Kokkos::RangePolicy<ExecSpace>(exec, 0, count_),
+        RecordSourceAdjoint<T>{source_adjoint_, parity(p).g_cur, prop_.source_cell_,
+                               T(1.0 / prop_.problem_.model.grid.cell_volume()), column_, 0, n});
   }
-  const Grid& g = problem_.model.grid;
-  const ScaledStencil<T, Order> coef(g.dz, g.dx, Dim == 3 ? g.dy : 0.0);
-  ExecSpace exec;
 
-  // Parity copies as in forward(): step n writes G^n over G^{n+2} and the memory variables
-  // into their *_next buffers; the next step sees them swapped.
-  AcousticAdjointState<T> even = adj_, odd = adj_;
-  std::swap(odd.g_prev, odd.g_cur);
-  std::swap(odd.psi_x, odd.psi_x_next);
-  std::swap(odd.zeta_x, odd.zeta_x_next);
-  std::swap(odd.psi_z, odd.psi_z_next);
-  std::swap(odd.zeta_z, odd.zeta_z_next);
-  std::swap(odd.psi_y, odd.psi_y_next);
-  std::swap(odd.zeta_y, odd.zeta_y_next);
-  const AcousticAdjointState<T>* parity[2] = {&even, &odd};
-
-  // Away from the strips the adjoint in G is the forward interior update.
-  const InteriorStep<T, Order> interior[2] = {{even.as_forward(), coef}, {odd.as_forward(), coef}};
-  const AdjointFrameStep<T, Order, true, false> side[2] = {{even, coef}, {odd, coef}};
-  const AdjointFrameStep<T, Order, false, true> band[2] = {{even, coef}, {odd, coef}};
-  const AdjointFrameStep<T, Order, true, true> corner[2] = {{even, coef}, {odd, coef}};
-
-  const int nz = st_.nz, nx = st_.nx, R = st_.halo;
-  // The box where no stencil reaches a CPML strip; the frame around it is the same region the
-  // boundary storage keeps.
-  const propagation::FrameRegion region = frame_region();
-  const int z0 = region.z_lo, z1 = region.z_hi, x0 = region.x_lo, x1 = region.x_hi;
-  const int nrec = nrec_;
-  const T inv_area = T(1.0 / g.cell_volume());
-  const ColumnMap column{st_.nx, st_.hy, st_.ys, R};
-  const bool want_source = source_adjoint.extent(0) > 0;
-  // Boundary storage rebuilds u in the box, fused with the box's adjoint step (ReverseStepBox):
-  // u^{n+1} and u^n sit in the forward fields, u^{n-1} is written over u^{n+1}. One functor per
-  // parity, built once.
-  const bool rebuilds_box = frames != nullptr;
-  const auto reverse_step = [&](int p) {
-    const Field<T>& u_next = p == 0 ? st_.u_cur : st_.u_prev;
-    const Field<T>& u_now = p == 0 ? st_.u_prev : st_.u_cur;
-    const AcousticAdjointState<T>& a = *parity[p];
-    return propagation::ReverseStepBox<T, Order, Dim>(
-        {u_next, u_now, a.g_cur, shot_grad_, a.v2dt2, coef, R, st_.hy, st_.ys, nx},
-        InteriorStep<T, Order, Dim>(a.as_forward(), coef));
-  };
-  const propagation::ReverseStepBox<T, Order, Dim> reverse[2] = {reverse_step(0), reverse_step(1)};
-  using Range2 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
-  using Range3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;
-  const char* name = "pwave::physics::acoustic::adjoint_frame";
-
-  // Backward step n = nt-1 .. 0. On entry G^{n+1} is in g_cur and G^{n+2} in g_prev of the
-  // step's parity (p = (nt - 1 - n) & 1).
-  int segment_begin = problem_.nt;  // checkpoint storage: first step of the loaded segment
-  for (int n = problem_.nt - 1; n >= 0; --n) {
-    const int p = (problem_.nt - 1 - n) & 1;
-    const AcousticAdjointState<T>& st = *parity[p];
-    if (checkpoints && n < segment_begin) {
-      // Recompute this segment's snapshots from its checkpoint.
-      const int c = n / checkpoints->interval;
-      segment_begin = c * checkpoints->interval;
-      restore_checkpoint(*checkpoints, c);
-      forward_impl<physics::acoustic::Physics, Order, Dim>(first, count, Traces<T>(), {}, 0, 0,
-                                                           history, segment_begin, n + 1, true);
-    }
-    if (want_source) {
-      Kokkos::parallel_for("pwave::physics::acoustic::source_adjoint",
-                           Kokkos::RangePolicy<ExecSpace>(exec, 0, count),
-                           RecordSourceAdjoint<T>{source_adjoint, st.g_cur, source_cell_, inv_area,
-                                                  column, first, n});
-    }
-    if (diff) {
-      const auto& d = *diff;
-      if (n % d.stride == 0) {
-        const int k = n / d.stride;
-        const Range3 cells(exec, {0, 0, 0}, {count, nz, nx});
-        using propagation::AccumulateDifference;
-        const char* label = "pwave::physics::acoustic::imaging";
-        if (d.compression == Compression::none) {
-          Kokkos::parallel_for(
-              label, cells,
-              AccumulateDifference<T, Compression::none>{d, shot_grad_, st.g_cur, k, R});
-        } else if (d.compression == Compression::bf16) {
-          Kokkos::parallel_for(
-              label, cells,
-              AccumulateDifference<T, Compression::bf16>{d, shot_grad_, st.g_cur, k, R});
-        } else {
-          Kokkos::parallel_for(
-              label, cells,
-              AccumulateDifference<T, Compression::int8>{d, shot_grad_, st.g_cur, k, R});
-        }
-      }
-    } else if (full || checkpoints) {
-      const AccumulateGradient<T> image{
-          shot_grad_, st.g_cur, full ? full->snapshots : checkpoints->segment,
-          n,          R,        full ? 0 : segment_begin - 1,
-          st_.hy,     st_.ys,   nx};
-      if constexpr (Dim == 3) {
-        backend::for_each_cell_3d("pwave::physics::acoustic3d::imaging", exec, count,
-                                  backend::Box{0, nz, 0, st_.ny, 0, nx}, image);
-      } else {
-        Kokkos::parallel_for("pwave::physics::acoustic::imaging",
-                             Range3(exec, {0, 0, 0}, {count, nz, nx}), image);
-      }
-    } else {
-      // A FrameHistory: the frame restored from it, the box rebuilt by the reversed step.
-      const Field<T>& u_next = reverse[p].rebuild.u_next;  // u^{n+1}, to become u^{n-1}
-      const Field<T>& u_now = reverse[p].rebuild.u_cur;
-      propagation::for_each_stored_cell(
-          "pwave::propagation::frame_image_restore", exec, count, region,
-          propagation::FrameImageRestore<T>{frames->frames, u_next, u_now, st.g_cur, shot_grad_,
-                                            region, n, R});
-      // The box is the adjoint interior (z0..z1, x0..x1; adjoint_step_3d skips it in 3D).
-      if constexpr (Dim == 3) {
-        backend::for_each_cell_3d("pwave::propagation::reverse_step_box", exec, count,
-                                  backend::Box{region.z_lo, region.z_hi, region.y_lo, region.y_hi,
-                                               region.x_lo, region.x_hi},
-                                  reverse[p]);
-      } else {
-        backend::for_each_cell("pwave::propagation::reverse_step_box", exec, count, z0, z1, x0, x1,
-                               reverse[p]);
-      }
-      Kokkos::parallel_for(
-          "pwave::propagation::reconstruct_source", Kokkos::RangePolicy<ExecSpace>(exec, 0, count),
-          propagation::ReconstructSource<T>{u_next, st.g_cur, shot_grad_, st.v2dt2, source_cell_,
-                                            scaled_wavelet_, region, n, R, first});
-      if (FreeSurface) {
-        Kokkos::parallel_for("pwave::physics::acoustic::free_surface",
-                             Range2(exec, {0, 0}, {count, int(u_next.extent(2))}),
-                             physics::FreeSurface<T>{u_next, R});
-      }
-    }
+  /// A FrameHistory: the frame restored from it with its imaging term, the box rebuilt by the
+  /// reversed step fused with the box's adjoint step (ReverseStepBox: u^{n+1} and u^n sit in
+  /// the forward fields, u^{n-1} is written over u^{n+1}).
+  void rebuild_and_image(const ExecSpace& exec, int p, int n,
+                         const propagation::FrameHistory<T>& frames) const {
+    const int R = prop_.st_.halo;
+    const Field<T>& u_next = reverse_[p].rebuild.u_next;  // u^{n+1}, to become u^{n-1}
+    const Field<T>& u_now = reverse_[p].rebuild.u_cur;
+    const auto& st = parity(p);
+    propagation::for_each_stored_cell(
+        "pwave::propagation::frame_image_restore", exec, count_, region_,
+        propagation::FrameImageRestore<T>{frames.frames, u_next, u_now, st.g_cur, prop_.shot_grad_,
+                                          region_, n, R});
+    // The box is the adjoint interior (adjoint_step_3d skips it in 3D).
     if constexpr (Dim == 3) {
-      adjoint_step_3d<Order>(exec, count, rebuilds_box, st, coef);
+      backend::for_each_cell_3d("pwave::propagation::reverse_step_box", exec, count_,
+                                backend::Box{region_.z_lo, region_.z_hi, region_.y_lo, region_.y_hi,
+                                             region_.x_lo, region_.x_hi},
+                                reverse_[p]);
     } else {
-      if (!rebuilds_box) {  // else done with the reversed step above
-        backend::for_each_cell("pwave::physics::acoustic::adjoint_interior", exec, count, z0, z1,
-                               x0, x1, interior[p]);
+      backend::for_each_cell("pwave::propagation::reverse_step_box", exec, count_, region_.z_lo,
+                             region_.z_hi, region_.x_lo, region_.x_hi, reverse_[p]);
+    }
+    Kokkos::parallel_for(
+        "pwave::propagation::reconstruct_source", Kokkos::RangePolicy<ExecSpace>(exec, 0, count_),
+        propagation::ReconstructSource<T>{u_next, st.g_cur, prop_.shot_grad_, st.v2dt2,
+                                          prop_.source_cell_, prop_.scaled_wavelet_, region_, n, R,
+                                          0});
+    if (FreeSurface) {
+      Kokkos::parallel_for("pwave::physics::acoustic::free_surface",
+                           Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>(
+                               exec, {0, 0}, {count_, int(u_next.extent(2))}),
+                           physics::FreeSurface<T>{u_next, R});
+    }
+  }
+
+  /// A DifferenceHistory: its stored second differences, every stride-th step.
+  void image_differences(const ExecSpace& exec, int p, int n,
+                         const propagation::DifferenceHistory<T>& d) const {
+    if (n % d.stride != 0) return;
+    const int k = n / d.stride, R = prop_.st_.halo;
+    const Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>> cells(
+        exec, {0, 0, 0}, {count_, prop_.st_.nz, prop_.st_.nx});
+    using propagation::AccumulateDifference;
+    const char* label = "pwave::physics::acoustic::imaging";
+    const Field<T>& g = parity(p).g_cur;
+    if (d.compression == Compression::none) {
+      Kokkos::parallel_for(
+          label, cells, AccumulateDifference<T, Compression::none>{d, prop_.shot_grad_, g, k, R});
+    } else if (d.compression == Compression::bf16) {
+      Kokkos::parallel_for(
+          label, cells, AccumulateDifference<T, Compression::bf16>{d, prop_.shot_grad_, g, k, R});
+    } else {
+      Kokkos::parallel_for(
+          label, cells, AccumulateDifference<T, Compression::int8>{d, prop_.shot_grad_, g, k, R});
+    }
+  }
+
+  /// A FullHistory or a CheckpointHistory's segment: u^n from slot n - base of `snapshots`.
+  void image_snapshots(const ExecSpace& exec, int p, int n, const Snapshots& snapshots,
+                       int base) const {
+    const auto& st = prop_.st_;
+    const physics::AccumulateGradient<T> image{
+        prop_.shot_grad_, parity(p).g_cur, snapshots, n, st.halo, base, st.hy, st.ys, st.nx};
+    if constexpr (Dim == 3) {
+      backend::for_each_cell_3d("pwave::physics::acoustic3d::imaging", exec, count_,
+                                backend::Box{0, st.nz, 0, st.ny, 0, st.nx}, image);
+    } else {
+      Kokkos::parallel_for("pwave::physics::acoustic::imaging",
+                           Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>(
+                               exec, {0, 0, 0}, {count_, st.nz, st.nx}),
+                           image);
+    }
+  }
+
+  /// G^n from G^{n+1}, G^{n+2}: the interior (unless the reversed step did it) and the frame.
+  void adjoint_step(const ExecSpace& exec, int p) const {
+    if constexpr (Dim == 3) {
+      prop_.template adjoint_step_3d<Order>(exec, count_, rebuilds_box_, parity(p), coef_);
+    } else {
+      const int nz = prop_.st_.nz, nx = prop_.st_.nx;
+      const int z0 = region_.z_lo, z1 = region_.z_hi, x0 = region_.x_lo, x1 = region_.x_hi;
+      if (!rebuilds_box_) {
+        backend::for_each_cell("pwave::physics::acoustic::adjoint_interior", exec, count_, z0, z1,
+                               x0, x1, interior_[p]);
       }
       // The frame as in forward(): side columns (x strips only in reach), top and bottom bands
       // (z strips only), and the four corners (both).
-      backend::for_each_cell(name, exec, count, z0, z1, 0, x0, side[p]);
-      backend::for_each_cell(name, exec, count, z0, z1, x1, nx, side[p]);
-      backend::for_each_cell(name, exec, count, 0, z0, x0, x1, band[p]);
-      backend::for_each_cell(name, exec, count, z1, nz, x0, x1, band[p]);
-      backend::for_each_cell(name, exec, count, 0, z0, 0, x0, corner[p]);
-      backend::for_each_cell(name, exec, count, 0, z0, x1, nx, corner[p]);
-      backend::for_each_cell(name, exec, count, z1, nz, 0, x0, corner[p]);
-      backend::for_each_cell(name, exec, count, z1, nz, x1, nx, corner[p]);
+      const char* name = "pwave::physics::acoustic::adjoint_frame";
+      backend::for_each_cell(name, exec, count_, z0, z1, 0, x0, side_[p]);
+      backend::for_each_cell(name, exec, count_, z0, z1, x1, nx, side_[p]);
+      backend::for_each_cell(name, exec, count_, 0, z0, x0, x1, band_[p]);
+      backend::for_each_cell(name, exec, count_, z1, nz, x0, x1, band_[p]);
+      backend::for_each_cell(name, exec, count_, 0, z0, 0, x0, corner_[p]);
+      backend::for_each_cell(name, exec, count_, 0, z0, x1, nx, corner_[p]);
+      backend::for_each_cell(name, exec, count_, z1, nz, 0, x0, corner_[p]);
+      backend::for_each_cell(name, exec, count_, z1, nz, x1, nx, corner_[p]);
     }
-    Kokkos::parallel_for(
-        "pwave::physics::acoustic::inject_residual", Range3(exec, {0, 0, n}, {count, nrec, n + 1}),
-        InjectResidual<T>{st.g_prev, residual, st.v2dt2, receiver_cell_, column, first});
+  }
+
+  /// The residuals of step n injected into G^n, and the free surface's S with its mirror.
+  void inject_residual(const ExecSpace& exec, int p, int n) const {
+    const auto& st = parity(p);
+    Kokkos::parallel_for("pwave::physics::acoustic::inject_residual",
+                         Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>(
+                             exec, {0, 0, n}, {count_, prop_.nrec_, n + 1}),
+                         physics::InjectResidual<T>{st.g_prev, residual_, st.v2dt2,
+                                                    prop_.receiver_cell_, column_, 0});
     if (FreeSurface) {  // S, and the mirror the next step's stencils read
       Kokkos::parallel_for("pwave::physics::acoustic::adjoint_surface",
-                           Range2(exec, {0, 0}, {count, int(st.g_prev.extent(2))}),
-                           physics::FreeSurface<T>{st.g_prev, R});
+                           Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>(
+                               exec, {0, 0}, {count_, int(st.g_prev.extent(2))}),
+                           physics::FreeSurface<T>{st.g_prev, st.halo});
     }
   }
-  if (grad_w.extent(0) == 0) {  // adjoint_per_shot: the caller sums the shots
-    exec.fence();
-    return;
+
+  /// dJ/dw = (imaging sum) / w^2, shots summed in order (the gradient does not depend on how
+  /// shots were batched); nothing for adjoint_per_shot (empty `grad`: the caller sums).
+  void finish(const ExecSpace& exec, const GridView<T>& grad) const {
+    if (grad.extent(0) == 0) return;
+    sum_shot_gradients(exec, prop_.shot_grad_, prop_.st_.v2dt2, grad, count_, prop_.st_.nz,
+                       int(prop_.shot_grad_.extent(2)));
   }
-  // dJ/dw = (imaging sum) / w^2; shots summed in order, so the gradient does not depend on
-  // how shots were batched.
-  sum_shot_gradients(exec, shot_grad_, st_.v2dt2, grad_w, count, nz, int(shot_grad_.extent(2)));
-  exec.fence();
-}
+
+ private:
+  using State = physics::AcousticAdjointState<T>;
+  const State& parity(int p) const { return p == 0 ? even_ : odd_; }
+  static State zeroed(AcousticPropagator& prop) {
+    auto& a = prop.adj_;
+    for (auto* f : {&a.g_prev, &a.g_cur, &a.psi_x, &a.psi_x_next, &a.zeta_x, &a.zeta_x_next,
+                    &a.psi_z, &a.psi_z_next, &a.zeta_z, &a.zeta_z_next, &a.psi_y, &a.psi_y_next,
+                    &a.zeta_y, &a.zeta_y_next, &prop.shot_grad_}) {
+      Kokkos::deep_copy(*f, T(0));
+    }
+    return a;
+  }
+  static State swapped(const State& even) {
+    State odd = even;
+    std::swap(odd.g_prev, odd.g_cur);
+    std::swap(odd.psi_x, odd.psi_x_next);
+    std::swap(odd.zeta_x, odd.zeta_x_next);
+    std::swap(odd.psi_z, odd.psi_z_next);
+    std::swap(odd.zeta_z, odd.zeta_z_next);
+    std::swap(odd.psi_y, odd.psi_y_next);
+    std::swap(odd.zeta_y, odd.zeta_y_next);
+    return odd;
+  }
+  propagation::ReverseStepBox<T, Order, Dim> reverse_step(int p) const {
+    const auto& st = prop_.st_;
+    const Field<T>& u_next = p == 0 ? st.u_cur : st.u_prev;
+    const Field<T>& u_now = p == 0 ? st.u_prev : st.u_cur;
+    const State& a = parity(p);
+    return propagation::ReverseStepBox<T, Order, Dim>(
+        {u_next, u_now, a.g_cur, prop_.shot_grad_, a.v2dt2, coef_, st.halo, st.hy, st.ys, st.nx},
+        physics::InteriorStep<T, Order, Dim>(a.as_forward(), coef_));
+  }
+
+  AcousticPropagator& prop_;
+  const int count_;
+  const Traces<T> residual_;
+  const SourceAdjoint source_adjoint_;
+  const bool rebuilds_box_;
+  const physics::ScaledStencil<T, Order> coef_;
+  const State even_, odd_;
+  // Away from the strips the adjoint in G is the forward interior update.
+  const physics::InteriorStep<T, Order> interior_[2];
+  const physics::AdjointFrameStep<T, Order, true, false> side_[2];
+  const physics::AdjointFrameStep<T, Order, false, true> band_[2];
+  const physics::AdjointFrameStep<T, Order, true, true> corner_[2];
+  // The box where no stencil reaches a CPML strip; the frame around it is the region the
+  // boundary storage keeps.
+  const propagation::FrameRegion region_;
+  const physics::ColumnMap column_;
+  const propagation::ReverseStepBox<T, Order, Dim> reverse_[2];
+};
 
 template <class T>
 template <int Order>
@@ -397,12 +352,6 @@ void AcousticPropagator<T>::adjoint_step_3d(const ExecSpace& exec, int count, bo
 }
 
 template <class T>
-void AcousticPropagator<T>::adjoint_per_shot(const std::vector<int>& shots,
-                                             const Traces<T>& residual, const History& history) {
-  adjoint(shots, residual, history, GridView<T>());
-}
-
-template <class T>
 void AcousticPropagator<T>::add_imaging(const GridView<T>& imaging,
                                         const GridView<T>& grad_w) const {
   const GridView<T> w = st_.v2dt2;
@@ -414,18 +363,11 @@ void AcousticPropagator<T>::add_imaging(const GridView<T>& imaging,
       });
 }
 
-#define PWAVE_INSTANTIATE_ADJOINT(T)                                                               \
-  template void AcousticPropagator<T>::allocate_adjoint();                                         \
-  template void AcousticPropagator<T>::adjoint_per_shot(const std::vector<int>&, const Traces<T>&, \
-                                                        const History&);                           \
-  template void AcousticPropagator<T>::add_imaging(const GridView<T>&, const GridView<T>&) const;  \
-  template void AcousticPropagator<T>::adjoint(                                                    \
-      int, int, const Traces<T>&, const History&, const GridView<T>&,                              \
-      const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>&);                                    \
-  template void AcousticPropagator<T>::adjoint(                                                    \
-      const std::vector<int>&, const Traces<T>&, const History&, const GridView<T>&,               \
-      const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>&);
+#define PWAVE_INSTANTIATE_ADJOINT(T)                       \
+  template void AcousticPropagator<T>::allocate_adjoint(); \
+  template void AcousticPropagator<T>::add_imaging(const GridView<T>&, const GridView<T>&) const;
 PWAVE_INSTANTIATE_ADJOINT(float)
 PWAVE_INSTANTIATE_ADJOINT(double)
+PWAVE_INSTANTIATE_BACKWARD(physics::acoustic::Physics)
 
 }  // namespace pwave

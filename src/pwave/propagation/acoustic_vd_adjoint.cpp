@@ -6,8 +6,11 @@
 #include "pwave/core/error.hpp"
 #include "pwave/physics/point_sources.hpp"
 #include "pwave/propagation/acoustic_propagator.hpp"
+#include "pwave/propagation/backward_loop.hpp"
 
 namespace pwave {
+
+namespace vd = physics::acoustic_vd;
 
 namespace {
 
@@ -84,144 +87,190 @@ void AcousticPropagator<T>::allocate_adjoint_vd() {
   shot_channels_ = Field<T>("pwave::shot_imaging", capacity_, 2 * st_.nz, st_.ny * st_.nx);
 }
 
+/// The variable-density equation's backward step (physics/acoustic_vd/adjoint_kernels.hpp):
+/// G in parity copies (step n writes G^n over G^{n+2}); u^n for the buoyancy imaging is, with
+/// boundary storage, the forward field that holds it (as for constant density), else vd_u_,
+/// loaded from the history. Needs an exact history (no differences: adjoint() refuses them).
 template <class T>
 template <int Order, bool FreeSurface, int Dim>
-void AcousticPropagator<T>::adjoint_vd_impl(
-    int count, const Traces<T>& residual, const History& history, const GridView<T>& grad,
-    const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>& source_adjoint) {
-  namespace vd = physics::acoustic_vd;
-  const int first = 0;
-  auto& A = vd_adj_;
-  for (auto* f : {&A.g_prev, &A.g_cur, &A.p_x, &A.p_z, &A.p_y, &A.z_x, &A.z_z, &A.z_y, &A.img_b,
-                  &shot_grad_}) {
-    Kokkos::deep_copy(*f, T(0));
+class AcousticPropagator<T>::VariableDensityBackward {
+ public:
+  static constexpr bool images_differences = false;
+
+  VariableDensityBackward(AcousticPropagator& prop, int count, const Traces<T>& residual,
+                          const SourceAdjoint& source_adjoint, bool boundary)
+      : prop_(prop),
+        count_(count),
+        residual_(residual),
+        source_adjoint_(source_adjoint),
+        coef_(prop.problem_.model.grid.dz, prop.problem_.model.grid.dx,
+              Dim == 3 ? prop.problem_.model.grid.dy : 0.0),
+        even_(prepared(prop, boundary, 0)),
+        odd_(prepared(prop, boundary, 1)),
+        region_(prop.frame_region()),
+        column_{prop.st_.nx, prop.st_.hy, prop.st_.ys, prop.st_.halo} {
+    const auto& st = prop.st_;
+    const int nz = st.nz, nx = st.nx, ny = st.ny, R = st.halo;
+    cuts_ = backend::BoxCuts{{0, st.strip_top, nz - st.strip_bottom, nz},
+                             {0, st.strip_front, ny - st.strip_back, ny},
+                             {0, st.strip_left, nx - st.strip_right, nx}};
+    grid_ = backend::Box{0, nz, 0, ny, 0, nx};
+    // The reversed step's flux is needed a stencil radius around the box.
+    flux_box_ = backend::Box{std::max(region_.z_lo - R, 0),
+                             std::min(region_.z_hi + R, nz),
+                             Dim == 3 ? std::max(region_.y_lo - R, 0) : 0,
+                             Dim == 3 ? std::min(region_.y_hi + R, ny) : 1,
+                             std::max(region_.x_lo - R, 0),
+                             std::min(region_.x_hi + R, nx)};
+    box_ = backend::Box{region_.z_lo, region_.z_hi, region_.y_lo,
+                        region_.y_hi, region_.x_lo, region_.x_hi};
   }
-  const Grid& g = problem_.model.grid;
-  const vd::Coefficients<T, Order> coef(g.dz, g.dx, Dim == 3 ? g.dy : 0.0);
-  ExecSpace exec;
-  const int nz = st_.nz, nx = st_.nx, ny = st_.ny, R = st_.halo;
-  // Which history it is: exactly one of these is set (adjoint() checked it holds this batch and
-  // is not a DifferenceHistory).
-  const auto* full = history.template get_if<propagation::FullHistory<T>>();
-  const auto* frames = history.template get_if<propagation::FrameHistory<T>>();
-  const auto* checkpoints = history.template get_if<propagation::CheckpointHistory<T>>();
-  const bool boundary = frames != nullptr;
+  VariableDensityBackward(const VariableDensityBackward&) = delete;
+  VariableDensityBackward& operator=(const VariableDensityBackward&) = delete;
 
-  // Parity copies: step n writes G^n over G^{n+2}. u^n for the buoyancy imaging: with boundary
-  // storage the forward field that holds it (as in acoustic_propagator_adjoint.cpp), else vd_u_,
-  // loaded from the history.
-  A.v = vd_;
-  A.v.st = st_;
-  vd::AdjointState<T> even = A, odd = A;
-  std::swap(odd.g_prev, odd.g_cur);
-  even.v.st.u_cur = boundary ? st_.u_prev : vd_u_;
-  odd.v.st.u_cur = boundary ? st_.u_cur : vd_u_;
-  const vd::AdjointState<T>* parity[2] = {&even, &odd};
-
-  const backend::BoxCuts cuts{{0, st_.strip_top, nz - st_.strip_bottom, nz},
-                              {0, st_.strip_front, ny - st_.strip_back, ny},
-                              {0, st_.strip_left, nx - st_.strip_right, nx}};
-  const backend::Box grid{0, nz, 0, ny, 0, nx};
-  const propagation::FrameRegion region = frame_region();
-  // The reversed step's flux is needed a stencil radius around the box.
-  const backend::Box flux_box{std::max(region.z_lo - R, 0),
-                              std::min(region.z_hi + R, nz),
-                              Dim == 3 ? std::max(region.y_lo - R, 0) : 0,
-                              Dim == 3 ? std::min(region.y_hi + R, ny) : 1,
-                              std::max(region.x_lo - R, 0),
-                              std::min(region.x_hi + R, nx)};
-  const backend::Box box{region.z_lo, region.z_hi, region.y_lo,
-                         region.y_hi, region.x_lo, region.x_hi};
-  const physics::ColumnMap column{nx, st_.hy, st_.ys, R};
-  const int fx = int(st_.u_cur.extent(2));
-  const T inv_volume = T(1.0 / g.cell_volume());
-  using Range2 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
-  using Range3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;
-
-  int segment_begin = problem_.nt;
-  for (int n = problem_.nt - 1; n >= 0; --n) {
-    const int p = (problem_.nt - 1 - n) & 1;
-    const vd::AdjointState<T>& a = *parity[p];
-    if (checkpoints && n < segment_begin) {
-      const int c = n / checkpoints->interval;
-      segment_begin = c * checkpoints->interval;
-      restore_checkpoint(*checkpoints, c);
-      forward_impl<physics::acoustic_vd::Physics, Order, Dim>(first, count, Traces<T>(), {}, 0, 0,
-                                                              history, segment_begin, n + 1, true);
-    }
+  /// dJ/ds(t_n) when asked for, and the source term's share of the buoyancy imaging.
+  void source_adjoint(const ExecSpace& exec, int p, int n) const {
+    const auto& a = parity(p);
     Kokkos::parallel_for(
         "pwave::physics::acoustic_vd::source_adjoint",
-        Kokkos::RangePolicy<ExecSpace>(exec, 0, count),
-        vd::SourceAdjoint<T>{source_adjoint, a.g_cur, a.img_b, st_.v2dt2, vd_.w, source_cell_,
-                             scaled_wavelet_, column, inv_volume, first, n});
-    if (boundary) {
-      // u^{n-1} over u^{n+1}: the frame from storage, the box by the reversed step; dJ/dw's
-      // imaging term on both.
-      const Field<T>& u_next = p == 0 ? st_.u_cur : st_.u_prev;
-      const Field<T>& u_now = p == 0 ? st_.u_prev : st_.u_cur;
-      propagation::for_each_stored_cell(
-          "pwave::propagation::frame_image_restore", exec, count, region,
-          propagation::FrameImageRestore<T>{frames->frames, u_next, u_now, a.g_cur, shot_grad_,
-                                            region, n, R});
-      vd::State<T> rv = vd_;
-      rv.st = st_;
-      rv.st.u_cur = u_now, rv.st.u_prev = u_next;
-      backend::for_each_cell_3d("pwave::physics::acoustic_vd::reverse_flux", exec, count, flux_box,
-                                vd::InteriorFlux<T, Order, Dim>{rv, coef});
-      if (FreeSurface) {
-        Kokkos::parallel_for("pwave::physics::acoustic_vd::mirror_flux",
-                             Range2(exec, {0, 0}, {count, fx}), vd::MirrorFlux<T>{rv.flux_z, R});
-      }
-      backend::for_each_cell_3d("pwave::physics::acoustic_vd::reverse_step", exec, count, box,
-                                vd::ReverseUpdate<T, Order, Dim>{rv, coef, a.g_cur, shot_grad_});
-      Kokkos::parallel_for(
-          "pwave::propagation::reconstruct_source", Kokkos::RangePolicy<ExecSpace>(exec, 0, count),
-          propagation::ReconstructSource<T>{u_next, a.g_cur, shot_grad_, st_.v2dt2, source_cell_,
-                                            scaled_wavelet_, region, n, R, first});
-      if (FreeSurface) {
-        Kokkos::parallel_for("pwave::physics::acoustic::free_surface",
-                             Range2(exec, {0, 0}, {count, fx}), physics::FreeSurface<T>{u_next, R});
-      }
-    } else {
-      // A FullHistory or a CheckpointHistory: u^n from its snapshots.
-      const auto& snaps = full ? full->snapshots : checkpoints->segment;
-      const int base = full ? 0 : segment_begin - 1;
-      backend::for_each_cell_3d("pwave::physics::acoustic_vd::imaging_w", exec, count, grid,
-                                physics::AccumulateGradient<T>{shot_grad_, a.g_cur, snaps, n, R,
-                                                               base, st_.hy, st_.ys, nx});
-      backend::for_each_cell_3d("pwave::physics::acoustic_vd::load_snapshot", exec, count, grid,
-                                LoadSnapshot<T>{vd_u_, snaps, n - base, R, st_.hy, st_.ys, nx});
-      if (FreeSurface) {
-        Kokkos::parallel_for("pwave::physics::acoustic::free_surface",
-                             Range2(exec, {0, 0}, {count, fx}), physics::FreeSurface<T>{vd_u_, R});
-      }
+        Kokkos::RangePolicy<ExecSpace>(exec, 0, count_),
+        vd::SourceAdjoint<T>{source_adjoint_, a.g_cur, a.img_b, prop_.st_.v2dt2, prop_.vd_.w,
+                             prop_.source_cell_, prop_.scaled_wavelet_, column_,
+                             T(1.0 / prop_.problem_.model.grid.cell_volume()), 0, n});
+  }
+
+  /// u^{n-1} over u^{n+1}: the frame from storage, the box by the reversed step; dJ/dw's
+  /// imaging term on both.
+  void rebuild_and_image(const ExecSpace& exec, int p, int n,
+                         const propagation::FrameHistory<T>& frames) const {
+    const auto& st = prop_.st_;
+    const int R = st.halo, fx = int(st.u_cur.extent(2));
+    const auto& a = parity(p);
+    const Field<T>& u_next = p == 0 ? st.u_cur : st.u_prev;
+    const Field<T>& u_now = p == 0 ? st.u_prev : st.u_cur;
+    using Range2 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
+    propagation::for_each_stored_cell(
+        "pwave::propagation::frame_image_restore", exec, count_, region_,
+        propagation::FrameImageRestore<T>{frames.frames, u_next, u_now, a.g_cur, prop_.shot_grad_,
+                                          region_, n, R});
+    vd::State<T> rv = prop_.vd_;
+    rv.st = st;
+    rv.st.u_cur = u_now, rv.st.u_prev = u_next;
+    backend::for_each_cell_3d("pwave::physics::acoustic_vd::reverse_flux", exec, count_, flux_box_,
+                              vd::InteriorFlux<T, Order, Dim>{rv, coef_});
+    if (FreeSurface) {
+      Kokkos::parallel_for("pwave::physics::acoustic_vd::mirror_flux",
+                           Range2(exec, {0, 0}, {count_, fx}), vd::MirrorFlux<T>{rv.flux_z, R});
     }
-    backend::for_each_box_3d("pwave::physics::acoustic_vd::adjoint_hbar", exec, count, cuts,
+    backend::for_each_cell_3d(
+        "pwave::physics::acoustic_vd::reverse_step", exec, count_, box_,
+        vd::ReverseUpdate<T, Order, Dim>{rv, coef_, a.g_cur, prop_.shot_grad_});
+    Kokkos::parallel_for(
+        "pwave::propagation::reconstruct_source", Kokkos::RangePolicy<ExecSpace>(exec, 0, count_),
+        propagation::ReconstructSource<T>{u_next, a.g_cur, prop_.shot_grad_, st.v2dt2,
+                                          prop_.source_cell_, prop_.scaled_wavelet_, region_, n, R,
+                                          0});
+    if (FreeSurface) {
+      Kokkos::parallel_for("pwave::physics::acoustic::free_surface",
+                           Range2(exec, {0, 0}, {count_, fx}), physics::FreeSurface<T>{u_next, R});
+    }
+  }
+
+  /// A FullHistory or a CheckpointHistory's segment: dJ/dw's imaging term, and u^n loaded for
+  /// the buoyancy imaging of the adjoint step.
+  void image_snapshots(const ExecSpace& exec, int p, int n, const Snapshots& snapshots,
+                       int base) const {
+    const auto& st = prop_.st_;
+    const int R = st.halo, fx = int(st.u_cur.extent(2));
+    backend::for_each_cell_3d(
+        "pwave::physics::acoustic_vd::imaging_w", exec, count_, grid_,
+        physics::AccumulateGradient<T>{prop_.shot_grad_, parity(p).g_cur, snapshots, n, R, base,
+                                       st.hy, st.ys, st.nx});
+    backend::for_each_cell_3d(
+        "pwave::physics::acoustic_vd::load_snapshot", exec, count_, grid_,
+        LoadSnapshot<T>{prop_.vd_u_, snapshots, n - base, R, st.hy, st.ys, st.nx});
+    if (FreeSurface) {
+      Kokkos::parallel_for(
+          "pwave::physics::acoustic::free_surface",
+          Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>(exec, {0, 0}, {count_, fx}),
+          physics::FreeSurface<T>{prop_.vd_u_, R});
+    }
+  }
+
+  /// G^n from G^{n+1}, G^{n+2}: the adjoint fluxes (H-bar, G-bar) per box, then the update.
+  void adjoint_step(const ExecSpace& exec, int p) const {
+    const auto& a = parity(p);
+    backend::for_each_box_3d("pwave::physics::acoustic_vd::adjoint_hbar", exec, count_, cuts_,
                              [&](auto in_x, auto in_y, auto in_z) {
                                return vd::HBar<T, Order, Dim, decltype(in_x)::value,
                                                decltype(in_z)::value, decltype(in_y)::value>{a};
                              });
     backend::for_each_box_3d(
-        "pwave::physics::acoustic_vd::adjoint_gbar", exec, count, cuts,
+        "pwave::physics::acoustic_vd::adjoint_gbar", exec, count_, cuts_,
         [&](auto in_x, auto in_y, auto in_z) {
           return vd::GBar<T, Order, Dim, decltype(in_x)::value, decltype(in_z)::value,
-                          decltype(in_y)::value, FreeSurface>{a, coef};
+                          decltype(in_y)::value, FreeSurface>{a, coef_};
         });
-    backend::for_each_cell_3d("pwave::physics::acoustic_vd::adjoint_update", exec, count, grid,
-                              vd::AdjointUpdate<T, Order, Dim, FreeSurface, true>{a, coef});
-    Kokkos::parallel_for(
-        "pwave::physics::acoustic_vd::inject_residual",
-        Range3(exec, {0, 0, n}, {count, nrec_, n + 1}),
-        physics::InjectResidual<T>{a.g_prev, residual, vd_.w, receiver_cell_, column, first});
+    backend::for_each_cell_3d("pwave::physics::acoustic_vd::adjoint_update", exec, count_, grid_,
+                              vd::AdjointUpdate<T, Order, Dim, FreeSurface, true>{a, coef_});
+  }
+
+  /// The residuals of step n injected into G^n; the free surface zeroes its row.
+  void inject_residual(const ExecSpace& exec, int p, int n) const {
+    const auto& a = parity(p);
+    Kokkos::parallel_for("pwave::physics::acoustic_vd::inject_residual",
+                         Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>(
+                             exec, {0, 0, n}, {count_, prop_.nrec_, n + 1}),
+                         physics::InjectResidual<T>{a.g_prev, residual_, prop_.vd_.w,
+                                                    prop_.receiver_cell_, column_, 0});
     if (FreeSurface) {
       Kokkos::parallel_for("pwave::physics::acoustic_vd::adjoint_surface",
-                           Range2(exec, {0, 0}, {count, fx}), vd::ZeroSurface<T>{a.g_prev, R});
+                           Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>(
+                               exec, {0, 0}, {count_, int(prop_.st_.u_cur.extent(2))}),
+                           vd::ZeroSurface<T>{a.g_prev, prop_.st_.halo});
     }
   }
-  pack_channels(exec, shot_channels_, shot_grad_, A.img_b, count);
-  if (grad.extent(0) > 0) sum_channels(exec, shot_channels_, grad, count);
-  exec.fence();
-}
+
+  /// Both channels per shot as shot_imaging() returns them; summed over the shots into `grad`
+  /// unless it is empty (adjoint_per_shot).
+  void finish(const ExecSpace& exec, const GridView<T>& grad) const {
+    pack_channels(exec, prop_.shot_channels_, prop_.shot_grad_, prop_.vd_adj_.img_b, count_);
+    if (grad.extent(0) > 0) sum_channels(exec, prop_.shot_channels_, grad, count_);
+  }
+
+ private:
+  using State = vd::AdjointState<T>;
+  const State& parity(int p) const { return p == 0 ? even_ : odd_; }
+  // The zeroed adjoint state over the current model (parity 0 first: it zeroes), with the
+  // fields of parity p.
+  static State prepared(AcousticPropagator& prop, bool boundary, int p) {
+    auto& A = prop.vd_adj_;
+    if (p == 0) {
+      for (auto* f : {&A.g_prev, &A.g_cur, &A.p_x, &A.p_z, &A.p_y, &A.z_x, &A.z_z, &A.z_y, &A.img_b,
+                      &prop.shot_grad_}) {
+        Kokkos::deep_copy(*f, T(0));
+      }
+      A.v = prop.vd_;
+      A.v.st = prop.st_;
+    }
+    State s = A;
+    if (p == 1) std::swap(s.g_prev, s.g_cur);
+    const Field<T>& u_now = p == 0 ? prop.st_.u_prev : prop.st_.u_cur;
+    s.v.st.u_cur = boundary ? u_now : prop.vd_u_;
+    return s;
+  }
+
+  AcousticPropagator& prop_;
+  const int count_;
+  const Traces<T> residual_;
+  const SourceAdjoint source_adjoint_;
+  const vd::Coefficients<T, Order> coef_;
+  const State even_, odd_;
+  const propagation::FrameRegion region_;
+  const physics::ColumnMap column_;
+  backend::BoxCuts cuts_;
+  backend::Box grid_, flux_box_, box_;
+};
 
 template <class T>
 void AcousticPropagator<T>::model_gradients(const GridView<T>& imaging, const GridView<T>& grad_vp,
@@ -291,21 +340,6 @@ void AcousticPropagator<T>::model_gradients(const GridView<T>& imaging, const Gr
 PWAVE_INSTANTIATE_VD(float)
 PWAVE_INSTANTIATE_VD(double)
 
-#define PWAVE_INSTANTIATE_VD_ADJOINT(T, O, FS, D)                 \
-  template void AcousticPropagator<T>::adjoint_vd_impl<O, FS, D>( \
-      int, const Traces<T>&, const History&, const GridView<T>&,  \
-      const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>&);
-#define PWAVE_INSTANTIATE_VD_ADJOINT_ORDERS(T, FS, D) \
-  PWAVE_INSTANTIATE_VD_ADJOINT(T, 2, FS, D)           \
-  PWAVE_INSTANTIATE_VD_ADJOINT(T, 4, FS, D)           \
-  PWAVE_INSTANTIATE_VD_ADJOINT(T, 6, FS, D)           \
-  PWAVE_INSTANTIATE_VD_ADJOINT(T, 8, FS, D)
-#define PWAVE_INSTANTIATE_VD_ADJOINT_ALL(T)        \
-  PWAVE_INSTANTIATE_VD_ADJOINT_ORDERS(T, false, 2) \
-  PWAVE_INSTANTIATE_VD_ADJOINT_ORDERS(T, true, 2)  \
-  PWAVE_INSTANTIATE_VD_ADJOINT_ORDERS(T, false, 3) \
-  PWAVE_INSTANTIATE_VD_ADJOINT_ORDERS(T, true, 3)
-PWAVE_INSTANTIATE_VD_ADJOINT_ALL(float)
-PWAVE_INSTANTIATE_VD_ADJOINT_ALL(double)
+PWAVE_INSTANTIATE_BACKWARD(physics::acoustic_vd::Physics)
 
 }  // namespace pwave
