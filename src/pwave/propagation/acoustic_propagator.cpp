@@ -332,161 +332,6 @@ void AcousticPropagator<T>::set_velocity(const GridView<T>& vp) {
 }
 
 template <class T>
-template <class Physics, int Order, int Dim>
-void AcousticPropagator<T>::forward_impl(int first, int count, const Traces<T>& traces,
-                                         const ProgressCallback& progress, long steps_before,
-                                         long steps_total, const History& history, int n_begin,
-                                         int n_end, bool recompute) {
-  using namespace physics;
-  // What this run stores: the history's arrays from rest, or, recomputing a segment, the
-  // segment buffer of the checkpoint history.
-  const auto* checkpoints = history.template get_if<propagation::CheckpointHistory<T>>();
-  if (recompute && !checkpoints) {
-    throw RuntimeError("AcousticPropagator: only checkpoint histories recompute segments");
-  }
-  const auto* full = recompute ? nullptr : history.template get_if<propagation::FullHistory<T>>();
-  const auto* frames =
-      recompute ? nullptr : history.template get_if<propagation::FrameHistory<T>>();
-  const auto* diff =
-      recompute ? nullptr : history.template get_if<propagation::DifferenceHistory<T>>();
-  const bool save_checkpoints = !recompute && checkpoints;
-  if (diff) Kokkos::deep_copy(diff->previous, T(0));  // u^{-1} = 0
-  if (!recompute) reset();
-  const Grid& g = problem_.model.grid;
-  const ScaledStencil<T, Order> coef(g.dz, g.dx, Dim == 3 ? g.dy : 0.0);
-  ExecSpace exec;
-
-  // Two copies of every functor, one per parity of the step, so the time loop only swaps which
-  // one it launches: no View copies, allocations or host work per step.
-  physics::AcousticState<T> even = st_, odd = st_;
-  std::swap(odd.u_prev, odd.u_cur);
-  std::swap(odd.psi_x, odd.psi_x_next);
-  std::swap(odd.psi_z, odd.psi_z_next);
-  std::swap(odd.psi_y, odd.psi_y_next);
-  const physics::AcousticState<T>* parity[2] = {&even, &odd};
-
-  const InteriorStep<T, Order> interior[2] = {{even, coef}, {odd, coef}};
-  const CpmlStep<T, Order, true, false> side[2] = {{even, coef}, {odd, coef}};
-  const CpmlStep<T, Order, false, true> band[2] = {{even, coef}, {odd, coef}};
-  const CpmlStep<T, Order, true, true> corner[2] = {{even, coef}, {odd, coef}};
-  const ColumnMap column{st_.nx, st_.hy, st_.ys, st_.halo};
-  const RecordReceivers<T> record[2] = {{traces, even.u_cur, receiver_cell_, column, first},
-                                        {traces, odd.u_cur, receiver_cell_, column, first}};
-  const InjectSource<T> inject[2] = {
-      {even.u_prev, st_.v2dt2, source_cell_, scaled_wavelet_, column, first},
-      {odd.u_prev, st_.v2dt2, source_cell_, scaled_wavelet_, column, first}};
-  const FreeSurface<T> surface[2] = {{even.u_prev, st_.halo}, {odd.u_prev, st_.halo}};
-  constexpr bool variable_density = std::is_same_v<Physics, physics::acoustic_vd::Physics>;
-  physics::acoustic_vd::State<T> vd_even = vd_, vd_odd = vd_;
-  vd_even.st = even, vd_odd.st = odd;
-  const physics::acoustic_vd::State<T>* vd_parity[2] = {&vd_even, &vd_odd};
-  const physics::acoustic_vd::Coefficients<T, Order> vd_coef(g.dz, g.dx, Dim == 3 ? g.dy : 0.0);
-
-  const int nz = st_.nz, nx = st_.nx;
-  const int z0 = st_.strip_top, z1 = nz - st_.strip_bottom;
-  const int x0 = st_.strip_left, x1 = nx - st_.strip_right;
-  const backend::Frame frame{nz, nx, z0, z1, x0, x1};
-  const int nrec = nrec_, fx = int(st_.u_cur.extent(2));
-  const bool free_surface = problem_.boundary.free_surface;
-  using Range2 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
-  using Range3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;
-
-  const propagation::FrameRegion region = frame_region();
-  if (full) {
-    store_snapshot<Dim>(exec, count, full->snapshots, even.u_cur, 0);
-  }
-  if (recompute) {  // segment slots 0, 1: u^{n_begin - 1}, u^{n_begin}
-    store_snapshot<Dim>(exec, count, checkpoints->segment, even.u_prev, 0);
-    store_snapshot<Dim>(exec, count, checkpoints->segment, even.u_cur, 1);
-  }
-  if (frames) {
-    propagation::for_each_stored_cell(
-        "pwave::propagation::store_frame", exec, count, region,
-        propagation::StoreFrame<T>{frames->frames, even.u_cur, region, 0, st_.halo});
-  }
-  for (int n = n_begin; n < n_end; ++n) {
-    const int p = (n - n_begin) & 1;
-    if (save_checkpoints && n % checkpoints->interval == 0) {
-      // The whole state step n starts from: u^{n-1}, u^n, psi^{n-1}, zeta^{n-1}.
-      const int c = n / checkpoints->interval;
-      checkpoints->for_each_saved(*parity[p], c, [&](const auto& slot, const auto& field) {
-        Kokkos::deep_copy(exec, slot, field);
-      });
-    }
-    if (!recompute) {
-      Kokkos::parallel_for("pwave::physics::acoustic::record",
-                           Range3(exec, {0, 0, n}, {count, nrec, n + 1}), record[p]);
-    }
-    if constexpr (variable_density) {
-      step_vd<Order, Dim>(exec, count, *vd_parity[p], vd_coef);
-    } else if constexpr (Dim == 3) {
-      step_3d<Order>(exec, count, *parity[p], coef);
-    } else {
-      // The interior, and the CPML frame: left/right strips (x terms), top/bottom bands (z
-      // terms), four corners. Host backends do it in one sweep, GPUs in one launch per region.
-      backend::for_each_frame_cell("pwave::physics::acoustic::step", exec, count, frame,
-                                   interior[p], side[p], band[p], corner[p]);
-    }
-    Kokkos::parallel_for("pwave::physics::acoustic::inject", Range2(exec, {0, n}, {count, n + 1}),
-                         inject[p]);
-    if (free_surface) {
-      Kokkos::parallel_for("pwave::physics::acoustic::free_surface",
-                           Range2(exec, {0, 0}, {count, fx}), surface[p]);
-    }
-    if (full) {
-      store_snapshot<Dim>(exec, count, full->snapshots, parity[p]->u_prev, n + 1);
-    }
-    if (frames) {
-      propagation::for_each_stored_cell(
-          "pwave::propagation::store_frame", exec, count, region,
-          propagation::StoreFrame<T>{frames->frames, parity[p]->u_prev, region, n + 1, st_.halo});
-    }
-    if (recompute) {
-      store_snapshot<Dim>(exec, count, checkpoints->segment, parity[p]->u_prev, n - n_begin + 2);
-    }
-    if (diff) {
-      // D^n needs u^{n-1}, which this step overwrote: it was kept at the end of step n-1.
-      if (n % diff->stride == 0) {
-        store_difference(*diff, parity[p]->u_prev, parity[p]->u_cur, count, n);
-      }
-      if ((n + 1) % diff->stride == 0) {
-        Kokkos::deep_copy(exec, diff->previous, parity[p]->u_cur);  // u^n for step n+1
-      }
-    }
-    if (problem_.check_interval > 0 && (n + 1) % problem_.check_interval == 0) {
-      check_finite(parity[p]->u_prev, count, n + 1);  // u^{n+1} sits in this parity's u_prev
-    }
-    if (progress) progress(steps_before + n + 1, steps_total);
-  }
-  if ((n_end - n_begin) % 2 == 1) {  // leave st_ pointing at the latest fields
-    st_ = odd;
-  }
-  exec.fence();
-}
-
-template <class T>
-template <int Order>
-void AcousticPropagator<T>::step_3d(const ExecSpace& exec, int count,
-                                    const physics::AcousticState<T>& st,
-                                    const physics::ScaledStencil<T, Order>& coef) const {
-  // The padded grid cut into 3 x 3 x 3 boxes per axis (CPML | interior | CPML); each box is
-  // launched with the kernel of exactly the strips it lies in, so no cell tests which.
-  const backend::BoxCuts cuts{{0, st.strip_top, st.nz - st.strip_bottom, st.nz},
-                              {0, st.strip_front, st.ny - st.strip_back, st.ny},
-                              {0, st.strip_left, st.nx - st.strip_right, st.nx}};
-  backend::for_each_box_3d("pwave::physics::acoustic3d::step", exec, count, cuts,
-                           [&](auto in_x, auto in_y, auto in_z) {
-                             constexpr bool x = decltype(in_x)::value, y = decltype(in_y)::value;
-                             constexpr bool z = decltype(in_z)::value;
-                             if constexpr (!x && !y && !z) {
-                               return physics::InteriorStep<T, Order, 3>(st, coef);
-                             } else {
-                               return physics::CpmlStep<T, Order, x, z, 3, y>(st, coef);
-                             }
-                           });
-}
-
-template <class T>
 template <int Dim>
 void AcousticPropagator<T>::store_snapshot(const ExecSpace& exec, int count, const Snapshots& dst,
                                            const Field<T>& u, int k) const {
@@ -606,23 +451,13 @@ double AcousticPropagator<T>::history_bytes_per_shot(const StorageOptions& optio
 template class AcousticPropagator<float>;
 template class AcousticPropagator<double>;
 
-// forward_impl is also called by the backward run (acoustic_propagator_adjoint.cpp,
-// acoustic_vd.cpp) to recompute checkpoint segments: every combination is instantiated here, once.
-#define PWAVE_INSTANTIATE_FORWARD(T, P, O, D)                                                     \
-  template void AcousticPropagator<T>::forward_impl<P, O, D>(int, int, const Traces<T>&,          \
-                                                             const ProgressCallback&, long, long, \
-                                                             const History&, int, int, bool);
-#define PWAVE_INSTANTIATE_FORWARD_ORDERS(T, P, D) \
-  PWAVE_INSTANTIATE_FORWARD(T, P, 2, D)           \
-  PWAVE_INSTANTIATE_FORWARD(T, P, 4, D)           \
-  PWAVE_INSTANTIATE_FORWARD(T, P, 6, D)           \
-  PWAVE_INSTANTIATE_FORWARD(T, P, 8, D)
-#define PWAVE_INSTANTIATE_FORWARD_ALL(T)                                \
-  PWAVE_INSTANTIATE_FORWARD_ORDERS(T, physics::acoustic::Physics, 2)    \
-  PWAVE_INSTANTIATE_FORWARD_ORDERS(T, physics::acoustic::Physics, 3)    \
-  PWAVE_INSTANTIATE_FORWARD_ORDERS(T, physics::acoustic_vd::Physics, 2) \
-  PWAVE_INSTANTIATE_FORWARD_ORDERS(T, physics::acoustic_vd::Physics, 3)
-PWAVE_INSTANTIATE_FORWARD_ALL(float)
-PWAVE_INSTANTIATE_FORWARD_ALL(double)
+// The forward loop's helpers, called from its instantiations in each equation's file.
+#define PWAVE_INSTANTIATE_STORE_SNAPSHOT(T, D)            \
+  template void AcousticPropagator<T>::store_snapshot<D>( \
+      const ExecSpace&, int, const AcousticPropagator<T>::Snapshots&, const Field<T>&, int) const;
+PWAVE_INSTANTIATE_STORE_SNAPSHOT(float, 2)
+PWAVE_INSTANTIATE_STORE_SNAPSHOT(float, 3)
+PWAVE_INSTANTIATE_STORE_SNAPSHOT(double, 2)
+PWAVE_INSTANTIATE_STORE_SNAPSHOT(double, 3)
 
 }  // namespace pwave

@@ -122,6 +122,17 @@ class AcousticPropagator {
   void forward_impl(int first, int count, const Traces<T>& traces, const ProgressCallback& progress,
                     long steps_before, long steps_total, const History& history, int n_begin,
                     int n_end, bool recompute);
+  // What one forward step of an equation does (its step(exec, count, parity)), built once per
+  // run by forward_impl: acoustic_step.cpp and acoustic_vd_step.cpp, which instantiate the
+  // loop (forward_loop.hpp) for their equation.
+  template <int Order, int Dim>
+  class ConstantDensityForward;
+  template <int Order, int Dim>
+  class VariableDensityForward;
+  template <class Physics, int Order, int Dim>
+  using Forward =
+      std::conditional_t<std::is_same_v<Physics, physics::acoustic::Physics>,
+                         ConstantDensityForward<Order, Dim>, VariableDensityForward<Order, Dim>>;
   // One 3D step over the padded grid: the interior and the 26 CPML boxes around it.
   template <int Order>
   void step_3d(const ExecSpace& exec, int count, const physics::AcousticState<T>& st,

@@ -10,6 +10,7 @@
 #include "pwave/core/error.hpp"
 #include "pwave/propagation/acoustic_propagator.hpp"
 #include "pwave/propagation/extend_model.hpp"
+#include "pwave/propagation/forward_loop.hpp"
 
 namespace pwave {
 namespace {
@@ -119,6 +120,40 @@ void AcousticPropagator<T>::step_vd(
     }
   }
 }
+
+/// The step of parity p's fields: the variable-density state over the shared pressure fields,
+/// one per parity, built once.
+template <class T>
+template <int Order, int Dim>
+class AcousticPropagator<T>::VariableDensityForward {
+ public:
+  using State = physics::AcousticState<T>;
+  VariableDensityForward(const AcousticPropagator& prop, const State& even, const State& odd)
+      : prop_(prop),
+        coef_(prop.problem_.model.grid.dz, prop.problem_.model.grid.dx,
+              Dim == 3 ? prop.problem_.model.grid.dy : 0.0),
+        even_(over(prop.vd_, even)),
+        odd_(over(prop.vd_, odd)) {}
+  VariableDensityForward(const VariableDensityForward&) = delete;
+  VariableDensityForward& operator=(const VariableDensityForward&) = delete;
+
+  void step(const ExecSpace& exec, int count, int p) const {
+    prop_.template step_vd<Order, Dim>(exec, count, p == 0 ? even_ : odd_, coef_);
+  }
+
+ private:
+  static physics::acoustic_vd::State<T> over(const physics::acoustic_vd::State<T>& vd,
+                                             const State& fields) {
+    physics::acoustic_vd::State<T> v = vd;
+    v.st = fields;
+    return v;
+  }
+  const AcousticPropagator& prop_;
+  const physics::acoustic_vd::Coefficients<T, Order> coef_;
+  const physics::acoustic_vd::State<T> even_, odd_;
+};
+
+PWAVE_INSTANTIATE_FORWARD(physics::acoustic_vd::Physics)
 
 #define PWAVE_INSTANTIATE_VD_STEP(T, O, D)                          \
   template void AcousticPropagator<T>::step_vd<O, D>(               \

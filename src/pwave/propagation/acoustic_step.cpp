@@ -1,0 +1,78 @@
+// The constant-density equation's forward step on the shared propagator (ConstantDensityForward,
+// physics/acoustic/kernels.hpp): in 2D the interior and the CPML frame in one sweep (host) or
+// one launch per region (GPU), in 3D the interior and the 26 CPML boxes around it. The loop that
+// calls it is forward_loop.hpp, instantiated here for this equation.
+
+#include "pwave/propagation/forward_loop.hpp"
+
+namespace pwave {
+
+/// Every functor built once per parity of the step (no View copies or host work per step).
+template <class T>
+template <int Order, int Dim>
+class AcousticPropagator<T>::ConstantDensityForward {
+ public:
+  using State = physics::AcousticState<T>;
+  ConstantDensityForward(const AcousticPropagator& prop, const State& even, const State& odd)
+      : prop_(prop),
+        coef_(prop.problem_.model.grid.dz, prop.problem_.model.grid.dx,
+              Dim == 3 ? prop.problem_.model.grid.dy : 0.0),
+        parity_{&even, &odd},
+        interior_{{even, coef_}, {odd, coef_}},
+        side_{{even, coef_}, {odd, coef_}},
+        band_{{even, coef_}, {odd, coef_}},
+        corner_{{even, coef_}, {odd, coef_}},
+        frame_{even.nz,         even.nx,
+               even.strip_top,  even.nz - even.strip_bottom,
+               even.strip_left, even.nx - even.strip_right} {}
+  ConstantDensityForward(const ConstantDensityForward&) = delete;
+  ConstantDensityForward& operator=(const ConstantDensityForward&) = delete;
+
+  /// u^{n+1} (written over u^{n-1}) and the CPML memory variables of parity p's fields.
+  void step(const ExecSpace& exec, int count, int p) const {
+    if constexpr (Dim == 3) {
+      prop_.template step_3d<Order>(exec, count, *parity_[p], coef_);
+    } else {
+      // The interior, and the CPML frame: left/right strips (x terms), top/bottom bands (z
+      // terms), four corners. Host backends do it in one sweep, GPUs in one launch per region.
+      backend::for_each_frame_cell("pwave::physics::acoustic::step", exec, count, frame_,
+                                   interior_[p], side_[p], band_[p], corner_[p]);
+    }
+  }
+
+ private:
+  const AcousticPropagator& prop_;
+  const physics::ScaledStencil<T, Order> coef_;
+  const State* const parity_[2];
+  const physics::InteriorStep<T, Order> interior_[2];
+  const physics::CpmlStep<T, Order, true, false> side_[2];
+  const physics::CpmlStep<T, Order, false, true> band_[2];
+  const physics::CpmlStep<T, Order, true, true> corner_[2];
+  const backend::Frame frame_;
+};
+
+template <class T>
+template <int Order>
+void AcousticPropagator<T>::step_3d(const ExecSpace& exec, int count,
+                                    const physics::AcousticState<T>& st,
+                                    const physics::ScaledStencil<T, Order>& coef) const {
+  // The padded grid cut into 3 x 3 x 3 boxes per axis (CPML | interior | CPML); each box is
+  // launched with the kernel of exactly the strips it lies in, so no cell tests which.
+  const backend::BoxCuts cuts{{0, st.strip_top, st.nz - st.strip_bottom, st.nz},
+                              {0, st.strip_front, st.ny - st.strip_back, st.ny},
+                              {0, st.strip_left, st.nx - st.strip_right, st.nx}};
+  backend::for_each_box_3d("pwave::physics::acoustic3d::step", exec, count, cuts,
+                           [&](auto in_x, auto in_y, auto in_z) {
+                             constexpr bool x = decltype(in_x)::value, y = decltype(in_y)::value;
+                             constexpr bool z = decltype(in_z)::value;
+                             if constexpr (!x && !y && !z) {
+                               return physics::InteriorStep<T, Order, 3>(st, coef);
+                             } else {
+                               return physics::CpmlStep<T, Order, x, z, 3, y>(st, coef);
+                             }
+                           });
+}
+
+PWAVE_INSTANTIATE_FORWARD(physics::acoustic::Physics)
+
+}  // namespace pwave
