@@ -326,6 +326,38 @@ TEST(Misfit, ZeroTraces) {
   }
 }
 
+// A trace whose norm is below epsilon (float64: 2.2e-16) of the shot's largest counts as zero
+// for the normalised misfits (the precursor before a first arrival); one above it counts in full.
+TEST(Misfit, NegligibleTracesCountAsZero) {
+  const int rec = 3;
+  const std::vector<double> d = smooth_traces(17, 1, rec), o = smooth_traces(18, 1, rec);
+  for (Misfit kind : {Misfit::trace_normalized_l2, Misfit::normalized_correlation}) {
+    const double zero_synthetic = kind == Misfit::normalized_correlation ? 1.0 : 0.5;
+    const double live =
+        evaluate(kind, {d.begin() + 2 * nt, d.end()}, {o.begin() + 2 * nt, o.end()}, 1, 1).j;
+    for (double scale : {1e-20, 1e-10}) {
+      std::vector<double> dt = d, ot = o;
+      for (int n = 0; n < nt; ++n) {
+        ot[n] *= scale;       // receiver 0: faint observed trace
+        dt[nt + n] *= scale;  // receiver 1: faint synthetic trace
+      }
+      const Evaluation e = evaluate(kind, dt, ot, 1, rec);
+      const double faint =
+          evaluate(kind, {dt.begin(), dt.begin() + nt}, {ot.begin(), ot.begin() + nt}, 1, 1).j +
+          evaluate(kind, {dt.begin() + nt, dt.begin() + 2 * nt},
+                   {ot.begin() + nt, ot.begin() + 2 * nt}, 1, 1)
+              .j;
+      if (scale < 1e-16) {  // negligible: as zero traces, no adjoint source
+        EXPECT_NEAR(e.j, zero_synthetic + live, 1e-14) << misfit::name(kind);
+        for (int n = 0; n < 2 * nt; ++n) ASSERT_EQ(e.adjoint[n], 0.0) << misfit::name(kind);
+      } else {  // faint but resolved: scale-free, as on their own
+        EXPECT_NEAR(e.j, faint + live, 1e-12) << misfit::name(kind);
+        EXPECT_GT(e.j, zero_synthetic + live) << misfit::name(kind);
+      }
+    }
+  }
+}
+
 // The envelope's adjoint source stays finite and exact where the synthetic trace is exactly
 // zero over a stretch (before a first arrival): E(d) = 0 there.
 TEST(Misfit, EnvelopeWithSilentStretch) {

@@ -1,6 +1,7 @@
 #include "pwave/misfit/misfit.hpp"
 
 #include <cmath>
+#include <limits>
 
 namespace pwave::misfit {
 namespace {
@@ -69,13 +70,27 @@ KOKKOS_INLINE_FUNCTION void hilbert_in_place(double* a, const int n, const Scrat
   for (int k = 0; k < 2 * n; ++k) a[k] *= scale;
 }
 
+/// The largest sum of squares of a trace of shot s in `x`.
+template <class T>
+struct TraceEnergy {
+  Traces<T> x;
+  int s, nt;
+  KOKKOS_INLINE_FUNCTION void operator()(const int r, double& biggest) const {
+    double e = 0;
+    for (int n = 0; n < nt; ++n) e += double(x(s, r, n)) * double(x(s, r, n));
+    biggest = e > biggest ? e : biggest;
+  }
+};
+
 /// trace_normalized_l2 and normalized_correlation of shot s: receiver r's J, and its adjoint
-/// source into res (zero-trace rules in misfit.hpp).
+/// source into res (zero-trace rules in misfit.hpp: a trace whose sum of squares is at most
+/// `dd_zero` / `oo_zero` counts as zero).
 template <class T>
 struct NormalizedTrace {
   Traces<T> syn, obs, res;
   int s, nt;
   bool correlation;
+  double dd_zero, oo_zero;
   KOKKOS_INLINE_FUNCTION void operator()(const int r, double& acc) const {
     double dd = 0, oo = 0, od = 0;
     for (int n = 0; n < nt; ++n) {
@@ -84,9 +99,10 @@ struct NormalizedTrace {
       oo += o * o;
       od += o * d;
     }
-    if (oo == 0.0 || dd == 0.0) {  // dead observed trace: 0; zero synthetic trace: J(d^ = 0)
+    // Dead observed trace: 0; zero synthetic trace: J at d^ = 0. Either: no adjoint source.
+    if (oo <= oo_zero || dd <= dd_zero) {
       for (int n = 0; n < nt; ++n) res(s, r, n) = T(0);
-      if (oo != 0.0) acc += correlation ? 1.0 : 0.5;
+      if (oo > oo_zero) acc += correlation ? 1.0 : 0.5;
       return;
     }
     const double nd = math::sqrt(dd), no = math::sqrt(oo);
@@ -225,13 +241,23 @@ std::vector<double> misfits_and_adjoint_sources(Misfit kind, const Traces<T>& sy
         j *= 0.5;
         break;
       case Misfit::trace_normalized_l2:
-      case Misfit::normalized_correlation:
+      case Misfit::normalized_correlation: {
+        // Zero traces: at most (epsilon of T)^2 times the shot's largest sum of squares.
+        double dd_max = 0, oo_max = 0;
+        Kokkos::parallel_reduce("pwave::misfit::trace_energy", traces, TraceEnergy<T>{syn, s, nt},
+                                Kokkos::Max<double>(dd_max));
+        Kokkos::parallel_reduce("pwave::misfit::trace_energy", traces, TraceEnergy<T>{obs, s, nt},
+                                Kokkos::Max<double>(oo_max));
+        const double eps = double(std::numeric_limits<T>::epsilon());
         Kokkos::parallel_reduce(
             kind == Misfit::normalized_correlation ? "pwave::misfit::normalized_correlation"
                                                    : "pwave::misfit::trace_normalized_l2",
             traces,
-            NormalizedTrace<T>{syn, obs, res, s, nt, kind == Misfit::normalized_correlation}, j);
+            NormalizedTrace<T>{syn, obs, res, s, nt, kind == Misfit::normalized_correlation,
+                               eps * eps * dd_max, eps * eps * oo_max},
+            j);
         break;
+      }
       case Misfit::envelope:
         Kokkos::parallel_reduce("pwave::misfit::envelope", traces,
                                 EnvelopeTrace<T>{syn, obs, res, ws.work, ws.twiddle, s, nt, ws.n},

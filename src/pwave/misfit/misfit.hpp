@@ -18,11 +18,15 @@
 // two N >= 2 nt, times -i sign(k) (DC and Nyquist bins set to zero), inverse FFT, first nt
 // samples. H^T = -H exactly (see misfit.cpp).
 //
-// Zero traces (all samples exactly 0):
-//  - normalized misfits: an observed trace that is all zero (dead) contributes 0 and a zero
-//    adjoint source; otherwise a synthetic trace that is all zero contributes J as defined with
-//    d^ = 0 (correlation 1, trace-normalised L2 0.5 ||o^||^2 = 0.5) and a zero adjoint source
-//    (J is not differentiable there);
+// Zero traces:
+//  - normalized misfits: an observed trace that is zero (dead) contributes 0 and a zero adjoint
+//    source; otherwise a synthetic trace that is zero contributes J as defined with d^ = 0
+//    (correlation 1, trace-normalised L2 0.5 ||o^||^2 = 0.5) and a zero adjoint source (J is not
+//    differentiable there). "Zero" is: all samples 0, or a norm at most epsilon of T (1.2e-7
+//    float, 2.2e-16 double) times the largest norm among the shot's traces (synthetic and
+//    observed apart), i.e. negligible at the data's precision. Without that, traces before the
+//    first arrival, holding only the stencil's exponentially small precursor (norms ~1e-28),
+//    would be scaled to unit norm and their adjoint sources (~1 / ||d||) swamp the gradient;
 //  - l2 and envelope: as defined (a dead observed trace pulls the synthetic one to zero).
 // Envelope: where E(d) is below eps = 1e-10 times the trace's largest E(d), w divides by eps
 // instead (E(d) = 0 has no derivative; |d|, |H(d)| <= E(d) keep w d and w H(d) bounded, and the
