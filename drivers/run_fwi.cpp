@@ -27,6 +27,7 @@ FwiConfig fwi_config(const io::Deck& deck, int stop_after) {
   static_cast<InversionSettings&>(c) = deck.inversion;
   c.problem = deck.problem;  // the initial model; boundary.pml_velocity is fixed by the deck
   c.storage = deck.storage_options;
+  c.misfit = deck.misfit;
   c.stop_after = stop_after;
   return c;
 }
@@ -84,11 +85,14 @@ void run_fwi_task(const io::Deck& deck, const fs::path& dir, bool resume, int st
   std::string parameters;
   for (physics::Parameter q : inv.parameters)
     parameters += (parameters.empty() ? "" : ", ") + std::string(physics::name(q));
-  log::info("fwi: " + std::to_string(inv.total_iterations()) + " iterations (" + stages_text(inv) +
-            ") of [" + parameters + "], " +
-            std::to_string(inv.batch_size > 0 ? inv.batch_size : nshots) + " of " +
-            std::to_string(nshots) + " shots per iteration, " + inv.optimizer.type + ", " +
-            to_string(deck.storage) + " storage" + (resume ? ", resuming" : ""));
+  log::info(
+      "fwi: " + std::to_string(inv.total_iterations()) + " iterations (" + stages_text(inv) +
+      ") of [" + parameters + "], " + std::to_string(inv.batch_size > 0 ? inv.batch_size : nshots) +
+      " of " + std::to_string(nshots) + " shots per iteration, " + inv.optimizer.type + ", " +
+      to_string(deck.storage) + " storage" +
+      (deck.misfit != misfit::Misfit::l2 ? std::string(", misfit ") + misfit::name(deck.misfit)
+                                         : std::string()) +
+      (resume ? ", resuming" : ""));
   {
     ResultFiles files(dir);
     io::write_grid_npy<T>(files.add("initial_model.npy"), grid, p.model.vp);

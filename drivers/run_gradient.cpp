@@ -31,6 +31,8 @@ void run_gradient_task(const io::Deck& deck, const fs::path& dir) {
                   deck.storage_options.stride, to_string(deck.storage_options.compression));
   }
   log::info(line);
+  if (deck.misfit != misfit::Misfit::l2)
+    log::info(std::string("misfit: ") + misfit::name(deck.misfit));
 
   std::optional<log::Progress> progress;
   const auto callback = [&](long done, long total) {
@@ -38,8 +40,8 @@ void run_gradient_task(const io::Deck& deck, const fs::path& dir) {
     progress->update(done);
   };
   const auto start = std::chrono::steady_clock::now();
-  const GradientResult<T> g =
-      misfit_gradient<T>(p, *deck.observed.traces, deck.storage_options, callback, world());
+  const GradientResult<T> g = misfit_gradient<T>(p, *deck.observed.traces, deck.storage_options,
+                                                 callback, world(), deck.misfit);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (progress) progress->finish();

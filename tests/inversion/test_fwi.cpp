@@ -235,15 +235,20 @@ TEST(Fwi, ResumeRefusesAnotherInversionsCheckpoint) {
   const std::string dir = scratch("fwi_other");
   io::FwiFiles<double> first(dir, false);
   run_fwi<double>(c, observed, first);
-  c.optimizer.type = "sgd";
-  io::FwiFiles<double> resuming(dir, true);
-  try {
-    run_fwi<double>(c, observed, resuming);
-    ADD_FAILURE() << "another inversion's checkpoint was accepted";
-  } catch (const InputError& e) {
-    EXPECT_EQ(e.key(), "--resume");
-    EXPECT_NE(std::string(e.what()).find("belongs to another inversion"), std::string::npos)
-        << e.what();
+  FwiConfig sgd = c;
+  sgd.optimizer.type = "sgd";
+  FwiConfig envelope = c;  // another misfit function is another inversion
+  envelope.misfit = misfit::Misfit::envelope;
+  for (const FwiConfig& other : {sgd, envelope}) {
+    io::FwiFiles<double> resuming(dir, true);
+    try {
+      run_fwi<double>(other, observed, resuming);
+      ADD_FAILURE() << "another inversion's checkpoint was accepted";
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.key(), "--resume");
+      EXPECT_NE(std::string(e.what()).find("belongs to another inversion"), std::string::npos)
+          << e.what();
+    }
   }
 }
 

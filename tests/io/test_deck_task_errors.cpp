@@ -156,6 +156,22 @@ TEST(DeckTaskErrors, GradientStorage) {
                     "gradient.stride", "deck.yaml:23", "");
 }
 
+// An unknown gradient.misfit names the key, its line (or --set) and the choices.
+TEST(DeckTaskErrors, GradientMisfit) {
+  EXPECT_DECK_ERROR(deck_error(edit(fwi_deck(), "{storage: full}", "{storage: full, misfit: l1}")),
+                    "gradient.misfit", "deck.yaml:23",
+                    "expected l2, trace_normalized_l2, normalized_correlation or envelope, got "
+                    "'l1'");
+  EXPECT_DECK_ERROR(deck_error(edit(fwi_deck(), "gradient: {storage: full}\n",
+                                    "gradient:\n  storage: full\n  misfit: envelop\n")),  // 23-25
+                    "gradient.misfit", "deck.yaml:25", "got 'envelop' (did you mean 'envelope'?)");
+  EXPECT_DECK_ERROR(deck_error(fwi_deck(), {"gradient.misfit=correlation"}), "gradient.misfit",
+                    "--set",
+                    "expected l2, trace_normalized_l2, normalized_correlation or envelope");
+  EXPECT_DECK_ERROR(deck_error(edit(fwi_deck(), "{storage: full}", "{misfit: [l2]}")),
+                    "gradient.misfit", "deck.yaml:23", "got a list");
+}
+
 TEST(DeckTaskErrors, GradientStorageSettingsAreRead) {
   const io::Deck c = io::load_deck_text(
       edit(fwi_deck(), "{storage: full}", "{storage: checkpoint, checkpoint_interval: 12}"),

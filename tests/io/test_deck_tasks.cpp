@@ -151,6 +151,37 @@ TEST(DeckTasks, PmlVelocity) {
   EXPECT_EQ(fwi.resolved["boundary"]["pml_velocity"].as<double>(), 2500.0);
 }
 
+// gradient.misfit: l2 unless given, each value read (fwi and gradient decks, in the deck or by
+// --set) and written to the resolved deck, which loads back to the same choice.
+TEST(DeckTasks, GradientMisfitIsRead) {
+  const io::Deck plain = io::load_deck_text(fwi_deck(), "deck.yaml");
+  EXPECT_EQ(plain.misfit, misfit::Misfit::l2);
+  EXPECT_EQ(plain.resolved["gradient"]["misfit"].as<std::string>(), "l2");
+  for (misfit::Misfit kind : misfit::all()) {
+    const std::string name = misfit::name(kind);
+    const io::Deck d = io::load_deck_text(
+        edit(fwi_deck(), "{storage: full}", "{storage: full, misfit: " + name + "}"), "deck.yaml");
+    EXPECT_EQ(d.misfit, kind) << name;
+    EXPECT_EQ(d.storage, Storage::full) << name;
+    EXPECT_EQ(d.resolved["gradient"]["misfit"].as<std::string>(), name);
+    const io::Deck back = io::load_deck_text(io::resolved_yaml(d), "resolved.yaml");
+    EXPECT_EQ(back.misfit, kind) << name;
+    const io::Deck set = io::load_deck_text(fwi_deck(), "deck.yaml", {"gradient.misfit=" + name});
+    EXPECT_EQ(set.misfit, kind) << name;
+  }
+  // A gradient deck without a gradient section takes it by itself.
+  const auto dir = scratch_dir("gradient_misfit");
+  const std::vector<float> obs(2 * 3 * 300, 0.5f);
+  io::write_npy((dir / "obs.npy").string(), obs.data(), {2, 3, 300});
+  write_file(dir / "deck.yaml",
+             gradient_deck() + "gradient:\n  misfit: normalized_correlation\n");  // 16-17
+  const io::Deck g = io::load_deck((dir / "deck.yaml").string());
+  EXPECT_EQ(g.misfit, misfit::Misfit::normalized_correlation);
+  EXPECT_EQ(g.storage, Storage::boundary);
+  write_file(dir / "deck.yaml", gradient_deck());
+  EXPECT_EQ(io::load_deck((dir / "deck.yaml").string()).misfit, misfit::Misfit::l2);
+}
+
 TEST(DeckTasks, GradientDeckReadsObservedNpyRelativeToTheDeck) {
   const auto dir = scratch_dir("observed_npy");
   const std::vector<double> values = observed_values();

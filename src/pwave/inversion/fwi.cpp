@@ -103,6 +103,8 @@ std::string fingerprint(const FwiConfig& c, int precision_bytes) {
     f << " parameters";
     for (physics::Parameter p : c.parameters) f << ' ' << physics::name(p);
   }
+  // l2 adds nothing, so that checkpoints of runs without a misfit choice still resume.
+  if (c.misfit != misfit::Misfit::l2) f << " misfit " << misfit::name(c.misfit);
   return f.str();
 }
 
@@ -171,7 +173,7 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed, Fw
     grad_w = GridView<T>("pwave::fwi_grad_w", prop.padded_nz(), prop.padded_plane());
   const parallel::AllreduceChoice path = parallel::choose_allreduce_path(
       parallel::parse_gpu_aware_setting(cfg.gpu_aware_mpi, "execution.gpu_aware_mpi"));
-  ShotGradient<T> shot_gradient(prop, observed, share, cfg.storage, path.path, comm);
+  ShotGradient<T> shot_gradient(prop, observed, share, cfg.storage, path.path, comm, cfg.misfit);
   if (root && comm.size() > 1) {
     log::info(std::to_string(comm.size()) + " ranks, up to " + std::to_string(share) +
               " shots each per iteration; " + path.log_line());

@@ -96,6 +96,11 @@ void read_gradient_section(const DeckReader& r, const Node& root, Deck& deck, No
     out["stride"] = o.stride;
     out["compression"] = to_string(o.compression);
   }
+  const Node kind = r.child(g, "gradient", "misfit");
+  if (DeckReader::given(kind)) {
+    deck.misfit = *misfit::parse(r.choice(kind, "gradient.misfit", misfit::names()));
+  }
+  out["misfit"] = misfit::name(deck.misfit);
   resolved["gradient"] = out;
 }
 

@@ -38,28 +38,6 @@ struct FoldGradient {
 }  // namespace
 
 template <class T>
-std::vector<double> residual_and_misfits(const Traces<T>& syn, const Traces<T>& obs,
-                                         const Traces<T>& res, int count) {
-  std::vector<double> out(std::size_t(count > 0 ? count : 0), 0.0);
-  const int nrec = int(syn.extent(1)), nt = int(syn.extent(2));
-  for (int s = 0; s < count; ++s) {
-    double j = 0;
-    Kokkos::parallel_reduce(
-        "pwave::propagation::residual_shot", Kokkos::RangePolicy<ExecSpace>(0, nrec),
-        KOKKOS_LAMBDA(const int r, double& acc) {
-          for (int n = 0; n < nt; ++n) {
-            const T d = syn(s, r, n) - obs(s, r, n);
-            res(s, r, n) = d;
-            acc += double(d) * double(d);
-          }
-        },
-        j);
-    out[s] = 0.5 * j;
-  }
-  return out;
-}
-
-template <class T>
 void fold_to_model(const ForwardProblem& p, const GridView<T>& grad_w, const GridView<T>& vp,
                    const GridView<T>& out) {
   const Grid& g = p.model.grid;
@@ -107,7 +85,7 @@ void check_observed_shape(const ForwardProblem& problem, std::size_t s, std::siz
 template <class T>
 GradientResult<T> misfit_gradient(const ForwardProblem& problem, const ObservedTraces& observed,
                                   const StorageOptions& storage, const ProgressCallback& progress,
-                                  const parallel::Communicator& comm) {
+                                  const parallel::Communicator& comm, misfit::Misfit kind) {
   // Each rank takes a contiguous share of the shots and propagates it in chunks of at most
   // shot_batch shots; misfits and per-shot imaging are summed in shot order (ShotGradient), so
   // the result is bitwise the same for any number of ranks and any shot_batch.
@@ -121,7 +99,7 @@ GradientResult<T> misfit_gradient(const ForwardProblem& problem, const ObservedT
   const int nrec = prop.receivers_per_shot();
   check_observed_shape(problem, observed.shots(), observed.receivers(), observed.samples(), nrec);
   ShotGradient<T> shots(prop, observed, share, storage, parallel::choose_allreduce_path().path,
-                        comm);
+                        comm, kind);
 
   GradientResult<T> out;
   out.synthetic = HostArray3<T>("pwave::synthetic", nshots, nrec, problem.nt);
@@ -168,38 +146,29 @@ GradientResult<T> misfit_gradient(const ForwardProblem& problem, const ObservedT
 template <class T>
 GradientResult<T> misfit_gradient(const ForwardProblem& problem, const HostArray3<T>& observed,
                                   const StorageOptions& storage, const ProgressCallback& progress,
-                                  const parallel::Communicator& comm) {
-  return misfit_gradient<T>(problem, ObservedArray<T>(observed), storage, progress, comm);
+                                  const parallel::Communicator& comm, misfit::Misfit kind) {
+  return misfit_gradient<T>(problem, ObservedArray<T>(observed), storage, progress, comm, kind);
 }
 
 template GradientResult<float> misfit_gradient<float>(const ForwardProblem&, const ObservedTraces&,
                                                       const StorageOptions&,
                                                       const ProgressCallback&,
-                                                      const parallel::Communicator&);
-template GradientResult<double> misfit_gradient<double>(const ForwardProblem&,
-                                                        const ObservedTraces&,
-                                                        const StorageOptions&,
-                                                        const ProgressCallback&,
-                                                        const parallel::Communicator&);
-template GradientResult<float> misfit_gradient<float>(const ForwardProblem&,
-                                                      const HostArray3<float>&,
-                                                      const StorageOptions&,
-                                                      const ProgressCallback&,
-                                                      const parallel::Communicator&);
-template GradientResult<double> misfit_gradient<double>(const ForwardProblem&,
-                                                        const HostArray3<double>&,
-                                                        const StorageOptions&,
-                                                        const ProgressCallback&,
-                                                        const parallel::Communicator&);
+                                                      const parallel::Communicator&,
+                                                      misfit::Misfit);
+template GradientResult<double> misfit_gradient<double>(
+    const ForwardProblem&, const ObservedTraces&, const StorageOptions&, const ProgressCallback&,
+    const parallel::Communicator&, misfit::Misfit);
+template GradientResult<float> misfit_gradient<float>(
+    const ForwardProblem&, const HostArray3<float>&, const StorageOptions&, const ProgressCallback&,
+    const parallel::Communicator&, misfit::Misfit);
+template GradientResult<double> misfit_gradient<double>(
+    const ForwardProblem&, const HostArray3<double>&, const StorageOptions&,
+    const ProgressCallback&, const parallel::Communicator&, misfit::Misfit);
 template GridView<float> fold_to_model(const ForwardProblem&, const GridView<float>&);
 template void fold_to_model(const ForwardProblem&, const GridView<float>&, const GridView<float>&,
                             const GridView<float>&);
 template void fold_to_model(const ForwardProblem&, const GridView<double>&, const GridView<double>&,
                             const GridView<double>&);
-template std::vector<double> residual_and_misfits(const Traces<float>&, const Traces<float>&,
-                                                  const Traces<float>&, int);
-template std::vector<double> residual_and_misfits(const Traces<double>&, const Traces<double>&,
-                                                  const Traces<double>&, int);
 template GridView<double> fold_to_model(const ForwardProblem&, const GridView<double>&);
 
 }  // namespace pwave

@@ -3,15 +3,16 @@
 
 #include "pwave/core/observed.hpp"
 #include "pwave/core/types.hpp"
+#include "pwave/misfit/misfit.hpp"
 #include "pwave/parallel/communicator.hpp"
 #include "pwave/propagation/forward.hpp"
 #include "pwave/propagation/storage.hpp"
 
 namespace pwave {
 
-/// J and dJ/dvp (and dJ/drho for variable density) for J = 0.5 * sum over shots, receivers and
-/// samples of (d - d_obs)^2 (no dt factor). Gradients are [nz][nx] ([nz][ny nx] in 3D), in J per
-/// unit of the parameter.
+/// J and dJ/dvp (and dJ/drho for variable density) for the misfit J chosen (misfit::Misfit; by
+/// default l2: J = 0.5 * sum over shots, receivers and samples of (d - d_obs)^2, no dt factor).
+/// Gradients are [nz][nx] ([nz][ny nx] in 3D), in J per unit of the parameter.
 template <class T>
 struct GradientResult {
   double misfit = 0.0;
@@ -26,18 +27,21 @@ struct GradientResult {
 /// of at most problem.shot_batch shots (0: all at once), staging only a chunk's observed traces
 /// on the device. The result, identical on every rank, is bitwise the same for any number of
 /// ranks and any shot_batch (see ShotGradient). Every rank returns all synthetic traces.
+/// `kind`: the misfit function (its adjoint source is what the adjoint propagation injects).
 template <class T>
 GradientResult<T> misfit_gradient(
     const ForwardProblem& problem, const ObservedTraces& observed,
     const StorageOptions& storage = Storage::boundary, const ProgressCallback& progress = {},
-    const parallel::Communicator& comm = parallel::Communicator::self());
+    const parallel::Communicator& comm = parallel::Communicator::self(),
+    misfit::Misfit kind = misfit::Misfit::l2);
 
 /// The same for observed data in a host array.
 template <class T>
 GradientResult<T> misfit_gradient(
     const ForwardProblem& problem, const HostArray3<T>& observed,
     const StorageOptions& storage = Storage::boundary, const ProgressCallback& progress = {},
-    const parallel::Communicator& comm = parallel::Communicator::self());
+    const parallel::Communicator& comm = parallel::Communicator::self(),
+    misfit::Misfit kind = misfit::Misfit::l2);
 
 /// Folds dJ/dw on the padded grid (w = v^2 dt^2) into dJ/dvp on the model grid:
 /// dJ/dvp = sum over the padded cells copying a model cell of dJ/dw * 2 vp dt^2.
@@ -48,12 +52,5 @@ GridView<T> fold_to_model(const ForwardProblem& problem, const GridView<T>& grad
 template <class T>
 void fold_to_model(const ForwardProblem& problem, const GridView<T>& grad_w, const GridView<T>& vp,
                    const GridView<T>& out);
-
-/// residual = synthetic - observed for the first `count` shots of the batch buffers, and one
-/// misfit 0.5 * sum residual^2 per shot (accumulated in double, each shot reduced on its own so
-/// that its value does not depend on the other shots of the batch): misfits[k] for slot k.
-template <class T>
-std::vector<double> residual_and_misfits(const Traces<T>& synthetic, const Traces<T>& observed,
-                                         const Traces<T>& residual, int count);
 
 }  // namespace pwave

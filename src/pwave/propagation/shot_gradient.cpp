@@ -67,19 +67,23 @@ void accumulate_rows(const GridView<T>& acc, const Field<T>& rows, int count,
 template <class T>
 ShotGradient<T>::ShotGradient(AcousticPropagator<T>& prop, const ObservedTraces& observed,
                               int share, const StorageOptions& storage,
-                              parallel::AllreducePath path, const parallel::Communicator& comm)
+                              parallel::AllreducePath path, const parallel::Communicator& comm,
+                              misfit::Misfit kind)
     : prop_(prop),
       comm_(comm),
       share_(share),
       chunk_(std::min(prop.batch_capacity(), std::max(share, 1))),
       nt_(int(observed.samples())),
+      kind_(kind),
       staging_(observed, chunk_),
       history_(prop.make_history(chunk_, storage)),
       syn_("pwave::syn", chunk_, prop.receivers_per_shot(), nt_),
       res_("pwave::res", chunk_, prop.receivers_per_shot(), nt_),
       imaging_("pwave::imaging", prop.imaging_rows(), prop.padded_plane()),
       no_rows_("pwave::no_rows", 0, prop.imaging_rows(), prop.padded_plane()),
-      imaging_sum_(imaging_.size(), path) {}
+      imaging_sum_(imaging_.size(), path) {
+  if (kind_ == misfit::Misfit::envelope) misfit_scratch_.reserve(prop.receivers_per_shot(), nt_);
+}
 
 template <class T>
 double ShotGradient<T>::evaluate(const std::vector<int>& shots, const std::vector<long>& keys,
@@ -113,7 +117,10 @@ double ShotGradient<T>::evaluate(const std::vector<int>& shots, const std::vecto
     prop_.forward(part, syn_, hooks.progress, steps, steps_total, history_);
     steps += nt_;
     if (hooks.synthetic) hooks.synthetic(syn_, c0, n);
-    for (double j : residual_and_misfits(syn_, staging_.device(), res_, n)) misfits.push_back(j);
+    for (double j : misfit::misfits_and_adjoint_sources(kind_, syn_, staging_.device(), res_, n,
+                                                        misfit_scratch_)) {
+      misfits.push_back(j);
+    }
     prop_.adjoint_per_shot(part, res_, history_);
     steps += nt_;
     if (hooks.progress) hooks.progress(steps, steps_total);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "pwave/core/observed.hpp"
+#include "pwave/misfit/misfit.hpp"
 #include "pwave/parallel/allreduce.hpp"
 #include "pwave/parallel/communicator.hpp"
 #include "pwave/parallel/reproducible_sum.hpp"
@@ -48,7 +49,9 @@ class ObservedStaging {
 /// number of ranks and for any chunk size.
 ///
 /// Device memory: the propagator's (wavefields of one chunk), the history, synthetic, residual
-/// and observed traces of one chunk, and the imaging sum (padded grid). With several ranks and
+/// and observed traces of one chunk, and the imaging sum (padded grid); for the envelope misfit
+/// also its scratch (misfit::Workspace: 2 N + nt doubles per receiver of a shot, N the power of
+/// two >= 2 nt). With several ranks and
 /// more than one chunk per rank, also one padded-grid row per shot of the share: a rank adds its
 /// rows to the running sum the ranks before it pass on (OrderedSum's chain), so it must keep
 /// them until that sum arrives. One rank adds each chunk's rows as it goes and keeps none.
@@ -66,18 +69,19 @@ class ShotGradient {
   };
 
   /// `prop`: built with the chunk size as batch capacity (at most `share`); `observed`: all
-  /// shots; `share`: the most shots this rank is given per evaluate(). Both references must
+  /// shots; `share`: the most shots this rank is given per evaluate(); `kind`: the misfit
+  /// function, whose adjoint source the adjoint propagation injects. Both references must
   /// outlive this object.
   ShotGradient(AcousticPropagator<T>& prop, const ObservedTraces& observed, int share,
                const StorageOptions& storage, parallel::AllreducePath path,
-               const parallel::Communicator& comm);
+               const parallel::Communicator& comm, misfit::Misfit kind = misfit::Misfit::l2);
 
   /// Collective. Runs this rank's `shots` (global ids, at most share; keys[k]: the global order
   /// of shots[k], distinct over all ranks; every rank calls, with or without shots) and returns
-  /// the misfit J = 0.5 sum (d - d_obs)^2 over all ranks' shots. imaging() then holds the sum
-  /// over all those shots of their imaging ([imaging_rows][padded plane]: dJ/dw = imaging / w^2
-  /// for constant density, see AcousticPropagator::add_imaging; every equation: model_gradients).
-  /// With the model set on `prop` beforehand.
+  /// the misfit J (by default l2: 0.5 sum (d - d_obs)^2) over all ranks' shots. imaging() then
+  /// holds the sum over all those shots of their imaging ([imaging_rows][padded plane]: dJ/dw =
+  /// imaging / w^2 for constant density, see AcousticPropagator::add_imaging; every equation:
+  /// model_gradients). With the model set on `prop` beforehand.
   double evaluate(const std::vector<int>& shots, const std::vector<long>& keys,
                   const Hooks& hooks = Hooks());
 
@@ -95,6 +99,8 @@ class ShotGradient {
   AcousticPropagator<T>& prop_;
   const parallel::Communicator& comm_;
   int share_, chunk_, nt_;
+  misfit::Misfit kind_;
+  misfit::Workspace misfit_scratch_;  // envelope only: reserved once, reused by every chunk
   ObservedStaging<T> staging_;
   std::vector<int> staged_;  // shots whose observed traces device rows hold; empty: unknown
   typename AcousticPropagator<T>::History history_;
