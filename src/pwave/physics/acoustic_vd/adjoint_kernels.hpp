@@ -66,6 +66,45 @@ struct HBar {
       a.hbar_y(s, z, x) = hy;
     }
   }
+  /// Host path: cells [x0, x1) of the x line (iz, iy), the strip's memory variables and
+  /// profiles resolved once (StripLine); the same formula per cell as operator().
+  void line(int s, int iz, int iy, int x0, int x1) const {
+    const AcousticState<T>& st = a.v.st;
+    const int z = iz + st.halo, c0 = st.column(iy, x0) - x0;  // column of cell i: c0 + i
+    const T* PWAVE_RESTRICT g = &a.g_cur(s, z, c0);
+    T* PWAVE_RESTRICT hx = &a.hbar_x(s, z, c0);
+    T* PWAVE_RESTRICT hz = &a.hbar_z(s, z, c0);
+    T* PWAVE_RESTRICT hy = Dim == 3 ? &a.hbar_y(s, z, c0) : nullptr;
+    const StripLine<T> m = StripLine<T>::template at<InX, InZ, InY>(st, a.z_x, a.z_z, a.z_y, st.cx,
+                                                                    st.cz, st.cy, s, iz, iy, x0);
+    T* PWAVE_RESTRICT mx = m.mx;
+    T* PWAVE_RESTRICT mz = m.mz;
+    T* PWAVE_RESTRICT my = m.my;
+    PWAVE_SIMD
+    for (int i = x0; i < x1; ++i) {
+      const T gi = g[i];
+      T vx = gi, vz = gi;
+      if constexpr (InX) {
+        const T b = m.bx[i];
+        vx = (T(1) + b) * gi + b * mx[i];
+        mx[i] = m.ax[i] * (gi + mx[i]);
+      }
+      if constexpr (InZ) {
+        vz = (T(1) + m.bz) * gi + m.bz * mz[i];
+        mz[i] = m.az * (gi + mz[i]);
+      }
+      hx[i] = vx;
+      hz[i] = vz;
+      if constexpr (Dim == 3) {
+        T vy = gi;
+        if constexpr (InY) {
+          vy = (T(1) + m.by) * gi + m.by * my[i];
+          my[i] = m.ay * (gi + my[i]);
+        }
+        hy[i] = vy;
+      }
+    }
+  }
 };
 
 template <class T, int Order, int Dim, bool InX, bool InZ, bool InY, bool FreeSurface>
@@ -118,6 +157,71 @@ struct GBar {
         p = a.v.hy.a(iy) * t;
       }
       a.gbar_y(s, z, x) = gy;
+    }
+  }
+  /// Host path: cells [x0, x1) of the x line (iz, iy), the strip's memory variables and
+  /// half-point profiles resolved once (StripLine); the same formula per cell as operator().
+  void line(int s, int iz, int iy, int x0, int x1) const {
+    const AcousticState<T>& st = a.v.st;
+    const int z = iz + st.halo, c0 = st.column(iy, x0) - x0, ys = st.ys;
+    const T* PWAVE_RESTRICT hx = &a.hbar_x(s, z, c0);
+    const T* hzr[2 * R];  // hbar_z rows z - R + 1 .. z + R (taps 1 - k and k)
+    for (int j = 1 - R; j <= R; ++j) hzr[j + R - 1] = &a.hbar_z(s, z + j, c0);
+    const T* PWAVE_RESTRICT hy = Dim == 3 ? &a.hbar_y(s, z, c0) : nullptr;
+    const int q0 = st.plane(iy, 0);
+    const T* PWAVE_RESTRICT bxr = &a.v.beta_x(iz, q0);
+    const T* PWAVE_RESTRICT bzr = &a.v.beta_z(iz, q0);
+    const T* PWAVE_RESTRICT byr = Dim == 3 ? &a.v.beta_y(iz, q0) : nullptr;
+    T* PWAVE_RESTRICT gx_out = &a.gbar_x(s, z, c0);
+    T* PWAVE_RESTRICT gz_out = &a.gbar_z(s, z, c0);
+    T* PWAVE_RESTRICT gy_out = Dim == 3 ? &a.gbar_y(s, z, c0) : nullptr;
+    const StripLine<T> m = StripLine<T>::template at<InX, InZ, InY>(st, a.p_x, a.p_z, a.p_y, a.v.hx,
+                                                                    a.v.hz, a.v.hy, s, iz, iy, x0);
+    T* PWAVE_RESTRICT mx = m.mx;
+    T* PWAVE_RESTRICT mz = m.mz;
+    T* PWAVE_RESTRICT my = m.my;
+    // With a free surface, rows iz < R fold the mirrored half points back (operator()).
+    const bool fold = FreeSurface && iz < R;
+    const T* fold_rows[R] = {};
+    if (fold) {
+      for (int k = iz + 1; k <= R; ++k) fold_rows[k - 1] = &a.hbar_z(s, st.halo - 1 - iz + k, c0);
+    }
+    PWAVE_SIMD
+    for (int i = x0; i < x1; ++i) {
+      T fx = 0, fz = 0, fy = 0;
+      PWAVE_UNROLL
+      for (int k = 1; k <= R; ++k) {
+        fx -= c.x[k] * (hx[i + k] - hx[i + 1 - k]);
+        fz -= c.z[k] * (hzr[k + R - 1][i] - hzr[R - k][i]);
+        if constexpr (Dim == 3) fy -= c.y[k] * (hy[i + k * ys] - hy[i + (1 - k) * ys]);
+      }
+      if constexpr (FreeSurface) {
+        if (fold) {
+          for (int k = iz + 1; k <= R; ++k) fz -= c.z[k] * fold_rows[k - 1][i];
+        }
+      }
+      T gx = bxr[i] * fx, gz = bzr[i] * fz;
+      if constexpr (InX) {
+        const T t = gx + mx[i];
+        gx = gx + m.bx[i] * t;
+        mx[i] = m.ax[i] * t;
+      }
+      if constexpr (InZ) {
+        const T t = gz + mz[i];
+        gz = gz + m.bz * t;
+        mz[i] = m.az * t;
+      }
+      gx_out[i] = gx;
+      gz_out[i] = gz;
+      if constexpr (Dim == 3) {
+        T gy = byr[i] * fy;
+        if constexpr (InY) {
+          const T t = gy + my[i];
+          gy = gy + m.by * t;
+          my[i] = m.ay * t;
+        }
+        gy_out[i] = gy;
+      }
     }
   }
 };
