@@ -57,6 +57,16 @@ void print_gradient_figures(const io::Deck& deck, std::size_t bytes) {
   }
   std::cout << "# gradient: CPML velocity fixed at "
             << format("%g m/s (boundary.pml_velocity)", p.boundary.pml_velocity) << "\n";
+  std::cout << "# misfit: " << misfit::name(deck.misfit);
+  if (deck.misfit == misfit::Misfit::envelope) {
+    // misfit::Workspace: one complex trace of N values per receiver of a shot, and N / 2
+    // complex twiddles, in double, on the device.
+    const int n = misfit::Workspace::fft_length(p.nt);
+    const double nrec = p.shots.empty() ? 0.0 : double(p.shots.front().receivers.size());
+    std::cout << format(" (Hilbert transforms of length %.0f: %.3g MB of scratch on the device)", n,
+                        mb((2.0 * n * nrec + n) * sizeof(double)));
+  }
+  std::cout << "\n";
   if (deck.task != "fwi") return;
   const io::DeckInversion& inv = deck.inversion;
   std::cout << "# fwi: " << inv.total_iterations() << " iterations in " << inv.stages.size()

@@ -339,6 +339,13 @@ TEST(CliTasks, CheckPrintsStorageAndInversionPlan) {
   EXPECT_TRUE(contains(r.out, "# gradient storage (boundary selected): full ")) << r.out;
   EXPECT_TRUE(contains(r.out, "MB per shot, boundary ")) << r.out;
   EXPECT_TRUE(contains(r.out, "batch of 1 shots")) << r.out;
+  EXPECT_TRUE(contains(r.out, "# misfit: l2\n")) << r.out;
+  // The envelope's FFT scratch: nt 150 -> N = 512; 5 receivers: (2 N 5 + N) doubles.
+  const Result envelope =
+      pwave("check '" + (dir / "fwi.yaml").string() + "' --set gradient.misfit=envelope", dir);
+  ASSERT_EQ(envelope.code, 0) << envelope.err;
+  EXPECT_TRUE(contains(envelope.out, "# misfit: envelope (Hilbert transforms of length 512: "))
+      << envelope.out;
   EXPECT_TRUE(contains(r.out,
                        "# fwi: 5 iterations in 1 stage(s): 5 unfiltered; batch size 1 "
                        "of 2 shots; adam"))
