@@ -146,6 +146,13 @@ class AcousticPropagator {
   template <int Order, int Dim>
   void step_vd(const ExecSpace& exec, int count, const physics::acoustic_vd::State<T>& v,
                const physics::acoustic_vd::Coefficients<T, Order>& coef) const;
+  // Stencil coefficients (physics::ScaledStencil, acoustic_vd::Coefficients) for the grid's
+  // spacings, dy in 3D only: what every Forward and Backward class builds its kernels with.
+  template <class Coefficients, int Dim>
+  Coefficients coefficients() const {
+    const Grid& g = problem_.model.grid;
+    return Coefficients(g.dz, g.dx, Dim == 3 ? g.dy : 0.0);
+  }
   void allocate_adjoint_vd();
   void rebuild_vd_material();
   void restore_checkpoint(const propagation::CheckpointHistory<T>& checkpoints, int c);

@@ -15,8 +15,7 @@ class AcousticPropagator<T>::ConstantDensityForward {
   using State = physics::AcousticState<T>;
   ConstantDensityForward(const AcousticPropagator& prop, const State& even, const State& odd)
       : prop_(prop),
-        coef_(prop.problem_.model.grid.dz, prop.problem_.model.grid.dx,
-              Dim == 3 ? prop.problem_.model.grid.dy : 0.0),
+        coef_(prop.template coefficients<physics::ScaledStencil<T, Order>, Dim>()),
         parity_{&even, &odd},
         interior_{{even, coef_}, {odd, coef_}},
         side_{{even, coef_}, {odd, coef_}},

@@ -130,8 +130,7 @@ class AcousticPropagator<T>::VariableDensityForward {
   using State = physics::AcousticState<T>;
   VariableDensityForward(const AcousticPropagator& prop, const State& even, const State& odd)
       : prop_(prop),
-        coef_(prop.problem_.model.grid.dz, prop.problem_.model.grid.dx,
-              Dim == 3 ? prop.problem_.model.grid.dy : 0.0),
+        coef_(prop.template coefficients<physics::acoustic_vd::Coefficients<T, Order>, Dim>()),
         even_(over(prop.vd_, even)),
         odd_(over(prop.vd_, odd)) {}
   VariableDensityForward(const VariableDensityForward&) = delete;

@@ -62,30 +62,30 @@ struct AcousticState {
   KOKKOS_INLINE_FUNCTION int plane(int iy, int ix) const { return iy * nx + ix; }
 };
 
+/// Index in strip storage of padded index i along an axis of n cells whose CPML strips are its
+/// first `lo` and last `hi` cells (stored one after the other), or -1 between them.
+KOKKOS_INLINE_FUNCTION int strip_index(int i, int n, int lo, int hi) {
+  if (i >= 0 && i < lo) return i;
+  if (i >= n - hi && i < n) return i - n + lo + hi;
+  return -1;
+}
+
 /// Column of x-strip storage for padded column ix, or -1 outside the x strips.
 template <class T>
 KOKKOS_INLINE_FUNCTION int x_strip_column(const AcousticState<T>& st, int ix) {
-  if (ix >= 0 && ix < st.strip_left) return ix;
-  if (ix >= st.nx - st.strip_right && ix < st.nx)
-    return ix - st.nx + st.strip_left + st.strip_right;
-  return -1;
+  return strip_index(ix, st.nx, st.strip_left, st.strip_right);
 }
 
 /// Row of z-strip storage for padded row iz, or -1 outside the z strips.
 template <class T>
 KOKKOS_INLINE_FUNCTION int z_strip_row(const AcousticState<T>& st, int iz) {
-  if (iz >= 0 && iz < st.strip_top) return iz;
-  if (iz >= st.nz - st.strip_bottom && iz < st.nz)
-    return iz - st.nz + st.strip_top + st.strip_bottom;
-  return -1;
+  return strip_index(iz, st.nz, st.strip_top, st.strip_bottom);
 }
 
 /// Line of y-strip storage for padded line iy, or -1 outside the y strips (3D).
 template <class T>
 KOKKOS_INLINE_FUNCTION int y_strip_line(const AcousticState<T>& st, int iy) {
-  if (iy >= 0 && iy < st.strip_front) return iy;
-  if (iy >= st.ny - st.strip_back && iy < st.ny) return iy - st.ny + st.strip_front + st.strip_back;
-  return -1;
+  return strip_index(iy, st.ny, st.strip_front, st.strip_back);
 }
 
 /// Stencil coefficients pre-divided by the spacing: c2/h^2 and c1/h. The y coefficients are

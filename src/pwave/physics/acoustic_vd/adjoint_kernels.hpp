@@ -32,6 +32,24 @@ struct AdjointState {
   Field<T> img_b;                   ///< [shot][nz][ny nx] dJ/db of each shot
 };
 
+/// The transpose of the zeta recursion at a cell of a strip: returns hbar = (1 + b) G + b Z and
+/// advances Z <- a (G + Z). The one statement HBar's cell and line paths share.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T zeta_transpose(T g, T& z, T a, T b) {
+  const T h = (T(1) + b) * g + b * z;
+  z = a * (g + z);
+  return h;
+}
+
+/// The transpose of the psi recursion at a half point of a strip, for gbar = beta phibar:
+/// returns gbar + b_h (gbar + P) and advances P <- a_h (gbar + P). Shared by GBar's paths.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T psi_transpose(T g, T& p, T a, T b) {
+  const T t = g + p;
+  p = a * t;
+  return g + b * t;
+}
+
 template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
 struct HBar {
   AdjointState<T> a;
@@ -41,28 +59,17 @@ struct HBar {
     const int z = iz + st.halo, x = st.column(iy, ix), q = st.plane(iy, ix);
     const T g = a.g_cur(s, z, x);
     T hx = g, hz = g;
-    if constexpr (InX) {
-      T& zx = a.z_x(s, iz, x_strip_index(st, iy, ix));
-      const T b = st.cx.b(ix);
-      hx = (T(1) + b) * g + b * zx;
-      zx = st.cx.a(ix) * (g + zx);
-    }
-    if constexpr (InZ) {
-      T& zz = a.z_z(s, z_strip_row(st, iz), q);
-      const T b = st.cz.b(iz);
-      hz = (T(1) + b) * g + b * zz;
-      zz = st.cz.a(iz) * (g + zz);
-    }
+    if constexpr (InX)
+      hx = zeta_transpose(g, a.z_x(s, iz, x_strip_index(st, iy, ix)), st.cx.a(ix), st.cx.b(ix));
+    if constexpr (InZ)
+      hz = zeta_transpose(g, a.z_z(s, z_strip_row(st, iz), q), st.cz.a(iz), st.cz.b(iz));
     a.hbar_x(s, z, x) = hx;
     a.hbar_z(s, z, x) = hz;
     if constexpr (Dim == 3) {
       T hy = g;
-      if constexpr (InY) {
-        T& zy = a.z_y(s, iz, y_strip_line(st, iy) * st.nx + ix);
-        const T b = st.cy.b(iy);
-        hy = (T(1) + b) * g + b * zy;
-        zy = st.cy.a(iy) * (g + zy);
-      }
+      if constexpr (InY)
+        hy = zeta_transpose(g, a.z_y(s, iz, y_strip_line(st, iy) * st.nx + ix), st.cy.a(iy),
+                            st.cy.b(iy));
       a.hbar_y(s, z, x) = hy;
     }
   }
@@ -84,23 +91,13 @@ struct HBar {
     for (int i = x0; i < x1; ++i) {
       const T gi = g[i];
       T vx = gi, vz = gi;
-      if constexpr (InX) {
-        const T b = m.bx[i];
-        vx = (T(1) + b) * gi + b * mx[i];
-        mx[i] = m.ax[i] * (gi + mx[i]);
-      }
-      if constexpr (InZ) {
-        vz = (T(1) + m.bz) * gi + m.bz * mz[i];
-        mz[i] = m.az * (gi + mz[i]);
-      }
+      if constexpr (InX) vx = zeta_transpose(gi, mx[i], m.ax[i], m.bx[i]);
+      if constexpr (InZ) vz = zeta_transpose(gi, mz[i], m.az, m.bz);
       hx[i] = vx;
       hz[i] = vz;
       if constexpr (Dim == 3) {
         T vy = gi;
-        if constexpr (InY) {
-          vy = (T(1) + m.by) * gi + m.by * my[i];
-          my[i] = m.ay * (gi + my[i]);
-        }
+        if constexpr (InY) vy = zeta_transpose(gi, my[i], m.ay, m.by);
         hy[i] = vy;
       }
     }
@@ -131,31 +128,17 @@ struct GBar {
     }
     const T bx = a.v.beta_x(iz, q), bz = a.v.beta_z(iz, q);
     T gx = bx * fx, gz = bz * fz;
-    if constexpr (InX) {
-      T& p = a.p_x(s, iz, x_strip_index(st, iy, ix));
-      const T hb = a.v.hx.b(ix);
-      const T t = gx + p;
-      gx = gx + hb * t;
-      p = a.v.hx.a(ix) * t;
-    }
-    if constexpr (InZ) {
-      T& p = a.p_z(s, z_strip_row(st, iz), q);
-      const T hb = a.v.hz.b(iz);
-      const T t = gz + p;
-      gz = gz + hb * t;
-      p = a.v.hz.a(iz) * t;
-    }
+    if constexpr (InX)
+      gx = psi_transpose(gx, a.p_x(s, iz, x_strip_index(st, iy, ix)), a.v.hx.a(ix), a.v.hx.b(ix));
+    if constexpr (InZ)
+      gz = psi_transpose(gz, a.p_z(s, z_strip_row(st, iz), q), a.v.hz.a(iz), a.v.hz.b(iz));
     a.gbar_x(s, z, x) = gx;
     a.gbar_z(s, z, x) = gz;
     if constexpr (Dim == 3) {
       T gy = a.v.beta_y(iz, q) * fy;
-      if constexpr (InY) {
-        T& p = a.p_y(s, iz, y_strip_line(st, iy) * st.nx + ix);
-        const T hb = a.v.hy.b(iy);
-        const T t = gy + p;
-        gy = gy + hb * t;
-        p = a.v.hy.a(iy) * t;
-      }
+      if constexpr (InY)
+        gy = psi_transpose(gy, a.p_y(s, iz, y_strip_line(st, iy) * st.nx + ix), a.v.hy.a(iy),
+                           a.v.hy.b(iy));
       a.gbar_y(s, z, x) = gy;
     }
   }
@@ -201,25 +184,13 @@ struct GBar {
         }
       }
       T gx = bxr[i] * fx, gz = bzr[i] * fz;
-      if constexpr (InX) {
-        const T t = gx + mx[i];
-        gx = gx + m.bx[i] * t;
-        mx[i] = m.ax[i] * t;
-      }
-      if constexpr (InZ) {
-        const T t = gz + mz[i];
-        gz = gz + m.bz * t;
-        mz[i] = m.az * t;
-      }
+      if constexpr (InX) gx = psi_transpose(gx, mx[i], m.ax[i], m.bx[i]);
+      if constexpr (InZ) gz = psi_transpose(gz, mz[i], m.az, m.bz);
       gx_out[i] = gx;
       gz_out[i] = gz;
       if constexpr (Dim == 3) {
         T gy = byr[i] * fy;
-        if constexpr (InY) {
-          const T t = gy + my[i];
-          gy = gy + m.by * t;
-          my[i] = m.ay * t;
-        }
+        if constexpr (InY) gy = psi_transpose(gy, my[i], m.ay, m.by);
         gy_out[i] = gy;
       }
     }
