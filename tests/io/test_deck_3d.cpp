@@ -317,11 +317,12 @@ TEST(Deck3D, YPositionsAreChecked) {
   EXPECT_DECK_ERROR(deck_error(receivers("{x: [0, 10], y: [0, 500], z: 0}")),
                     "acquisition.receivers.y[1]", "deck.yaml:10",
                     "is outside the model (x in [0, 300] m, y in [0, 100] m, z in [0, 200] m)");
-  EXPECT_DECK_ERROR(deck_error(receivers("{x: [0, 10], y: [0, 15], z: 0}")),
+  EXPECT_DECK_ERROR(deck_error(receivers("{x: [0, 10], y: [0, 115], z: 0}")),
                     "acquisition.receivers.y[1]", "deck.yaml:10",
-                    "(x=10 m, y=15 m, z=0 m) is not on a grid point");
-  EXPECT_DECK_ERROR(deck_error(base_3d, {"acquisition.sources.y=[0, 5]"}),
-                    "acquisition.sources.y[1]", "--set", "not on a grid point");
+                    "(x=10 m, y=115 m, z=0 m) is outside the model (x in [0, 300] m, y in [0, "
+                    "100] m, z in [0, 200] m) by 15 m in y");
+  EXPECT_DECK_ERROR(deck_error(base_3d, {"acquisition.sources.y=[0, -5]"}),
+                    "acquisition.sources.y[1]", "--set", "by 5 m in y");
 }
 
 TEST(Deck3D, YIn2DIsAnError) {

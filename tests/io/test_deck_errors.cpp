@@ -101,16 +101,31 @@ TEST(DeckErrors, UnsupportedOrderAndTask) {
                     "deck.yaml:1", "expected forward, gradient or fwi");
 }
 
-TEST(DeckErrors, PositionsOutsideTheModelOrOffTheGrid) {
+TEST(DeckErrors, PositionsOutsideTheModel) {
   EXPECT_DECK_ERROR(deck_error(edit(base_deck, "x: [100.0, 300.0]", "x: [100.0, 9000.0]")),
-                    "acquisition.sources.x[1]", "deck.yaml:10", "outside the model");
-  EXPECT_DECK_ERROR(deck_error(edit(base_deck, "x: [0.0, 50.0, 600.0]", "x: [0.0, 55.0, 600.0]")),
-                    "acquisition.receivers.x[1]", "deck.yaml:11", "not on a grid point");
+                    "acquisition.sources.x[1]", "deck.yaml:10",
+                    "is outside the model (x in [0, 600] m, z in [0, 500] m) by 8400 m in x");
+  EXPECT_DECK_ERROR(deck_error(edit(base_deck, "x: [0.0, 50.0, 600.0]", "x: [0.0, -2.5, 600.0]")),
+                    "acquisition.receivers.x[1]", "deck.yaml:11", "by 2.5 m in x");
   EXPECT_DECK_ERROR(deck_error(edit(base_deck, "z: [10.0, 10.0, 10.0]", "z: [10.0, 10.0, 5000.0]")),
                     "acquisition.receivers.z[2]", "deck.yaml:11", "outside the model");
   EXPECT_DECK_ERROR(deck_error(edit(base_deck, "x: [0.0, 50.0, 600.0], z: [10.0, 10.0, 10.0]",
                                     "x: {start: 0, step: 100, count: 8}, z: 10")),
                     "acquisition.receivers.x[7]", "deck.yaml:11", "outside the model");
+}
+
+TEST(DeckErrors, HicksHalfWidth) {
+  // Positions between grid points are interpolated (no error); the window is 1-10 cells.
+  const io::Deck d = io::load_deck_text(
+      edit(base_deck, "x: [0.0, 50.0, 600.0]", "x: [0.0, 55.0, 600.0]"), "deck.yaml", {});
+  EXPECT_EQ(d.problem.shots[0].receivers[1].x, 55.0);
+  EXPECT_EQ(d.problem.hicks_half_width, 4);
+  EXPECT_DECK_ERROR(deck_error(base_deck, {"acquisition.hicks_half_width=11"}),
+                    "acquisition.hicks_half_width", "--set", "must be at most 10");
+  EXPECT_DECK_ERROR(deck_error(base_deck, {"acquisition.hicks_half_width=0"}),
+                    "acquisition.hicks_half_width", "--set", "");
+  EXPECT_DECK_ERROR(deck_error(base_deck, {"acquisition.hicks_half_width=2.5"}),
+                    "acquisition.hicks_half_width", "--set", "");
 }
 
 TEST(DeckErrors, CoordinateListLengthsMustMatch) {

@@ -18,7 +18,10 @@ namespace {
 
 // Heterogeneous vp and rho (a lens in each, offset), CPML of 12 cells, sources and receivers
 // near every layer; 3D: a thin slab of the same.
-ForwardProblem vd_problem(int order, bool free_surface, bool three_d = false) {
+// `off_grid`: every position moved 3.7 m in x and 2.3 m in z (Hicks interpolation; receivers at
+// z = 0 then have taps mirrored by the free surface).
+ForwardProblem vd_problem(int order, bool free_surface, bool three_d = false,
+                          bool off_grid = false) {
   const int nz = 37, nx = 45, ny = three_d ? 21 : 1;
   ForwardProblem p =
       three_d ? test::homogeneous_problem_3d(nz, ny, nx, 10.0, 2000.0, 0.001, 260, 15.0, order, 10)
@@ -38,7 +41,8 @@ ForwardProblem vd_problem(int order, bool free_surface, bool three_d = false) {
   p.boundary.pml_velocity = 3000.0;
   const auto pos = [&](double x, double z) {
     Position q;
-    q.x = x, q.z = z, q.y = three_d ? 100.0 : 0.0;
+    q.x = x + (off_grid ? 3.7 : 0.0), q.z = z + (off_grid ? 2.3 : 0.0);
+    q.y = three_d ? (off_grid ? 104.4 : 100.0) : 0.0;
     return q;
   };
   const std::vector<Position> recs = {pos(20.0, 30.0), pos(300.0, 10.0), pos(430.0, 200.0),
@@ -86,6 +90,12 @@ TEST(VariableDensity, DotProductOrder4FreeSurface) {
 }
 TEST(VariableDensity, DotProductOrder8FreeSurface3D) {
   expect_vd_dot_product(vd_problem(8, true, true), Storage::full);
+}
+TEST(VariableDensity, DotProductOffGridFreeSurfaceBoundary) {
+  expect_vd_dot_product(vd_problem(8, true, false, true), Storage::boundary);
+}
+TEST(VariableDensity, DotProductOffGrid3DBoundary) {
+  expect_vd_dot_product(vd_problem(4, false, true, true), Storage::boundary);
 }
 
 struct Gradients {
@@ -181,6 +191,9 @@ TEST(VariableDensity, GradientsMatchFiniteDifferencesOrder4FreeSurfaceCheckpoint
 }
 TEST(VariableDensity, GradientsMatchFiniteDifferencesOrder6FreeSurfaceBoundary) {
   expect_vd_gradients(vd_problem(6, true), Storage::boundary);
+}
+TEST(VariableDensity, GradientsMatchFiniteDifferencesOffGridFreeSurfaceBoundary) {
+  expect_vd_gradients(vd_problem(8, true, false, true), Storage::boundary);
 }
 TEST(VariableDensity, GradientsMatchFiniteDifferences3DBoundary) {
   expect_vd_gradients(vd_problem(8, false, true), Storage::boundary);

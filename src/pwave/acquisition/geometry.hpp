@@ -16,21 +16,15 @@ struct Position {
   double y = 0.0;  ///< 3D only
 };
 
-/// A grid cell index.
-struct GridIndex {
-  int iz = 0;
-  int ix = 0;
-  int iy = 0;  ///< 3D only
-};
-
 /// One shot: one source and the receivers that record it.
 struct ShotGeometry {
   Position source;
   std::vector<Position> receivers;
 };
 
-/// Maps a position to its grid cell. Positions must lie on a grid point (to 1e-6 of a cell)
-/// and inside the model; otherwise throws InputError naming `key` (e.g. "acquisition.sources[3]").
-GridIndex to_grid_index(const Grid& grid, const Position& p, const std::string& key);
+/// Throws InputError naming `key` (e.g. "acquisition.sources[3]") unless `p` lies inside the
+/// model (to 1e-6 of a cell), saying by how much it lies outside. Positions between grid points
+/// are interpolated (acquisition/hicks.hpp).
+void check_inside(const Grid& grid, const Position& p, const std::string& key);
 
 }  // namespace pwave

@@ -77,6 +77,7 @@ Node resolved_acquisition(const DeckAcquisition& acq, bool three_d) {
     }
     out["receivers"][std::string(1, axis)] = n;
   }
+  out["hicks_half_width"] = acq.hicks_half_width;
   return out;
 }
 
@@ -211,6 +212,7 @@ Deck load_deck_text(const std::string& text, const std::string& path,
                                           : "{sources: {x, z}, receivers: {x, z}}"),
                        three_d);
   deck.problem.shots = place_acquisition(r, acq, deck.problem.model.grid);
+  deck.problem.hicks_half_width = acq.hicks_half_width;
   res["acquisition"] = resolved_acquisition(acq, three_d);
   resolve_section(res, "physics", [&](Node& n) { read_physics(r, root, deck, n); });
   check_density(r, root, deck.problem);

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "pwave/acquisition/hicks.hpp"
 #include "pwave/core/error.hpp"
 
 namespace pwave::io {
@@ -205,19 +206,17 @@ std::vector<DeckPoint> combine(const DeckReader& r, const Axis& x, std::size_t i
   return points;
 }
 
-bool on_axis(double v, double h, int n) {
-  const double f = v / h;
-  const double rounded = std::round(f);
-  return std::isfinite(f) && rounded >= 0 && rounded <= n - 1 && std::abs(f - rounded) <= 1e-6;
+bool inside_axis(double v, double h, int n) {
+  return std::isfinite(v) && v >= -1e-6 * h && v <= (n - 1) * h * (1 + 1e-12) + 1e-6 * h;
 }
 
-GridIndex check_point(const DeckReader& r, const Grid& grid, const DeckPoint& p) {
+void check_point(const DeckReader& r, const Grid& grid, const DeckPoint& p) {
   try {
-    return to_grid_index(grid, p.position, p.key_x);
+    check_inside(grid, p.position, p.key_x);
   } catch (const InputError& e) {
     // Name the coordinate that is wrong, so the line points at the number to fix.
-    const bool x_ok = on_axis(p.position.x, grid.dx, grid.nx);
-    const bool y_ok = !grid.is_3d() || on_axis(p.position.y, grid.dy, grid.ny);
+    const bool x_ok = inside_axis(p.position.x, grid.dx, grid.nx);
+    const bool y_ok = !grid.is_3d() || inside_axis(p.position.y, grid.dy, grid.ny);
     const std::string& key = !x_ok ? p.key_x : !y_ok ? p.key_y : p.key_z;
     const YAML::Node& node = !x_ok ? p.node_x : !y_ok ? p.node_y : p.node_z;
     r.fail(key, node, bare_message(e.what(), e.key(), e.where()));
@@ -272,6 +271,16 @@ DeckAcquisition read_acquisition(const DeckReader& r, const YAML::Node& acquisit
     }
   }
   if (acq.shared_receivers) acq.receivers.resize(nshots, acq.receivers.front());
+  const YAML::Node hw = r.child(acquisition, key, "hicks_half_width");
+  if (DeckReader::given(hw)) {
+    const std::string hkey = key + ".hicks_half_width";
+    acq.hicks_half_width = r.integer(hw, hkey, hicks_min_half_width);
+    if (acq.hicks_half_width > hicks_max_half_width) {
+      r.fail(hkey, hw,
+             "must be at most " + std::to_string(hicks_max_half_width) +
+                 " (the widest Kaiser window of Hicks's table)");
+    }
+  }
   return acq;
 }
 

@@ -30,6 +30,7 @@ struct DeckAcquisition {
   std::vector<DeckPoint> sources;
   std::vector<std::vector<DeckPoint>> receivers;  ///< [shot][receiver]
   bool shared_receivers = true;                   ///< every shot has the same receivers
+  int hicks_half_width = 4;  ///< acquisition.hicks_half_width (ForwardProblem::hicks_half_width)
 };
 
 /// Reads `acquisition` (the section's node) for a 3D (`three_d`) or 2D model; y is an error in
@@ -37,8 +38,8 @@ struct DeckAcquisition {
 DeckAcquisition read_acquisition(const DeckReader& reader, const YAML::Node& acquisition,
                                  bool three_d);
 
-/// Checks every position is inside `grid` and on a grid point (naming the offending
-/// coordinate's key and line) and returns one ShotGeometry per source.
+/// Checks every position is inside `grid` (naming the offending coordinate's key and line) and
+/// returns one ShotGeometry per source.
 std::vector<ShotGeometry> place_acquisition(const DeckReader& reader, const DeckAcquisition& acq,
                                             const Grid& grid);
 

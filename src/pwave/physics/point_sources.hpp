@@ -1,5 +1,7 @@
 #pragma once
 // Point sources, receivers and the free surface of the acoustic scheme (2D and 3D).
+// Sources and receivers act through taps: a cell each on grid points, Hicks's windowed-sinc
+// weights between them.
 
 #include "pwave/core/types.hpp"
 
@@ -13,35 +15,57 @@ struct ColumnMap {
   KOKKOS_INLINE_FUNCTION int operator()(int q) const { return (q / nx + hy) * ys + q % nx + halo; }
 };
 
-/// Adds v^2 dt^2 s(t_n) / (dx dz [dy]) at each shot's source cell: the discrete form of the
-/// source term v^2 s(t) delta(x - x_s). One source per shot, so no two threads touch one cell.
+/// Where the points (sources or receivers) of each shot of a batch act on the padded grid: a
+/// tap per cell, [shot slot][point][tap]. A point on a grid point has one tap of weight 1; one
+/// between grid points has Hicks's windowed-sinc taps (propagation/point_taps.hpp). Points
+/// with fewer taps than the widest are padded with taps of weight 0.
+template <class T>
+struct PointTaps {
+  Kokkos::View<int*** [2], MemSpace> cell;  ///< [shot][point][tap][z, plane index q]
+  Kokkos::View<T***, MemSpace> weight;      ///< [shot][point][tap]
+  KOKKOS_INLINE_FUNCTION int taps() const { return int(weight.extent(2)); }
+};
+
+/// Adds v^2 dt^2 s(t_n) / (dx dz [dy]) h_k at each tap k of each shot's source: the discrete
+/// form of the source term v^2 s(t) delta(x - x_s), delta spread over the taps' weights h_k.
+/// Launched over (shot, tap, n): the taps of one source are distinct cells, so no two threads
+/// touch one cell; the padding taps (weight 0) add nothing.
 template <class T>
 struct InjectSource {
   Field<T> u_next;
   GridView<T> v2dt2;
-  Kokkos::View<const int* [2], MemSpace> cell;  ///< [shot][z, plane index q] on the padded grid
-  Kokkos::View<const T*, MemSpace> wavelet;     ///< s(t_n) / cell volume
+  PointTaps<T> source;                       ///< [shot][0][tap]
+  Kokkos::View<const T*, MemSpace> wavelet;  ///< s(t_n) / cell volume
   ColumnMap column;
   int first_shot;
 
-  KOKKOS_INLINE_FUNCTION void operator()(int s, int n) const {
-    const int iz = cell(first_shot + s, 0), q = cell(first_shot + s, 1);
-    u_next(s, iz + column.halo, column(q)) += v2dt2(iz, q) * wavelet(n);
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int k, int n) const {
+    const T h = source.weight(first_shot + s, 0, k);
+    if (h == T(0)) return;
+    const int iz = source.cell(first_shot + s, 0, k, 0), q = source.cell(first_shot + s, 0, k, 1);
+    u_next(s, iz + column.halo, column(q)) += v2dt2(iz, q) * wavelet(n) * h;
   }
 };
 
-/// Copies u^n at every receiver into traces(shot, receiver, n).
+/// traces(shot, receiver, n) = sum over the receiver's taps of h_k u^n(x_k): the field at the
+/// receiver, interpolated (one tap of weight 1 on a grid point: u^n there, bit for bit).
 template <class T>
 struct RecordReceivers {
   Traces<T> traces;
   Field<T> u_cur;
-  Kokkos::View<const int** [2], MemSpace> cell;  ///< [shot][receiver][z, q] on the padded grid
+  PointTaps<T> receiver;  ///< [shot][receiver][tap]
   ColumnMap column;
   int first_shot;
 
+  KOKKOS_INLINE_FUNCTION T tap(int s, int r, int k) const {
+    const int iz = receiver.cell(first_shot + s, r, k, 0);
+    const int q = receiver.cell(first_shot + s, r, k, 1);
+    return receiver.weight(first_shot + s, r, k) * u_cur(s, iz + column.halo, column(q));
+  }
   KOKKOS_INLINE_FUNCTION void operator()(int s, int r, int n) const {
-    traces(s, r, n) =
-        u_cur(s, cell(first_shot + s, r, 0) + column.halo, column(cell(first_shot + s, r, 1)));
+    T sum = tap(s, r, 0);
+    for (int k = 1; k < receiver.taps(); ++k) sum += tap(s, r, k);
+    traces(s, r, n) = sum;
   }
 };
 

@@ -11,14 +11,6 @@
 
 namespace pwave {
 
-GridIndex padded_cell(const ForwardProblem& problem, const Position& p, const std::string& key) {
-  GridIndex c = to_grid_index(problem.model.grid, p, key);
-  c.iz += problem.boundary.width[top];
-  c.ix += problem.boundary.width[left];
-  if (problem.model.grid.is_3d()) c.iy += problem.boundary.width[front];
-  return c;
-}
-
 namespace {
 
 template <class T>
@@ -179,22 +171,7 @@ AcousticPropagator<T>::AcousticPropagator(const ForwardProblem& problem, int bat
     rebuild_vd_material();
   }
 
-  all_source_cells_ = Kokkos::View<int* [2], HostSpace>("pwave::all_source_cells", nshots);
-  all_receiver_cells_ =
-      Kokkos::View<int** [2], HostSpace>("pwave::all_receiver_cells", nshots, nrec_);
-  for (int s = 0; s < nshots; ++s) {
-    const GridIndex c = padded_cell(problem_, problem_.shots[s].source, "acquisition.sources");
-    all_source_cells_(s, 0) = c.iz;
-    all_source_cells_(s, 1) = st_.plane(c.iy, c.ix);
-    for (int r = 0; r < nrec_; ++r) {
-      const GridIndex rc =
-          padded_cell(problem_, problem_.shots[s].receivers[r], "acquisition.receivers");
-      all_receiver_cells_(s, r, 0) = rc.iz;
-      all_receiver_cells_(s, r, 1) = st_.plane(rc.iy, rc.ix);
-    }
-  }
-  source_cell_ = Kokkos::View<int* [2], MemSpace>("pwave::source_cell", capacity_);
-  receiver_cell_ = Kokkos::View<int** [2], MemSpace>("pwave::receiver_cell", capacity_, nrec_);
+  taps_ = propagation::ShotTaps<T>(problem_, propagation::PaddedLayout::of(problem_), capacity_);
 
   std::vector<double> w(problem_.wavelet);
   for (double& x : w) x /= g.cell_volume();
@@ -244,18 +221,7 @@ void AcousticPropagator<T>::load_batch(const std::vector<int>& shots) {
       throw RuntimeError("AcousticPropagator: no shot " + std::to_string(id));
   }
   if (shots == batch_) return;
-  auto hs = Kokkos::create_mirror_view(source_cell_);
-  auto hr = Kokkos::create_mirror_view(receiver_cell_);
-  for (int k = 0; k < count; ++k) {
-    hs(k, 0) = all_source_cells_(shots[k], 0);
-    hs(k, 1) = all_source_cells_(shots[k], 1);
-    for (int r = 0; r < nrec_; ++r) {
-      hr(k, r, 0) = all_receiver_cells_(shots[k], r, 0);
-      hr(k, r, 1) = all_receiver_cells_(shots[k], r, 1);
-    }
-  }
-  Kokkos::deep_copy(source_cell_, hs);
-  Kokkos::deep_copy(receiver_cell_, hr);
+  taps_.load(shots);
   batch_ = shots;
 }
 

@@ -9,6 +9,7 @@
 #include "pwave/physics/acoustic_vd/adjoint_kernels.hpp"
 #include "pwave/propagation/boundary_storage.hpp"
 #include "pwave/propagation/forward.hpp"
+#include "pwave/propagation/point_taps.hpp"
 #include "pwave/propagation/storage.hpp"
 #include "pwave/propagation/wavefield_history.hpp"
 
@@ -202,16 +203,11 @@ class AcousticPropagator {
   physics::acoustic_vd::AdjointState<T> vd_adj_;
   Field<T> vd_u_;  // u^n in halo layout for the buoyancy imaging (full / checkpoint storage)
   Field<T> shot_channels_;
-  // Cells of every shot on the host; the current batch's on the device (slot k = batch_[k]).
-  Kokkos::View<int* [2], HostSpace> all_source_cells_;
-  Kokkos::View<int** [2], HostSpace> all_receiver_cells_;
+  // Every shot's source and receiver taps; the current batch's on the device (slot k =
+  // batch_[k]).
+  propagation::ShotTaps<T> taps_;
   std::vector<int> batch_;
-  Kokkos::View<int* [2], MemSpace> source_cell_;
-  Kokkos::View<int** [2], MemSpace> receiver_cell_;
   Kokkos::View<T*, MemSpace> scaled_wavelet_;
 };
-
-/// Padded-grid cell of a model position (model cell + CPML offset).
-GridIndex padded_cell(const ForwardProblem& problem, const Position& p, const std::string& key);
 
 }  // namespace pwave

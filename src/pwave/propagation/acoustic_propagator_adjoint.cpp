@@ -68,19 +68,24 @@ void AcousticPropagator<T>::allocate_adjoint() {
 
 namespace {
 
-/// dJ/ds(t_n) = w(x_s) lambda^{n+1}(x_s) / V = G^{n+1}(x_s) / V (V the cell volume, dx dz in
-/// 2D): the adjoint of the source injection.
+/// dJ/ds(t_n) = sum_k h_k w(x_k) lambda^{n+1}(x_k) / V = sum_k h_k G^{n+1}(x_k) / V over the
+/// source's taps (V the cell volume, dx dz in 2D): the adjoint of the source injection.
 template <class T>
 struct RecordSourceAdjoint {
   Kokkos::View<T**, Kokkos::LayoutRight, MemSpace> out;
   Field<T> g;
-  Kokkos::View<const int* [2], MemSpace> cell;
+  physics::PointTaps<T> source;  ///< [shot][0][tap]
   T inv_area;
   physics::ColumnMap column;
   int first_shot, n;
+  KOKKOS_INLINE_FUNCTION T tap(int s, int k) const {
+    const int iz = source.cell(first_shot + s, 0, k, 0), q = source.cell(first_shot + s, 0, k, 1);
+    return g(s, iz + column.halo, column(q)) * inv_area * source.weight(first_shot + s, 0, k);
+  }
   KOKKOS_INLINE_FUNCTION void operator()(int s) const {
-    const int iz = cell(first_shot + s, 0), q = cell(first_shot + s, 1);
-    out(s, n) = g(s, iz + column.halo, column(q)) * inv_area;
+    T sum = tap(s, 0);
+    for (int k = 1; k < source.taps(); ++k) sum += tap(s, k);
+    out(s, n) = sum;
   }
 };
 
@@ -138,7 +143,7 @@ class AcousticPropagator<T>::ConstantDensityBackward {
     if (source_adjoint_.extent(0) == 0) return;
     Kokkos::parallel_for(
         "pwave::physics::acoustic::source_adjoint", Kokkos::RangePolicy<ExecSpace>(exec, 0, count_),
-        RecordSourceAdjoint<T>{source_adjoint_, parity(p).g_cur, prop_.source_cell_,
+        RecordSourceAdjoint<T>{source_adjoint_, parity(p).g_cur, prop_.taps_.sources(),
                                T(1.0 / prop_.problem_.model.grid.cell_volume()), column_, 0, n});
   }
 
@@ -168,8 +173,8 @@ class AcousticPropagator<T>::ConstantDensityBackward {
     Kokkos::parallel_for(
         "pwave::propagation::reconstruct_source", Kokkos::RangePolicy<ExecSpace>(exec, 0, count_),
         propagation::ReconstructSource<T>{u_next, st.g_cur, prop_.shot_grad_, st.v2dt2,
-                                          prop_.source_cell_, prop_.scaled_wavelet_, region_, n, R,
-                                          0});
+                                          prop_.taps_.sources(), prop_.scaled_wavelet_, region_, n,
+                                          R, 0});
     if (FreeSurface) {
       Kokkos::parallel_for("pwave::physics::acoustic::free_surface",
                            Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>(
@@ -249,7 +254,7 @@ class AcousticPropagator<T>::ConstantDensityBackward {
                          Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>(
                              exec, {0, 0, n}, {count_, prop_.nrec_, n + 1}),
                          physics::InjectResidual<T>{st.g_prev, residual_, st.v2dt2,
-                                                    prop_.receiver_cell_, column_, 0});
+                                                    prop_.taps_.receivers(), column_, 0});
     if (FreeSurface) {  // S, and the mirror the next step's stencils read
       Kokkos::parallel_for("pwave::physics::acoustic::adjoint_surface",
                            Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>(

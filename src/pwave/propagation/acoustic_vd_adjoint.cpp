@@ -134,7 +134,7 @@ class AcousticPropagator<T>::VariableDensityBackward {
         "pwave::physics::acoustic_vd::source_adjoint",
         Kokkos::RangePolicy<ExecSpace>(exec, 0, count_),
         vd::SourceAdjoint<T>{source_adjoint_, a.g_cur, a.img_b, prop_.st_.v2dt2, prop_.vd_.w,
-                             prop_.source_cell_, prop_.scaled_wavelet_, column_,
+                             prop_.taps_.sources(), prop_.scaled_wavelet_, column_,
                              T(1.0 / prop_.problem_.model.grid.cell_volume()), 0, n});
   }
 
@@ -167,8 +167,8 @@ class AcousticPropagator<T>::VariableDensityBackward {
     Kokkos::parallel_for(
         "pwave::propagation::reconstruct_source", Kokkos::RangePolicy<ExecSpace>(exec, 0, count_),
         propagation::ReconstructSource<T>{u_next, a.g_cur, prop_.shot_grad_, st.v2dt2,
-                                          prop_.source_cell_, prop_.scaled_wavelet_, region_, n, R,
-                                          0});
+                                          prop_.taps_.sources(), prop_.scaled_wavelet_, region_, n,
+                                          R, 0});
     if (FreeSurface) {
       Kokkos::parallel_for("pwave::physics::acoustic::free_surface",
                            Range2(exec, {0, 0}, {count_, fx}), physics::FreeSurface<T>{u_next, R});
@@ -221,7 +221,7 @@ class AcousticPropagator<T>::VariableDensityBackward {
                          Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>(
                              exec, {0, 0, n}, {count_, prop_.nrec_, n + 1}),
                          physics::InjectResidual<T>{a.g_prev, residual_, prop_.vd_.w,
-                                                    prop_.receiver_cell_, column_, 0});
+                                                    prop_.taps_.receivers(), column_, 0});
     if (FreeSurface) {
       Kokkos::parallel_for("pwave::physics::acoustic_vd::adjoint_surface",
                            Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>(

@@ -8,6 +8,7 @@
 
 #include "backends/launch.hpp"
 #include "pwave/physics/acoustic/kernels.hpp"
+#include "pwave/physics/point_sources.hpp"
 
 namespace pwave::propagation {
 
@@ -273,24 +274,27 @@ struct ReverseStepBox {
   }
 };
 
-/// The source term of the reversed step and of the imaging condition at sources inside the box
-/// (frame sources are covered by the stored values).
+/// The source term of the reversed step and of the imaging condition at source taps inside the
+/// box (taps in the frame are covered by the stored values). One thread per shot.
 template <class T>
 struct ReconstructSource {
   Field<T> u_next, g, acc;
   GridView<T> w;
-  Kokkos::View<const int* [2], MemSpace> cell;  ///< [shot][z, plane index q]
-  Kokkos::View<const T*, MemSpace> wavelet;     ///< s(t_n) / cell volume
+  physics::PointTaps<T> source;              ///< [shot][0][tap]
+  Kokkos::View<const T*, MemSpace> wavelet;  ///< s(t_n) / cell volume
   FrameRegion region;
   int n, halo, first_shot;
   KOKKOS_INLINE_FUNCTION void operator()(int s) const {
-    const int iz = cell(first_shot + s, 0), q = cell(first_shot + s, 1);
-    const int iy = q / region.nx, ix = q % region.nx;
-    if (!region.inside_box(iz, iy, ix)) return;
-    const int x = region.column(iy, ix);
-    const T wf = w(iz, q) * wavelet(n);
-    u_next(s, iz + halo, x) += wf;
-    acc(s, iz, q) += g(s, iz + halo, x) * wf;
+    for (int k = 0; k < source.taps(); ++k) {
+      const T h = source.weight(first_shot + s, 0, k);
+      const int iz = source.cell(first_shot + s, 0, k, 0), q = source.cell(first_shot + s, 0, k, 1);
+      const int iy = q / region.nx, ix = q % region.nx;
+      if (h == T(0) || !region.inside_box(iz, iy, ix)) continue;
+      const int x = region.column(iy, ix);
+      const T wf = w(iz, q) * wavelet(n) * h;
+      u_next(s, iz + halo, x) += wf;
+      acc(s, iz, q) += g(s, iz + halo, x) * wf;
+    }
   }
 };
 

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <vector>
 
+#include "pwave/acquisition/hicks.hpp"
 #include "pwave/core/error.hpp"
 #include "pwave/physics/stability.hpp"
 #include "pwave/physics/stencil.hpp"
@@ -128,10 +129,15 @@ void validate(const ForwardProblem& p) {
     throw InputError("boundary.reflection", "", "must lie in (0, 1)");
   }
   if (p.shots.empty()) throw InputError("acquisition.sources", "", "no shots given");
+  if (p.hicks_half_width < hicks_min_half_width || p.hicks_half_width > hicks_max_half_width) {
+    throw InputError("acquisition.hicks_half_width", "",
+                     "must be an integer from " + std::to_string(hicks_min_half_width) + " to " +
+                         std::to_string(hicks_max_half_width));
+  }
   const std::size_t nrec = p.shots.front().receivers.size();
   if (nrec == 0) throw InputError("acquisition.receivers", "", "no receivers given");
   for (std::size_t s = 0; s < p.shots.size(); ++s) {
-    to_grid_index(g, p.shots[s].source, "acquisition.sources[" + std::to_string(s) + "]");
+    check_inside(g, p.shots[s].source, "acquisition.sources[" + std::to_string(s) + "]");
     if (p.shots[s].receivers.size() != nrec) {
       throw InputError("acquisition.receivers", "",
                        "every shot needs the same number of receivers (shot 0 has " +
@@ -139,7 +145,7 @@ void validate(const ForwardProblem& p) {
                            std::to_string(p.shots[s].receivers.size()) + ")");
     }
     for (std::size_t r = 0; r < nrec; ++r) {
-      to_grid_index(g, p.shots[s].receivers[r], "acquisition.receivers[" + std::to_string(r) + "]");
+      check_inside(g, p.shots[s].receivers[r], "acquisition.receivers[" + std::to_string(r) + "]");
     }
   }
   const bool vd = physics::has_parameter(p.equation, physics::Parameter::rho);  // variable density

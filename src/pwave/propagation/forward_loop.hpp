@@ -46,14 +46,16 @@ void AcousticPropagator<T>::forward_impl(int first, int count, const Traces<T>& 
   const physics::AcousticState<T>* parity[2] = {&even, &odd};
   const Forward<Physics, Order, Dim> steps(*this, even, odd);  // the equation's step
   const ColumnMap column{st_.nx, st_.hy, st_.ys, st_.halo};
-  const RecordReceivers<T> record[2] = {{traces, even.u_cur, receiver_cell_, column, first},
-                                        {traces, odd.u_cur, receiver_cell_, column, first}};
+  const auto& receivers = taps_.receivers();
+  const auto& sources = taps_.sources();
+  const RecordReceivers<T> record[2] = {{traces, even.u_cur, receivers, column, first},
+                                        {traces, odd.u_cur, receivers, column, first}};
   const InjectSource<T> inject[2] = {
-      {even.u_prev, st_.v2dt2, source_cell_, scaled_wavelet_, column, first},
-      {odd.u_prev, st_.v2dt2, source_cell_, scaled_wavelet_, column, first}};
+      {even.u_prev, st_.v2dt2, sources, scaled_wavelet_, column, first},
+      {odd.u_prev, st_.v2dt2, sources, scaled_wavelet_, column, first}};
   const FreeSurface<T> surface[2] = {{even.u_prev, st_.halo}, {odd.u_prev, st_.halo}};
 
-  const int nrec = nrec_, fx = int(st_.u_cur.extent(2));
+  const int nrec = nrec_, source_taps = taps_.source_taps(), fx = int(st_.u_cur.extent(2));
   const bool free_surface = problem_.boundary.free_surface;
   using Range2 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
   using Range3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;
@@ -85,8 +87,8 @@ void AcousticPropagator<T>::forward_impl(int first, int count, const Traces<T>& 
                            Range3(exec, {0, 0, n}, {count, nrec, n + 1}), record[p]);
     }
     steps.step(exec, count, p);
-    Kokkos::parallel_for("pwave::physics::acoustic::inject", Range2(exec, {0, n}, {count, n + 1}),
-                         inject[p]);
+    Kokkos::parallel_for("pwave::physics::acoustic::inject",
+                         Range3(exec, {0, 0, n}, {count, source_taps, n + 1}), inject[p]);
     if (free_surface) {
       Kokkos::parallel_for("pwave::physics::acoustic::free_surface",
                            Range2(exec, {0, 0}, {count, fx}), surface[p]);

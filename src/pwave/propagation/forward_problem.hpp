@@ -20,10 +20,13 @@ struct ForwardProblem {
   int order = 8;                    ///< spatial order: 2, 4, 6 or 8
   BoundaryConfig boundary;          ///< CPML widths per side, free surface
   std::vector<ShotGeometry> shots;  ///< one source per shot
-  std::vector<double> wavelet;      ///< s(t_n), n = 0..nt-1, shared by all shots
-  double peak_frequency = 0.0;      ///< Hz; used for the CPML alpha profile and checks
-  int shot_batch = 0;               ///< shots propagated together per launch; 0 = all
-  int check_interval = 10;          ///< steps between NaN/Inf checks of the wavefield
+  /// Kaiser half-width (cells per side, 1-10) of the Hicks interpolation of sources and
+  /// receivers between grid points (acquisition/hicks.hpp); points on grid points use that point.
+  int hicks_half_width = 4;
+  std::vector<double> wavelet;  ///< s(t_n), n = 0..nt-1, shared by all shots
+  double peak_frequency = 0.0;  ///< Hz; used for the CPML alpha profile and checks
+  int shot_batch = 0;           ///< shots propagated together per launch; 0 = all
+  int check_interval = 10;      ///< steps between NaN/Inf checks of the wavefield
 };
 
 }  // namespace pwave

@@ -270,20 +270,24 @@ struct AdjointFrameStep {
   void row(int s, int iz, int x0, int x1) const { line(s, iz, 0, x0, x1); }
 };
 
-/// Adds w r^n at every receiver: the adjoint of recording u^n (in the scaled variable G).
-/// Receivers may share a cell, so the adds are atomic.
+/// Adds w h_k r^n at every tap k of every receiver: the adjoint of recording u^n (in the
+/// scaled variable G). Receivers' taps may share a cell, so the adds are atomic.
 template <class T>
 struct InjectResidual {
   Field<T> g;
   Traces<T> residual;  ///< [shot][receiver][time]
   GridView<T> w;
-  Kokkos::View<const int** [2], MemSpace> cell;  ///< [shot][receiver][z, q], padded grid
+  PointTaps<T> receiver;  ///< [shot][receiver][tap]
   ColumnMap column;
   int first_shot;
 
   KOKKOS_INLINE_FUNCTION void operator()(int s, int r, int n) const {
-    const int iz = cell(first_shot + s, r, 0), q = cell(first_shot + s, r, 1);
-    Kokkos::atomic_add(&g(s, iz + column.halo, column(q)), w(iz, q) * residual(s, r, n));
+    for (int k = 0; k < receiver.taps(); ++k) {
+      const int iz = receiver.cell(first_shot + s, r, k, 0);
+      const int q = receiver.cell(first_shot + s, r, k, 1);
+      Kokkos::atomic_add(&g(s, iz + column.halo, column(q)),
+                         w(iz, q) * residual(s, r, n) * receiver.weight(first_shot + s, r, k));
+    }
   }
 };
 

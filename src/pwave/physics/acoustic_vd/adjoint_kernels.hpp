@@ -383,24 +383,31 @@ struct AdjointUpdate {
   }
 };
 
-/// dJ/ds(t_n) = G^{n+1}(x_s) b(x_s) / V (the source is scaled by v^2 dt^2 = w b): the adjoint
-/// of the injection, and dJ/db(x_s) += G^{n+1}(x_s) s(t_n) / V, the injection's share of the
-/// buoyancy gradient at fixed w.
+/// dJ/ds(t_n) = sum_k h_k G^{n+1}(x_k) b(x_k) / V over the source's taps (the source is scaled
+/// by v^2 dt^2 = w b): the adjoint of the injection, and dJ/db(x_k) += h_k G^{n+1}(x_k) s(t_n) / V,
+/// the injection's share of the buoyancy gradient at fixed w. One thread per shot.
 template <class T>
 struct SourceAdjoint {
   Kokkos::View<T**, Kokkos::LayoutRight, MemSpace> out;  ///< [shot][time], may be empty
   Field<T> g, img_b;
   GridView<T> v2dt2, w;
-  Kokkos::View<const int* [2], MemSpace> cell;
+  PointTaps<T> source;                       ///< [shot][0][tap]
   Kokkos::View<const T*, MemSpace> wavelet;  ///< s(t_n) / V
   ColumnMap column;
   T inv_volume;
   int first_shot, n;
   KOKKOS_INLINE_FUNCTION void operator()(int s) const {
-    const int iz = cell(first_shot + s, 0), q = cell(first_shot + s, 1);
-    const T gs = g(s, iz + column.halo, column(q));
-    if (out.extent(0) > 0) out(s, n) = gs * v2dt2(iz, q) / w(iz, q) * inv_volume;
-    img_b(s, iz, q) += gs * wavelet(n);
+    T sum = T(0);
+    for (int k = 0; k < source.taps(); ++k) {
+      const T h = source.weight(first_shot + s, 0, k);
+      if (h == T(0)) continue;
+      const int iz = source.cell(first_shot + s, 0, k, 0), q = source.cell(first_shot + s, 0, k, 1);
+      const T gs = g(s, iz + column.halo, column(q));
+      const T ds = gs * v2dt2(iz, q) / w(iz, q) * inv_volume * h;
+      sum = k == 0 ? ds : sum + ds;
+      img_b(s, iz, q) += gs * (wavelet(n) * h);
+    }
+    if (out.extent(0) > 0) out(s, n) = sum;
   }
 };
 

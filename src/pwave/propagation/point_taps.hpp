@@ -1,0 +1,55 @@
+#pragma once
+// Where each shot's source and receivers act on the padded grid: their taps (cells and
+// weights), one tap of weight 1 for a point on a grid point, Hicks's windowed-sinc taps for a
+// point between grid points (acquisition/hicks.hpp). Built on the host once per problem; the
+// taps of the shots of the current batch are copied to the device when the batch changes.
+
+#include <string>
+#include <vector>
+
+#include "pwave/physics/point_sources.hpp"
+#include "pwave/propagation/forward_problem.hpp"
+#include "pwave/propagation/padded_layout.hpp"
+
+namespace pwave::propagation {
+
+/// One cell of a point's interpolation on the padded grid.
+struct Tap {
+  int iz = 0, iy = 0, ix = 0;  ///< padded-grid cell (iy = 0 in 2D)
+  double weight = 1.0;
+};
+
+/// The taps of position `p` (metres, model coordinates) of `problem` on the padded grid of
+/// `layout`: the product of the axes' Hicks weights. With a free surface, taps above it are
+/// mirrored below it with the opposite sign (the field is odd about the surface: Hicks's
+/// image for a pressure-release surface); taps beyond the padded grid (a CPML narrower than the
+/// window) are dropped. Throws InputError naming `key` when p lies outside the model.
+std::vector<Tap> point_taps(const ForwardProblem& problem, const PaddedLayout& layout,
+                            const Position& p, const std::string& key);
+
+/// Every shot's source and receiver taps (host), and those of the current batch (device).
+template <class T>
+class ShotTaps {
+ public:
+  ShotTaps() = default;
+  /// `capacity`: most shots per batch.
+  ShotTaps(const ForwardProblem& problem, const PaddedLayout& layout, int capacity);
+
+  /// Slot k of the device tables takes shot shots[k]'s taps.
+  void load(const std::vector<int>& shots);
+
+  /// The current batch's taps: sources [slot][0][tap], receivers [slot][receiver][tap].
+  const physics::PointTaps<T>& sources() const { return sources_; }
+  const physics::PointTaps<T>& receivers() const { return receivers_; }
+  /// Taps per point of the widest source, receiver (1 when every point is on a grid point).
+  int source_taps() const { return int(sources_.weight.extent(2)); }
+  int receiver_taps() const { return int(receivers_.weight.extent(2)); }
+
+ private:
+  int nx_ = 0, nrec_ = 0;
+  std::vector<std::vector<Tap>> source_;    // [shot]
+  std::vector<std::vector<Tap>> receiver_;  // [shot * nrec + receiver]
+  physics::PointTaps<T> sources_, receivers_;
+};
+
+}  // namespace pwave::propagation
