@@ -57,8 +57,8 @@ void print_gradient_figures(const io::Deck& deck, std::size_t bytes) {
   }
   std::cout << "# gradient: CPML velocity fixed at "
             << format("%g m/s (boundary.pml_velocity)", p.boundary.pml_velocity) << "\n";
-  std::cout << "# misfit: " << misfit::name(deck.misfit);
-  if (deck.misfit == misfit::Misfit::envelope) {
+  std::cout << "# misfit: " << misfit::name(deck.misfit.function);
+  if (deck.misfit.function == misfit::Misfit::envelope) {
     // misfit::Workspace: one complex trace of N values per receiver of a shot, and N / 2
     // complex twiddles, in double, on the device.
     const int n = misfit::Workspace::fft_length(p.nt);

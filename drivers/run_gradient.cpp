@@ -31,8 +31,8 @@ void run_gradient_task(const io::Deck& deck, const fs::path& dir) {
                   deck.storage_options.stride, to_string(deck.storage_options.compression));
   }
   log::info(line);
-  if (deck.misfit != misfit::Misfit::l2)
-    log::info(std::string("misfit: ") + misfit::name(deck.misfit));
+  if (deck.misfit.function != misfit::Misfit::l2)
+    log::info(std::string("misfit: ") + misfit::name(deck.misfit.function));
 
   std::optional<log::Progress> progress;
   const auto callback = [&](long done, long total) {
@@ -42,6 +42,11 @@ void run_gradient_task(const io::Deck& deck, const fs::path& dir) {
   const auto start = std::chrono::steady_clock::now();
   const GradientResult<T> g = misfit_gradient<T>(p, *deck.observed.traces, deck.storage_options,
                                                  callback, world(), deck.misfit);
+  if (g.dead_traces > 0) {
+    log::warn("observed: " + std::to_string(g.dead_traces) +
+              " dead traces (all zero, or NaN/Inf) excluded from the misfit "
+              "(gradient.selection.dead_traces)");
+  }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (progress) progress->finish();

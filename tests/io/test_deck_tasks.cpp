@@ -155,19 +155,19 @@ TEST(DeckTasks, PmlVelocity) {
 // --set) and written to the resolved deck, which loads back to the same choice.
 TEST(DeckTasks, GradientMisfitIsRead) {
   const io::Deck plain = io::load_deck_text(fwi_deck(), "deck.yaml");
-  EXPECT_EQ(plain.misfit, misfit::Misfit::l2);
+  EXPECT_EQ(plain.misfit.function, misfit::Misfit::l2);
   EXPECT_EQ(plain.resolved["gradient"]["misfit"].as<std::string>(), "l2");
   for (misfit::Misfit kind : misfit::all()) {
     const std::string name = misfit::name(kind);
     const io::Deck d = io::load_deck_text(
         edit(fwi_deck(), "{storage: full}", "{storage: full, misfit: " + name + "}"), "deck.yaml");
-    EXPECT_EQ(d.misfit, kind) << name;
+    EXPECT_EQ(d.misfit.function, kind) << name;
     EXPECT_EQ(d.storage, Storage::full) << name;
     EXPECT_EQ(d.resolved["gradient"]["misfit"].as<std::string>(), name);
     const io::Deck back = io::load_deck_text(io::resolved_yaml(d), "resolved.yaml");
-    EXPECT_EQ(back.misfit, kind) << name;
+    EXPECT_EQ(back.misfit.function, kind) << name;
     const io::Deck set = io::load_deck_text(fwi_deck(), "deck.yaml", {"gradient.misfit=" + name});
-    EXPECT_EQ(set.misfit, kind) << name;
+    EXPECT_EQ(set.misfit.function, kind) << name;
   }
   // A gradient deck without a gradient section takes it by itself.
   const auto dir = scratch_dir("gradient_misfit");
@@ -176,10 +176,67 @@ TEST(DeckTasks, GradientMisfitIsRead) {
   write_file(dir / "deck.yaml",
              gradient_deck() + "gradient:\n  misfit: normalized_correlation\n");  // 16-17
   const io::Deck g = io::load_deck((dir / "deck.yaml").string());
-  EXPECT_EQ(g.misfit, misfit::Misfit::normalized_correlation);
+  EXPECT_EQ(g.misfit.function, misfit::Misfit::normalized_correlation);
   EXPECT_EQ(g.storage, Storage::boundary);
   write_file(dir / "deck.yaml", gradient_deck());
-  EXPECT_EQ(io::load_deck((dir / "deck.yaml").string()).misfit, misfit::Misfit::l2);
+  EXPECT_EQ(io::load_deck((dir / "deck.yaml").string()).misfit.function, misfit::Misfit::l2);
+}
+
+// gradient.selection: every key read, written to the resolved deck, which loads back the same;
+// mistakes named with key and line.
+TEST(DeckTasks, GradientSelectionIsRead) {
+  const auto dir = scratch_dir("gradient_selection");
+  const std::vector<float> weights = {1, 0.5f, 0, 1, 2, 1};
+  io::write_npy((dir / "w.npy").string(), weights.data(), {2, 3});
+  const std::string deck = edit(fwi_deck(), "{storage: full}",
+                                "{storage: full, selection: {offsets: [10, 400], window: "
+                                "{velocity: 1500, t0: 0.05, before: 0.02, after: 0.4}, taper: "
+                                "0.01, trace_weights: w.npy, dead_traces: keep}}");
+  write_file(dir / "deck.yaml", deck);
+  const io::Deck d = io::load_deck((dir / "deck.yaml").string());
+  const misfit::Selection& s = d.misfit.selection;
+  EXPECT_EQ(s.offset_min, 10.0);
+  EXPECT_EQ(s.offset_max, 400.0);
+  EXPECT_EQ(s.velocity, 1500.0);
+  EXPECT_EQ(s.t0, 0.05);
+  EXPECT_EQ(s.before, 0.02);
+  EXPECT_EQ(s.after, 0.4);
+  EXPECT_EQ(s.taper, 0.01);
+  EXPECT_FALSE(s.exclude_dead_traces);
+  ASSERT_EQ(s.trace_weights.size(), 6u);
+  EXPECT_EQ(s.trace_weights[1], 0.5);
+  write_file(dir / "resolved.yaml", io::resolved_yaml(d));
+  const io::Deck back = io::load_deck((dir / "resolved.yaml").string());
+  EXPECT_EQ(back.misfit.selection.after, 0.4);
+  EXPECT_EQ(back.misfit.selection.trace_weights, s.trace_weights);
+  EXPECT_TRUE(io::load_deck_text(fwi_deck(), "deck.yaml").misfit.selection.exclude_dead_traces);
+
+  const auto with = [&](const std::string& selection) {
+    return edit(fwi_deck(), "{storage: full}", "{storage: full, selection: " + selection + "}");
+  };
+  EXPECT_DECK_ERROR(deck_error(with("{taper: 0.1}")), "gradient.selection.taper", "deck.yaml:23",
+                    "needs gradient.selection.window");
+  EXPECT_DECK_ERROR(deck_error(with("{offsets: [400, 10]}")), "gradient.selection.offsets",
+                    "deck.yaml:23", "max is below min");
+  EXPECT_DECK_ERROR(deck_error(with("{offsets: 10}")), "gradient.selection.offsets", "deck.yaml:23",
+                    "expected [min, max]");
+  EXPECT_DECK_ERROR(deck_error(with("{window: {before: 0.1}}")),
+                    "gradient.selection.window.velocity", "deck.yaml:23", "");
+  EXPECT_DECK_ERROR(deck_error(with("{window: {velocity: 1500, speed: 2}}")),
+                    "gradient.selection.window.speed", "deck.yaml:23", "");
+  EXPECT_DECK_ERROR(deck_error(with("{dead_traces: drop}")), "gradient.selection.dead_traces",
+                    "deck.yaml:23", "exclude");
+  const std::vector<float> wrong = {1, 1, 1};
+  io::write_npy((dir / "wrong.npy").string(), wrong.data(), {1, 3});
+  write_file(dir / "deck.yaml", with("{trace_weights: wrong.npy}"));
+  try {
+    io::load_deck((dir / "deck.yaml").string());
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.key(), "gradient.selection.trace_weights");
+    EXPECT_NE(std::string(e.what()).find("needs (2, 3) [shot, receiver]"), std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(DeckTasks, GradientDeckReadsObservedNpyRelativeToTheDeck) {

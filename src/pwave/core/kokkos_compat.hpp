@@ -43,11 +43,13 @@ constexpr double pi = 3.14159265358979323846;
 namespace math {
 #if KOKKOS_VERSION >= 30700
 using Kokkos::abs;
+using Kokkos::cos;
 using Kokkos::exp;
 using Kokkos::isfinite;
 using Kokkos::log;
 using Kokkos::sqrt;
 #else
+using Kokkos::Experimental::cos;
 using Kokkos::Experimental::exp;
 using Kokkos::Experimental::isfinite;
 using Kokkos::Experimental::log;

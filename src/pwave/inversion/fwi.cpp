@@ -104,7 +104,7 @@ std::string fingerprint(const FwiConfig& c, int precision_bytes) {
     for (physics::Parameter p : c.parameters) f << ' ' << physics::name(p);
   }
   // l2 adds nothing, so that checkpoints of runs without a misfit choice still resume.
-  if (c.misfit != misfit::Misfit::l2) f << " misfit " << misfit::name(c.misfit);
+  if (c.misfit.function != misfit::Misfit::l2) f << " misfit " << misfit::name(c.misfit.function);
   return f.str();
 }
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "pwave/config/inversion.hpp"
-#include "pwave/misfit/misfit.hpp"
+#include "pwave/misfit/selection.hpp"
 #include "pwave/propagation/forward_problem.hpp"
 #include "pwave/propagation/storage.hpp"
 
@@ -16,7 +16,8 @@ namespace pwave {
 struct FwiConfig : InversionSettings {
   ForwardProblem problem;                      ///< initial model, acquisition, time axis, wavelet
   StorageOptions storage = Storage::boundary;  ///< strategy for the backward pass
-  misfit::Misfit misfit = misfit::Misfit::l2;  ///< the misfit function J (deck gradient.misfit)
+  /// The misfit function J and the data it sees (deck gradient.misfit, gradient.selection).
+  misfit::Options misfit;
   /// Stop after this many iterations of this run, with a checkpoint (FwiObserver::checkpoint),
   /// so that a later run given it (FwiObserver::resume_point) continues (for batch jobs with a
   /// wall-time limit); 0 = run to the end.

@@ -11,7 +11,7 @@
 
 #include "pwave/config/inversion.hpp"
 #include "pwave/core/observed.hpp"
-#include "pwave/misfit/misfit.hpp"
+#include "pwave/misfit/selection.hpp"
 #include "pwave/propagation/forward_problem.hpp"
 #include "pwave/propagation/storage.hpp"
 
@@ -50,8 +50,8 @@ struct Deck {
   DeckObserved observed;                ///< gradient, fwi: the observed data (file empty: none)
   Storage storage = Storage::boundary;  ///< gradient, fwi: wavefield storage of the gradient
   StorageOptions storage_options;       ///< the strategy with its settings (what runs use)
-  misfit::Misfit misfit = misfit::Misfit::l2;  ///< gradient, fwi: the misfit function J
-  bool has_true_model = false;                 ///< fwi: observed data are modelled from true_model
+  misfit::Options misfit;       ///< gradient, fwi: the misfit function J and the data selection
+  bool has_true_model = false;  ///< fwi: observed data are modelled from true_model
   /// fwi: vp in m/s on the model grid, and for variable density rho in kg/m^3 (model.rho when
   /// true_model.rho is not given)
   Model true_model;

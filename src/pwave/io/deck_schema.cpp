@@ -45,9 +45,14 @@ DeckKey build_schema() {
   DeckKey output{"output", {leaf("directory"), leaf("segy"), leaf("plots")}};
   DeckKey execution{"execution", {leaf("shot_batch"), leaf("check_interval")}};
   DeckKey observed{"observed", {leaf("file"), leaf("format")}};
-  DeckKey gradient{"gradient",
-                   {leaf("storage"), leaf("checkpoint_interval"), leaf("stride"),
-                    leaf("compression"), leaf("misfit")}};
+  DeckKey gradient{
+      "gradient",
+      {leaf("storage"), leaf("checkpoint_interval"), leaf("stride"), leaf("compression"),
+       leaf("misfit"),
+       DeckKey{"selection",
+               {leaf("offsets"),
+                DeckKey{"window", {leaf("velocity"), leaf("t0"), leaf("before"), leaf("after")}},
+                leaf("taper"), leaf("trace_weights"), leaf("dead_traces")}}}};
   DeckKey true_model{"true_model", {material("vp"), material("rho")}};
   DeckKey inversion{
       "inversion",

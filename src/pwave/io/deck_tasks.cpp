@@ -9,6 +9,7 @@
 #include "pwave/core/error.hpp"
 #include "pwave/io/deck_model.hpp"
 #include "pwave/io/deck_observed.hpp"
+#include "pwave/io/deck_selection.hpp"
 #include "pwave/physics/stability.hpp"
 #include "pwave/propagation/forward.hpp"
 
@@ -98,9 +99,10 @@ void read_gradient_section(const DeckReader& r, const Node& root, Deck& deck, No
   }
   const Node kind = r.child(g, "gradient", "misfit");
   if (DeckReader::given(kind)) {
-    deck.misfit = *misfit::parse(r.choice(kind, "gradient.misfit", misfit::names()));
+    deck.misfit.function = *misfit::parse(r.choice(kind, "gradient.misfit", misfit::names()));
   }
-  out["misfit"] = misfit::name(deck.misfit);
+  out["misfit"] = misfit::name(deck.misfit.function);
+  read_selection(r, r.child(g, "gradient", "selection"), deck, out);
   resolved["gradient"] = out;
 }
 

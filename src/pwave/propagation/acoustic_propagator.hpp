@@ -29,6 +29,8 @@ class AcousticPropagator {
   explicit AcousticPropagator(const ForwardProblem& problem, int batch_capacity = 0);
 
   int batch_capacity() const { return capacity_; }
+  /// The problem this propagator runs (its model as given at construction).
+  const ForwardProblem& problem() const { return problem_; }
   int receivers_per_shot() const { return nrec_; }
   const physics::AcousticState<T>& state() const { return st_; }
 

@@ -85,7 +85,8 @@ void check_observed_shape(const ForwardProblem& problem, std::size_t s, std::siz
 template <class T>
 GradientResult<T> misfit_gradient(const ForwardProblem& problem, const ObservedTraces& observed,
                                   const StorageOptions& storage, const ProgressCallback& progress,
-                                  const parallel::Communicator& comm, misfit::Misfit kind) {
+                                  const parallel::Communicator& comm,
+                                  const misfit::Options& misfit) {
   // Each rank takes a contiguous share of the shots and propagates it in chunks of at most
   // shot_batch shots; misfits and per-shot imaging are summed in shot order (ShotGradient), so
   // the result is bitwise the same for any number of ranks and any shot_batch.
@@ -99,7 +100,7 @@ GradientResult<T> misfit_gradient(const ForwardProblem& problem, const ObservedT
   const int nrec = prop.receivers_per_shot();
   check_observed_shape(problem, observed.shots(), observed.receivers(), observed.samples(), nrec);
   ShotGradient<T> shots(prop, observed, share, storage, parallel::choose_allreduce_path().path,
-                        comm, kind);
+                        comm, misfit);
 
   GradientResult<T> out;
   out.synthetic = HostArray3<T>("pwave::synthetic", nshots, nrec, problem.nt);
@@ -114,6 +115,7 @@ GradientResult<T> misfit_gradient(const ForwardProblem& problem, const ObservedT
   std::vector<long> keys;
   for (int s : plan.shots) keys.push_back(s);
   out.misfit = shots.evaluate(plan.shots, keys, hooks);
+  out.dead_traces = shots.dead_traces();
   if (progress && plan.empty()) progress(1, 1);
 
   const Grid& g = problem.model.grid;
@@ -146,24 +148,25 @@ GradientResult<T> misfit_gradient(const ForwardProblem& problem, const ObservedT
 template <class T>
 GradientResult<T> misfit_gradient(const ForwardProblem& problem, const HostArray3<T>& observed,
                                   const StorageOptions& storage, const ProgressCallback& progress,
-                                  const parallel::Communicator& comm, misfit::Misfit kind) {
-  return misfit_gradient<T>(problem, ObservedArray<T>(observed), storage, progress, comm, kind);
+                                  const parallel::Communicator& comm,
+                                  const misfit::Options& misfit) {
+  return misfit_gradient<T>(problem, ObservedArray<T>(observed), storage, progress, comm, misfit);
 }
 
 template GradientResult<float> misfit_gradient<float>(const ForwardProblem&, const ObservedTraces&,
                                                       const StorageOptions&,
                                                       const ProgressCallback&,
                                                       const parallel::Communicator&,
-                                                      misfit::Misfit);
+                                                      const misfit::Options&);
 template GradientResult<double> misfit_gradient<double>(
     const ForwardProblem&, const ObservedTraces&, const StorageOptions&, const ProgressCallback&,
-    const parallel::Communicator&, misfit::Misfit);
+    const parallel::Communicator&, const misfit::Options&);
 template GradientResult<float> misfit_gradient<float>(
     const ForwardProblem&, const HostArray3<float>&, const StorageOptions&, const ProgressCallback&,
-    const parallel::Communicator&, misfit::Misfit);
+    const parallel::Communicator&, const misfit::Options&);
 template GradientResult<double> misfit_gradient<double>(
     const ForwardProblem&, const HostArray3<double>&, const StorageOptions&,
-    const ProgressCallback&, const parallel::Communicator&, misfit::Misfit);
+    const ProgressCallback&, const parallel::Communicator&, const misfit::Options&);
 template GridView<float> fold_to_model(const ForwardProblem&, const GridView<float>&);
 template void fold_to_model(const ForwardProblem&, const GridView<float>&, const GridView<float>&,
                             const GridView<float>&);

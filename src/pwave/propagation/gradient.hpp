@@ -3,14 +3,14 @@
 
 #include "pwave/core/observed.hpp"
 #include "pwave/core/types.hpp"
-#include "pwave/misfit/misfit.hpp"
+#include "pwave/misfit/selection.hpp"
 #include "pwave/parallel/communicator.hpp"
 #include "pwave/propagation/forward.hpp"
 #include "pwave/propagation/storage.hpp"
 
 namespace pwave {
 
-/// J and dJ/dvp (and dJ/drho for variable density) for the misfit J chosen (misfit::Misfit; by
+/// J and dJ/dvp (and dJ/drho for variable density) for the misfit J chosen (misfit::Options; by
 /// default l2: J = 0.5 * sum over shots, receivers and samples of (d - d_obs)^2, no dt factor).
 /// Gradients are [nz][nx] ([nz][ny nx] in 3D), in J per unit of the parameter.
 template <class T>
@@ -19,6 +19,7 @@ struct GradientResult {
   HostArray2<T> gradient;      ///< dJ/dvp on the model grid [nz][nx], J per (m/s)
   HostArray2<T> gradient_rho;  ///< dJ/drho, J per (kg/m^3); empty for constant density
   HostArray3<T> synthetic;     ///< modelled data [shot][receiver][time]
+  long dead_traces = 0;        ///< observed traces excluded as dead (all zero, or NaN/Inf)
 };
 
 /// Computes the misfit against `observed` ([shot][receiver][time], host) and its gradient with
@@ -27,13 +28,14 @@ struct GradientResult {
 /// of at most problem.shot_batch shots (0: all at once), staging only a chunk's observed traces
 /// on the device. The result, identical on every rank, is bitwise the same for any number of
 /// ranks and any shot_batch (see ShotGradient). Every rank returns all synthetic traces.
-/// `kind`: the misfit function (its adjoint source is what the adjoint propagation injects).
+/// `misfit`: the misfit function (its adjoint source is what the adjoint propagation injects)
+/// and the data selection (misfit/selection.hpp).
 template <class T>
 GradientResult<T> misfit_gradient(
     const ForwardProblem& problem, const ObservedTraces& observed,
     const StorageOptions& storage = Storage::boundary, const ProgressCallback& progress = {},
     const parallel::Communicator& comm = parallel::Communicator::self(),
-    misfit::Misfit kind = misfit::Misfit::l2);
+    const misfit::Options& misfit = {});
 
 /// The same for observed data in a host array.
 template <class T>
@@ -41,7 +43,7 @@ GradientResult<T> misfit_gradient(
     const ForwardProblem& problem, const HostArray3<T>& observed,
     const StorageOptions& storage = Storage::boundary, const ProgressCallback& progress = {},
     const parallel::Communicator& comm = parallel::Communicator::self(),
-    misfit::Misfit kind = misfit::Misfit::l2);
+    const misfit::Options& misfit = {});
 
 /// Folds dJ/dw on the padded grid (w = v^2 dt^2) into dJ/dvp on the model grid:
 /// dJ/dvp = sum over the padded cells copying a model cell of dJ/dw * 2 vp dt^2.

@@ -9,8 +9,13 @@
 namespace pwave {
 
 template <class T>
-ObservedStaging<T>::ObservedStaging(const ObservedTraces& observed, int capacity)
+ObservedStaging<T>::ObservedStaging(const ObservedTraces& observed, int capacity,
+                                    const ForwardProblem& problem,
+                                    const misfit::Selection& selection)
     : observed_(&observed),
+      selection_(selection, problem.shots, problem.dt, std::max(capacity, 0),
+                 int(observed.receivers())),
+      dead_(observed.shots(), 0),
       device_("pwave::observed_batch", std::size_t(std::max(capacity, 0)), observed.receivers(),
               observed.samples()),
       host_(Kokkos::create_mirror_view(device_)) {}
@@ -28,7 +33,9 @@ void ObservedStaging<T>::load(const int* shots, int count, const TraceFilter& fi
     if (filter) {
       for (std::size_t r = 0; r < nrec; ++r) filter(row + r * nt, nt);
     }
+    dead_.at(std::size_t(shots[k])) = selection_.stage(k, shots[k], row, int(nt));
   }
+  selection_.upload(count);
   if (count == 0) return;
   const auto rows = std::make_pair(0, count);
   Kokkos::deep_copy(Kokkos::subview(device_, rows, Kokkos::ALL, Kokkos::ALL),
@@ -68,14 +75,14 @@ template <class T>
 ShotGradient<T>::ShotGradient(AcousticPropagator<T>& prop, const ObservedTraces& observed,
                               int share, const StorageOptions& storage,
                               parallel::AllreducePath path, const parallel::Communicator& comm,
-                              misfit::Misfit kind)
+                              const misfit::Options& misfit)
     : prop_(prop),
       comm_(comm),
       share_(share),
       chunk_(std::min(prop.batch_capacity(), std::max(share, 1))),
       nt_(int(observed.samples())),
-      kind_(kind),
-      staging_(observed, chunk_),
+      kind_(misfit.function),
+      staging_(observed, chunk_, prop.problem(), misfit.selection),
       history_(prop.make_history(chunk_, storage)),
       syn_("pwave::syn", chunk_, prop.receivers_per_shot(), nt_),
       res_("pwave::res", chunk_, prop.receivers_per_shot(), nt_),
@@ -117,10 +124,12 @@ double ShotGradient<T>::evaluate(const std::vector<int>& shots, const std::vecto
     prop_.forward(part, syn_, hooks.progress, steps, steps_total, history_);
     steps += nt_;
     if (hooks.synthetic) hooks.synthetic(syn_, c0, n);
+    staging_.selection().apply(syn_, n);  // J(W d, W o); W o was weighted when staged
     for (double j : misfit::misfits_and_adjoint_sources(kind_, syn_, staging_.device(), res_, n,
                                                         misfit_scratch_)) {
       misfits.push_back(j);
     }
+    staging_.selection().apply(res_, n);  // dJ/dd = W (dJ/dd)(W d, W o)
     prop_.adjoint_per_shot(part, res_, history_);
     steps += nt_;
     if (hooks.progress) hooks.progress(steps, steps_total);
@@ -135,6 +144,9 @@ double ShotGradient<T>::evaluate(const std::vector<int>& shots, const std::vecto
   }
   const auto r0 = std::chrono::steady_clock::now();
   const double j = parallel::ordered_sum(comm_, keys, misfits);
+  std::vector<double> dead(shots.size());
+  for (std::size_t k = 0; k < shots.size(); ++k) dead[k] = staging_.dead_traces(shots[k]);
+  dead_traces_ = long(parallel::ordered_sum(comm_, keys, dead));
   if (!streaming) {
     const Field<T>& rows = count == 0 ? no_rows_ : nchunks > 1 ? rows_ : prop_.shot_imaging();
     imaging_sum_.sum(comm_, keys, rows, imaging_);

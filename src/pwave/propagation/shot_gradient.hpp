@@ -8,6 +8,7 @@
 
 #include "pwave/core/observed.hpp"
 #include "pwave/misfit/misfit.hpp"
+#include "pwave/misfit/selection.hpp"
 #include "pwave/parallel/allreduce.hpp"
 #include "pwave/parallel/communicator.hpp"
 #include "pwave/parallel/reproducible_sum.hpp"
@@ -16,9 +17,9 @@
 namespace pwave {
 
 /// Observed traces of one chunk of shots: read shot by shot (ObservedTraces::read_shot) into a
-/// host staging buffer in precision T, optionally filtered there, then copied to a device buffer
-/// of the chunk's capacity in one host-to-device copy. On host-only builds the two buffers are
-/// one and the copy is skipped.
+/// host staging buffer in precision T, optionally filtered there, then weighted by the data
+/// selection (misfit/selection.hpp) and copied to a device buffer of the chunk's capacity in one
+/// host-to-device copy. On host-only builds the two buffers are one and the copy is skipped.
 template <class T>
 class ObservedStaging {
  public:
@@ -26,8 +27,10 @@ class ObservedStaging {
   using TraceFilter = std::function<void(T* trace, std::size_t samples)>;
 
   /// `observed` must outlive this object. Allocates [capacity][receivers][samples] twice at
-  /// most (device and host staging).
-  ObservedStaging(const ObservedTraces& observed, int capacity);
+  /// most (device and host staging). `selection` (of `problem`'s shots and dt) is applied as
+  /// the traces are staged.
+  ObservedStaging(const ObservedTraces& observed, int capacity, const ForwardProblem& problem,
+                  const misfit::Selection& selection = {});
 
   /// Stages shots[0 .. count) (global shot ids, count <= capacity()): device() row k then holds
   /// shot shots[k]'s traces.
@@ -35,9 +38,15 @@ class ObservedStaging {
 
   const Traces<T>& device() const { return device_; }
   int capacity() const { return int(device_.extent(0)); }
+  /// The weights of the staged chunk (to apply to its synthetic traces and adjoint sources).
+  const misfit::TraceSelection<T>& selection() const { return selection_; }
+  /// Dead traces (all zero, or NaN/Inf) of shot `shot` excluded when it was last staged.
+  int dead_traces(int shot) const { return dead_.at(std::size_t(shot)); }
 
  private:
   const ObservedTraces* observed_;
+  misfit::TraceSelection<T> selection_;
+  std::vector<int> dead_;
   Traces<T> device_;
   typename Traces<T>::host_mirror_type host_;
 };
@@ -69,12 +78,12 @@ class ShotGradient {
   };
 
   /// `prop`: built with the chunk size as batch capacity (at most `share`); `observed`: all
-  /// shots; `share`: the most shots this rank is given per evaluate(); `kind`: the misfit
-  /// function, whose adjoint source the adjoint propagation injects. Both references must
-  /// outlive this object.
+  /// shots; `share`: the most shots this rank is given per evaluate(); `misfit`: the misfit
+  /// function, whose adjoint source the adjoint propagation injects, and the data selection. Both
+  /// references must outlive this object.
   ShotGradient(AcousticPropagator<T>& prop, const ObservedTraces& observed, int share,
                const StorageOptions& storage, parallel::AllreducePath path,
-               const parallel::Communicator& comm, misfit::Misfit kind = misfit::Misfit::l2);
+               const parallel::Communicator& comm, const misfit::Options& misfit = {});
 
   /// Collective. Runs this rank's `shots` (global ids, at most share; keys[k]: the global order
   /// of shots[k], distinct over all ranks; every rank calls, with or without shots) and returns
@@ -92,6 +101,8 @@ class ShotGradient {
 
   const GridView<T>& imaging() const { return imaging_; }
   int chunk() const { return chunk_; }
+  /// Dead observed traces (all zero, or NaN/Inf) the last evaluate() excluded, over all ranks.
+  long dead_traces() const { return dead_traces_; }
   /// Wall time spent in the cross-rank sums so far (seconds).
   double reduce_seconds() const { return reduce_seconds_; }
 
@@ -100,6 +111,7 @@ class ShotGradient {
   const parallel::Communicator& comm_;
   int share_, chunk_, nt_;
   misfit::Misfit kind_;
+  long dead_traces_ = 0;
   misfit::Workspace misfit_scratch_;  // envelope only: reserved once, reused by every chunk
   ObservedStaging<T> staging_;
   std::vector<int> staged_;  // shots whose observed traces device rows hold; empty: unknown
