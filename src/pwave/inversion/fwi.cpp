@@ -339,6 +339,11 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed, Fw
                     it, total, si + 1, cfg.stages.size(), info.misfit, info.gradient_norm,
                     info.step, secs, seconds_text(per_it * double(total - it)).c_str());
       if (root) log::info(line);
+      if (root && iterations_this_run == 1 && shot_gradient.dead_traces() > 0) {
+        log::warn("observed: " + std::to_string(shot_gradient.dead_traces()) +
+                  " dead traces (all zero, or NaN/Inf) among iteration " + std::to_string(it) +
+                  "'s shots excluded from the misfit (gradient.selection.dead_traces)");
+      }
       if (root) observer.iteration_done(state.history);
       if (root && cfg.output_every > 0 && it % cfg.output_every == 0) {
         std::vector<ParameterSnapshot> snapshots(np);
