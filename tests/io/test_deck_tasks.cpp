@@ -220,14 +220,28 @@ TEST(DeckTasks, GradientSelectionIsRead) {
                     "deck.yaml:23", "max is below min");
   EXPECT_DECK_ERROR(deck_error(with("{offsets: 10}")), "gradient.selection.offsets", "deck.yaml:23",
                     "expected [min, max]");
-  EXPECT_DECK_ERROR(deck_error(with("{window: {before: 0.1}}")),
-                    "gradient.selection.window.velocity", "deck.yaml:23", "");
+  EXPECT_DECK_ERROR(deck_error(with("{window: {before: 0.1}}")), "gradient.selection.window",
+                    "deck.yaml:23", "one of them");
+  EXPECT_DECK_ERROR(deck_error(with("{window: {velocity: 1500, picks: p.npy}}")),
+                    "gradient.selection.window", "deck.yaml:23", "one of them");
   EXPECT_DECK_ERROR(deck_error(with("{window: {velocity: 1500, speed: 2}}")),
                     "gradient.selection.window.speed", "deck.yaml:23", "");
   EXPECT_DECK_ERROR(deck_error(with("{dead_traces: drop}")), "gradient.selection.dead_traces",
                     "deck.yaml:23", "exclude");
   const std::vector<float> wrong = {1, 1, 1};
   io::write_npy((dir / "wrong.npy").string(), wrong.data(), {1, 3});
+  // Picked first arrivals instead of a moveout velocity: [shot, receiver] times, -1 = no pick.
+  const std::vector<float> picks = {0.1f, 0.2f, -1, 0.15f, 0.25f, 0.3f};
+  io::write_npy((dir / "picks.npy").string(), picks.data(), {2, 3});
+  write_file(dir / "deck.yaml", with("{window: {picks: picks.npy, after: 0.3}}"));
+  const io::Deck p = io::load_deck((dir / "deck.yaml").string());
+  ASSERT_EQ(p.misfit.selection.picks.size(), 6u);
+  EXPECT_EQ(p.misfit.selection.picks[2], -1.0);
+  EXPECT_TRUE(p.misfit.selection.windowed());
+  EXPECT_EQ(p.resolved["gradient"]["selection"]["window"]["picks"].as<std::string>(), "picks.npy");
+  const std::string at = (dir / "deck.yaml").string();
+  EXPECT_DECK_ERROR(deck_error(with("{window: {picks: picks.npy, t0: 0.1}}"), {}, at),
+                    "gradient.selection.window.t0", at + ":23", "not to picks");
   write_file(dir / "deck.yaml", with("{trace_weights: wrong.npy}"));
   try {
     io::load_deck((dir / "deck.yaml").string());

@@ -83,6 +83,23 @@ TEST(Selection, TraceWeightsFromOffsetsWindowWeightsAndDeadTraces) {
     for (int n = 0; n < nt; ++n) ASSERT_EQ(hx(0, r, n), at(r, n)) << r << " " << n;
 }
 
+TEST(Selection, PickedFirstArrivalsPlaceTheWindowAndNoPickExcludes) {
+  misfit::Selection s;
+  s.picks = {0.05, -1.0, 0.2, 0.1, 0.1};  // receiver 1: no pick
+  s.before = 0.01;
+  s.after = 0.02;
+  misfit::TraceSelection<double> sel(s, line(), 0.001, 1, 5);
+  std::vector<double> rows(5 * 300, 1.0);
+  sel.stage(0, 0, rows.data(), 300);
+  const auto at = [&](int r, int n) { return rows[std::size_t(r) * 300 + n]; };
+  EXPECT_EQ(at(0, 39), 0.0);  // window [0.04, 0.07] s
+  EXPECT_EQ(at(0, 55), 1.0);
+  EXPECT_EQ(at(0, 71), 0.0);
+  for (int n = 0; n < 300; ++n) ASSERT_EQ(at(1, n), 0.0);
+  EXPECT_EQ(at(2, 189), 0.0);  // window [0.19, 0.22] s
+  EXPECT_EQ(at(2, 200), 1.0);
+}
+
 TEST(Selection, NonFiniteTracesAreZeroedAndExcluded) {
   misfit::Selection s;
   s.exclude_dead_traces = false;  // all-zero traces kept; NaN/Inf ones never

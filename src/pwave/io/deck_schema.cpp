@@ -49,10 +49,12 @@ DeckKey build_schema() {
       "gradient",
       {leaf("storage"), leaf("checkpoint_interval"), leaf("stride"), leaf("compression"),
        leaf("misfit"),
-       DeckKey{"selection",
-               {leaf("offsets"),
-                DeckKey{"window", {leaf("velocity"), leaf("t0"), leaf("before"), leaf("after")}},
-                leaf("taper"), leaf("trace_weights"), leaf("dead_traces")}}}};
+       DeckKey{
+           "selection",
+           {leaf("offsets"),
+            DeckKey{"window",
+                    {leaf("velocity"), leaf("picks"), leaf("t0"), leaf("before"), leaf("after")}},
+            leaf("taper"), leaf("trace_weights"), leaf("dead_traces")}}}};
   DeckKey true_model{"true_model", {material("vp"), material("rho")}};
   DeckKey inversion{
       "inversion",

@@ -15,9 +15,9 @@ namespace {
 using Node = YAML::Node;
 const std::string key = "gradient.selection";
 
-std::vector<double> read_trace_weights(const DeckReader& r, const Node& file, std::size_t shots,
-                                       std::size_t receivers) {
-  const std::string k = key + ".trace_weights";
+/// A [shot, receiver] .npy of finite values (`non_negative`: also >= 0) named by `k`.
+std::vector<double> read_trace_table(const DeckReader& r, const Node& file, const std::string& k,
+                                     std::size_t shots, std::size_t receivers, bool non_negative) {
   const std::string name = r.text(file, k);
   fs::path path(name);
   if (path.is_relative()) path = fs::path(r.deck_dir()) / path;
@@ -40,11 +40,12 @@ std::vector<double> read_trace_weights(const DeckReader& r, const Node& file, st
                std::to_string(shots) + ", " + std::to_string(receivers) + ") [shot, receiver]");
   }
   for (std::size_t i = 0; i < array.data.size(); ++i) {
-    if (!(array.data[i] >= 0) || !std::isfinite(array.data[i])) {
+    if (!std::isfinite(array.data[i]) || (non_negative && array.data[i] < 0)) {
       r.fail(k, file,
              "'" + name + "' [shot " + std::to_string(i / receivers) + ", receiver " +
                  std::to_string(i % receivers) + "] is " + number_text(array.data[i]) +
-                 "; weights must be finite and >= 0");
+                 (non_negative ? "; weights must be finite and >= 0"
+                               : "; times must be finite (negative: no pick)"));
     }
   }
   return array.data;
@@ -81,17 +82,34 @@ void read_selection(const DeckReader& r, const Node& selection, Deck& deck, Node
   const Node window = given ? r.child(selection, key, "window") : Node();
   if (DeckReader::given(window)) {
     r.check_keys(window, wkey);
-    s.velocity = r.positive(r.required(window, wkey, "velocity", "a moveout velocity in m/s"),
-                            wkey + ".velocity");
+    const Node velocity = r.child(window, wkey, "velocity");
+    const Node picks = r.child(window, wkey, "picks");
     const Node t0 = r.child(window, wkey, "t0");
-    if (DeckReader::given(t0)) s.t0 = r.number(t0, wkey + ".t0");
+    const auto& shots = deck.problem.shots;
+    if (DeckReader::given(velocity) == DeckReader::given(picks)) {
+      r.fail(wkey, window,
+             "give a moveout velocity (m/s) or a picks file ([shot, receiver] first-arrival "
+             "times in s): one of them");
+    }
+    if (DeckReader::given(picks)) {
+      if (DeckReader::given(t0)) r.fail(wkey + ".t0", t0, "applies to a velocity, not to picks");
+      s.picks = read_trace_table(r, picks, wkey + ".picks", shots.size(),
+                                 shots.front().receivers.size(), false);
+    } else {
+      s.velocity = r.positive(velocity, wkey + ".velocity");
+      if (DeckReader::given(t0)) s.t0 = r.number(t0, wkey + ".t0");
+    }
     const Node before = r.child(window, wkey, "before");
     if (DeckReader::given(before)) s.before = r.non_negative(before, wkey + ".before");
     const Node after = r.child(window, wkey, "after");
     if (DeckReader::given(after)) s.after = r.positive(after, wkey + ".after");
     Node w(YAML::NodeType::Map);
-    w["velocity"] = s.velocity;
-    w["t0"] = s.t0;
+    if (s.picks.empty()) {
+      w["velocity"] = s.velocity;
+      w["t0"] = s.t0;
+    } else {
+      w["picks"] = r.text(picks, wkey + ".picks");
+    }
     w["before"] = s.before;
     if (std::isfinite(s.after)) w["after"] = s.after;
     out["window"] = w;
@@ -106,7 +124,8 @@ void read_selection(const DeckReader& r, const Node& selection, Deck& deck, Node
   const Node weights = given ? r.child(selection, key, "trace_weights") : Node();
   if (DeckReader::given(weights)) {
     const auto& shots = deck.problem.shots;
-    s.trace_weights = read_trace_weights(r, weights, shots.size(), shots.front().receivers.size());
+    s.trace_weights = read_trace_table(r, weights, key + ".trace_weights", shots.size(),
+                                       shots.front().receivers.size(), true);
     out["trace_weights"] = r.text(weights, key + ".trace_weights");
   }
 

@@ -57,7 +57,9 @@ int TraceSelection<T>::stage(int k, int shot, T* rows, int nt) {
     if (!s.trace_weights.empty()) c *= s.trace_weights.at(std::size_t(shot) * nrec + r);
     double a = -1e300, b = 1e300;
     if (s.windowed()) {
-      const double first = s.t0 + offset / s.velocity;
+      const double pick = s.picks.empty() ? 0.0 : s.picks.at(std::size_t(shot) * nrec + r);
+      if (pick < 0.0) c = 0.0;  // no pick
+      const double first = s.picks.empty() ? s.t0 + offset / s.velocity : pick;
       a = (first - s.before) / dt_;
       b = (first + s.after) / dt_;
     }

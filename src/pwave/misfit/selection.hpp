@@ -3,7 +3,7 @@
 // gets a weight per sample
 //
 //   W(s, r, t) = c(s, r) T(t; a, b),   a = t_first - before, b = t_first + after,
-//   t_first = t0 + offset(s, r) / velocity,
+//   t_first = t0 + offset(s, r) / velocity, or the trace's picked time,
 //
 // c the trace's weight (0 outside the offset range, 0 for a dead observed trace, the deck's
 // trace weight otherwise), T a window that is 1 on [a + taper, b - taper], 0 outside [a, b] and a
@@ -31,7 +31,10 @@ struct Selection {
   double offset_max = std::numeric_limits<double>::infinity();  ///< m
   double velocity = 0.0;  ///< m/s of the window's linear moveout; 0: no time window
   double t0 = 0.0;        ///< s: t_first at zero offset
-  double before = 0.0;    ///< s kept before t_first (with a window)
+  /// [shot][receiver] picked first-arrival times t_first (s), instead of a moveout velocity;
+  /// a negative pick (no pick) gives the trace weight 0. Empty: none.
+  std::vector<double> picks;
+  double before = 0.0;  ///< s kept before t_first (with a window)
   double after = std::numeric_limits<double>::infinity();  ///< s kept after t_first
   double taper = 0.0;  ///< s: length of the half-cosine ramps inside the window's ends
   /// [shot][receiver] weights (>= 0) multiplying each trace; empty: every trace 1.
@@ -39,8 +42,8 @@ struct Selection {
   /// Observed traces that are all zero or hold a NaN/Inf get weight 0 (NaN ones always).
   bool exclude_dead_traces = true;
 
-  /// Whether anything but every sample at weight 1 can come out (a dead trace can always).
-  bool windowed() const { return velocity > 0.0; }
+  /// Whether a time window is set (by a moveout velocity or by picks).
+  bool windowed() const { return velocity > 0.0 || !picks.empty(); }
 };
 
 /// What the misfit of a gradient or an inversion is: the function and the data it sees.
