@@ -99,7 +99,7 @@ void print_gradient_figures(const io::Deck& deck, std::size_t bytes) {
 int check_command(const CommandLine& cl) {
   const io::Deck deck = io::load_deck(cl.deck, cl.sets);
   validate(deck.problem);
-  if (deck.observed.traces)
+  if (deck.observed.traces && !deck.misfit.selection.exclude_dead_traces)
     io::check_observed_values(deck.observed, 0, deck.observed.traces->shots());
   const ForwardProblem& p = deck.problem;
   const Grid& g = p.model.grid;

@@ -46,11 +46,14 @@ int run_command(const CommandLine& cl) {
   const parallel::Status loaded = parallel::run_collectively(world(), [&] {
     deck = io::load_deck(cl.deck, cl.sets);
     validate(deck.problem);
-    // The observed values are checked once over all ranks, each reading only its slice of the
-    // shots, rather than the whole file on every rank.
-    const auto [first, last] = io::observed_check_range(
-        deck.observed.shape.empty() ? 0 : deck.observed.shape[0], world().rank(), world().size());
-    io::check_observed_values(deck.observed, first, last);
+    // With gradient.selection.dead_traces: keep, the observed values are checked once over all
+    // ranks, each reading only its slice of the shots, rather than the whole file on every rank
+    // (with exclude, the default, traces holding NaN/Inf are left out and counted instead).
+    if (!deck.misfit.selection.exclude_dead_traces) {
+      const auto [first, last] = io::observed_check_range(
+          deck.observed.shape.empty() ? 0 : deck.observed.shape[0], world().rank(), world().size());
+      io::check_observed_values(deck.observed, first, last);
+    }
     if ((cl.resume || cl.stop_after > 0) && deck.task != "fwi") {
       throw InputError("", deck.path,
                        std::string(cl.resume ? "--resume" : "--stop-after") +

@@ -58,12 +58,19 @@ cmp -s outg1/synthetic.npy outg3/synthetic.npy \
   --set execution.shot_batch=1 || { echo "FAIL: gradient with shot_batch 1 exited $?"; exit 1; }
 cmp -s outg1/gradient.npy outgb/gradient.npy \
   || { echo "FAIL: shot_batch 1 on 2 ranks gives another gradient"; exit 1; }
-# A value that is not finite in the last shot (checked by the last rank only): exit 2 on every
-# rank, one message naming the key.
+# A value that is not finite in the last shot: by default its trace is left out and counted
+# over the ranks (the last rank stages that shot); with dead_traces: keep (checked by the last
+# rank only) exit 2 on every rank, one message naming the key.
 cp outf/receivers.npy inf.npy  # float32, little-endian: +inf is 00 00 80 7f, 100th value from the end
 printf '\000\000\200\177' | dd of=inf.npy bs=1 seek=$(( $(stat -c %s inf.npy) - 400 )) conv=notrunc 2>/dev/null
+"$mpiexec" -n 2 "$@" "$pwave" run "$src/inputs/gradient_small.yaml" --no-plots \
+  --set observed.file="$work/inf.npy" --set output.directory=outdead 2> errdead.txt \
+  || { echo "FAIL: an infinite observed value with dead_traces: exclude failed"; cat errdead.txt; exit 1; }
+grep -q "warning: observed: 1 dead traces" errdead.txt \
+  || { echo "FAIL: no warning counting the dead trace:"; cat errdead.txt; exit 1; }
 "$mpiexec" -n 2 "$@" "$pwave" run "$src/inputs/gradient_small.yaml" --no-plots --quiet \
-  --set observed.file="$work/inf.npy" --set output.directory=outinf 2> errinf.txt
+  --set observed.file="$work/inf.npy" --set output.directory=outinf \
+  --set gradient.selection.dead_traces=keep 2> errinf.txt
 code=$?
 [ "$code" = 2 ] || { echo "FAIL: an infinite observed value gave exit $code, not 2"; cat errinf.txt; exit 1; }
 grep -q "'observed.file': .*inf.npy: value .* is not finite" errinf.txt \

@@ -247,7 +247,8 @@ void check_observed_values(const DeckObserved& observed, std::size_t first_shot,
       if (!std::isfinite(shot[i])) {
         throw InputError("observed.file", observed.where,
                          observed.file + ": value " + std::to_string(s * t.shot_size() + i) +
-                             " (C order) is not finite");
+                             " (C order) is not finite (gradient.selection.dead_traces: "
+                             "exclude leaves such traces out)");
       }
     }
   }

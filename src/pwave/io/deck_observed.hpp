@@ -58,7 +58,8 @@ class MappedNpyTraces final : public ObservedTraces {
 DeckObserved read_observed_file(const std::string& path, const std::string& format, double dt);
 
 /// Checks that the observed values of shots [first_shot, last_shot) are finite, reading one shot
-/// at a time. Several ranks can share the work (observed_check_range): each reads only its part.
+/// at a time (the driver does with gradient.selection.dead_traces: keep; with exclude, traces
+/// holding NaN/Inf are left out of the misfit and counted). Several ranks can share the work (observed_check_range): each reads only its part.
 /// Throws InputError("observed.file", observed.where, "<file>: value N (C order) is not finite").
 void check_observed_values(const DeckObserved& observed, std::size_t first_shot,
                            std::size_t last_shot);
