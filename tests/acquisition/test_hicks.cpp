@@ -91,10 +91,16 @@ TEST(PointTaps, ProductOfAxesOnThePaddedGrid) {
   ASSERT_EQ(half.size(), 8u);
   for (const auto& t : half) EXPECT_EQ(t.iz, 10);
   const auto both = propagation::point_taps(p, layout, Position{105.0, 52.5}, "k");
-  EXPECT_EQ(both.size(), 64u);
+  ASSERT_EQ(both.size(), 64u);
+  // Each tap's weight is the product of the axes' weights (x = 10.5 cells, z = 5.25 cells).
+  const auto wx = hicks_axis(10.5, 4), wz = hicks_axis(5.25, 4);
   double sum = 0;
-  for (const auto& t : both) sum += t.weight;
-  EXPECT_NEAR(sum, 1.0, 0.02);
+  for (const auto& t : both) {
+    sum += t.weight;
+    EXPECT_EQ(t.weight, wz[std::size_t(t.iz - 5 - wz[0].index)].weight *
+                            wx[std::size_t(t.ix - 5 - wx[0].index)].weight);
+  }
+  EXPECT_NEAR(sum, 1.0, 1e-3);  // measured 1.00048: the windowed sinc sums to 1 nearly
 }
 
 TEST(PointTaps, FreeSurfaceMirrorsTapsAboveItWithTheOppositeSign) {

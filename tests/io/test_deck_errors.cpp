@@ -123,9 +123,11 @@ TEST(DeckErrors, HicksHalfWidth) {
   EXPECT_DECK_ERROR(deck_error(base_deck, {"acquisition.hicks_half_width=11"}),
                     "acquisition.hicks_half_width", "--set", "must be at most 10");
   EXPECT_DECK_ERROR(deck_error(base_deck, {"acquisition.hicks_half_width=0"}),
-                    "acquisition.hicks_half_width", "--set", "");
+                    "acquisition.hicks_half_width", "--set",
+                    "expected a positive integer, got '0'");
   EXPECT_DECK_ERROR(deck_error(base_deck, {"acquisition.hicks_half_width=2.5"}),
-                    "acquisition.hicks_half_width", "--set", "");
+                    "acquisition.hicks_half_width", "--set",
+                    "expected a positive integer, got '2.5'");
 }
 
 TEST(DeckErrors, CoordinateListLengthsMustMatch) {

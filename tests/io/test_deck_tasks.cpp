@@ -225,7 +225,8 @@ TEST(DeckTasks, GradientSelectionIsRead) {
   EXPECT_DECK_ERROR(deck_error(with("{window: {velocity: 1500, picks: p.npy}}")),
                     "gradient.selection.window", "deck.yaml:23", "one of them");
   EXPECT_DECK_ERROR(deck_error(with("{window: {velocity: 1500, speed: 2}}")),
-                    "gradient.selection.window.speed", "deck.yaml:23", "");
+                    "gradient.selection.window.speed", "deck.yaml:23",
+                    "unknown key 'speed' (valid keys: velocity, picks, t0, before, after)");
   EXPECT_DECK_ERROR(deck_error(with("{dead_traces: drop}")), "gradient.selection.dead_traces",
                     "deck.yaml:23", "exclude");
   const std::vector<float> wrong = {1, 1, 1};

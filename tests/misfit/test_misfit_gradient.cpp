@@ -10,6 +10,7 @@
 #include "pwave/misfit/misfit.hpp"
 #include "pwave/propagation/forward.hpp"
 #include "pwave/propagation/gradient.hpp"
+#include "support/misfit_value.hpp"
 #include "support/problems.hpp"
 
 namespace pwave {
@@ -17,34 +18,17 @@ namespace {
 
 using misfit::Misfit;
 
-// Heterogeneous model (gradient + fast lens) with a CPML of 12 cells, two shots, receivers on
-// the surface and on the far side (test_adjoint.cpp's problem with fewer receivers).
+// test::lens_problem with receivers on the surface and on the far side (test_adjoint.cpp's
+// problem with fewer receivers).
 ForwardProblem small_problem() {
-  const int nz = 41, nx = 57;
-  ForwardProblem p = test::homogeneous_problem(nz, nx, 10.0, 2000.0, 0.001, 300, 15.0, 8, 12);
-  for (int iz = 0; iz < nz; ++iz)
-    for (int ix = 0; ix < nx; ++ix) {
-      const double r2 = std::pow(ix - 30.0, 2) + std::pow(iz - 22.0, 2);
-      p.model.vp[std::size_t(iz) * nx + ix] = 1800.0 + 15.0 * iz + 600.0 * std::exp(-r2 / 40.0);
-    }
-  p.boundary.pml_velocity = 3000.0;  // fixed, as in an inversion: J then depends on vp only
-  const std::vector<Position> recs = {{60.0, 20.0},  {200.0, 20.0},  {350.0, 20.0},
-                                      {500.0, 20.0}, {150.0, 380.0}, {450.0, 380.0}};
-  p.shots = {ShotGeometry{{100.0, 30.0}, recs}, ShotGeometry{{450.0, 40.0}, recs}};
-  return p;
+  return test::lens_problem(
+      {{60.0, 20.0}, {200.0, 20.0}, {350.0, 20.0}, {500.0, 20.0}, {150.0, 380.0}, {450.0, 380.0}});
 }
 
 /// J of the forward-modelled data of `p` against `observed` (the misfit module's values,
 /// checked against their own finite differences in test_misfit.cpp).
 double misfit_of(Misfit kind, const ForwardProblem& p, const HostArray3<double>& observed) {
-  const HostArray3<double> d = forward_model<double>(p);
-  const int ns = int(d.extent(0)), nr = int(d.extent(1)), nt = int(d.extent(2));
-  Traces<double> syn("syn", ns, nr, nt), obs("obs", ns, nr, nt), res("res", ns, nr, nt);
-  Kokkos::deep_copy(syn, d);
-  Kokkos::deep_copy(obs, observed);
-  double j = 0;
-  for (double v : misfit::misfits_and_adjoint_sources(kind, syn, obs, res, ns)) j += v;
-  return j;
+  return test::misfit_value(kind, forward_model<double>(p), observed);
 }
 
 // dJ/dvp of one model cell inside the lens (between the sources and the far receivers) and
@@ -69,12 +53,7 @@ void expect_gradient_matches_fd(Misfit kind) {
   std::vector<double> cell(p.model.vp.size(), 0.0);
   cell[std::size_t(22) * grid.nx + 30] = 1.0;  // one cell: the lens centre
   directions.push_back(cell);
-  std::vector<double> bump(p.model.vp.size(), 0.0);
-  for (int iz = 0; iz < grid.nz; ++iz)
-    for (int ix = 0; ix < grid.nx; ++ix)
-      bump[std::size_t(iz) * grid.nx + ix] =
-          std::exp(-(std::pow(iz - 15.0, 2) + std::pow(ix - 20.0, 2)) / 30.0);
-  directions.push_back(bump);
+  directions.push_back(test::bump(grid, 15.0, 20.0, 30.0));
   for (std::size_t k = 0; k < directions.size(); ++k) {
     const std::vector<double>& dv = directions[k];
     double directional = 0;

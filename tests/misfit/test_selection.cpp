@@ -10,6 +10,7 @@
 #include "pwave/misfit/selection.hpp"
 #include "pwave/propagation/forward.hpp"
 #include "pwave/propagation/gradient.hpp"
+#include "support/misfit_value.hpp"
 #include "support/problems.hpp"
 
 namespace pwave {
@@ -111,22 +112,19 @@ TEST(Selection, NonFiniteTracesAreZeroedAndExcluded) {
   sel.upload(1);
   for (int n = 0; n < 10; ++n) EXPECT_EQ(rows[2 * 10 + n], 0.0f);
   EXPECT_EQ(rows[0], 1.0f);
+  // Device weights: 0 for the NaN trace, 1 for the all-zero one (kept) and the others.
+  Traces<float> x("x", 1, 5, 10);
+  Kokkos::deep_copy(x, 1.0f);
+  sel.apply(x, 1);
+  auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
+  for (int r = 0; r < 5; ++r) EXPECT_EQ(hx(0, r, 9), r == 2 ? 0.0f : 1.0f) << r;
 }
 
-// Heterogeneous model, two shots, receivers on the surface (offsets 0 to 500 m).
+// test::lens_problem with 15 receivers on the surface every 40 m (offsets 0 to 500 m).
 ForwardProblem small_problem() {
-  const int nz = 41, nx = 57;
-  ForwardProblem p = test::homogeneous_problem(nz, nx, 10.0, 2000.0, 0.001, 300, 15.0, 8, 12);
-  for (int iz = 0; iz < nz; ++iz)
-    for (int ix = 0; ix < nx; ++ix) {
-      const double r2 = std::pow(ix - 30.0, 2) + std::pow(iz - 22.0, 2);
-      p.model.vp[std::size_t(iz) * nx + ix] = 1800.0 + 15.0 * iz + 600.0 * std::exp(-r2 / 40.0);
-    }
-  p.boundary.pml_velocity = 3000.0;
   std::vector<Position> recs;
   for (double x = 0; x <= 560; x += 40) recs.push_back({x, 20.0});
-  p.shots = {ShotGeometry{{100.0, 30.0}, recs}, ShotGeometry{{450.0, 40.0}, recs}};
-  return p;
+  return test::lens_problem(recs);
 }
 
 misfit::Options options(Misfit kind) {
@@ -169,12 +167,7 @@ double selected_misfit(const misfit::Options& o, const ForwardProblem& p,
         wo(k, r, n) = c * w * observed(k, r, n);
       }
     }
-  Traces<double> syn("syn", ns, nr, nt), obs("obs", ns, nr, nt), res("res", ns, nr, nt);
-  Kokkos::deep_copy(syn, wd);
-  Kokkos::deep_copy(obs, wo);
-  double j = 0;
-  for (double v : misfit::misfits_and_adjoint_sources(o.function, syn, obs, res, ns)) j += v;
-  return j;
+  return test::misfit_value(o.function, wd, wo);
 }
 
 void expect_selected_gradient_matches_fd(Misfit kind) {
@@ -189,11 +182,7 @@ void expect_selected_gradient_matches_fd(Misfit kind) {
   ASSERT_GT(j, 0.0);
   EXPECT_NEAR(g.misfit, j, 1e-10 * j) << misfit::name(kind);
   const Grid& grid = p.model.grid;
-  std::vector<double> bump(p.model.vp.size(), 0.0);
-  for (int iz = 0; iz < grid.nz; ++iz)
-    for (int ix = 0; ix < grid.nx; ++ix)
-      bump[std::size_t(iz) * grid.nx + ix] =
-          std::exp(-(std::pow(iz - 15.0, 2) + std::pow(ix - 20.0, 2)) / 30.0);
+  const std::vector<double> bump = test::bump(p.model.grid, 15.0, 20.0, 30.0);
   double directional = 0;
   for (std::size_t i = 0; i < bump.size(); ++i) directional += g.gradient.data()[i] * bump[i];
   // Central differences err by O(eps^2): measured relative errors at eps = 1, 0.25, 0.0625 m/s:

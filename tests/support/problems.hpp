@@ -55,6 +55,33 @@ inline std::vector<ShotGeometry> shots_over_two_receiver_lines(const std::vector
   return shots;
 }
 
+/// The heterogeneous model of the misfit-gradient tests: 41 x 57 cells of 10 m, a vertical
+/// gradient and a fast lens at cell (22, 30), CPML of 12 cells (pml_velocity fixed at 3000 m/s,
+/// as in an inversion, so J depends on vp only), order 8, 300 steps of 1 ms, 15 Hz Ricker; two
+/// shots at (100, 30) and (450, 40) m recorded by `receivers`.
+inline ForwardProblem lens_problem(const std::vector<Position>& receivers) {
+  const int nz = 41, nx = 57;
+  ForwardProblem p = homogeneous_problem(nz, nx, 10.0, 2000.0, 0.001, 300, 15.0, 8, 12);
+  for (int iz = 0; iz < nz; ++iz)
+    for (int ix = 0; ix < nx; ++ix) {
+      const double r2 = std::pow(ix - 30.0, 2) + std::pow(iz - 22.0, 2);
+      p.model.vp[std::size_t(iz) * nx + ix] = 1800.0 + 15.0 * iz + 600.0 * std::exp(-r2 / 40.0);
+    }
+  p.boundary.pml_velocity = 3000.0;
+  p.shots = {ShotGeometry{{100.0, 30.0}, receivers}, ShotGeometry{{450.0, 40.0}, receivers}};
+  return p;
+}
+
+/// exp(-((iz - cz)^2 + (ix - cx)^2) / width2) on a 2D model grid [nz][nx]: a smooth perturbation.
+inline std::vector<double> bump(const Grid& g, double cz, double cx, double width2) {
+  std::vector<double> b(std::size_t(g.nz) * g.nx);
+  for (int iz = 0; iz < g.nz; ++iz)
+    for (int ix = 0; ix < g.nx; ++ix)
+      b[std::size_t(iz) * g.nx + ix] =
+          std::exp(-(std::pow(iz - cz, 2) + std::pow(ix - cx, 2)) / width2);
+  return b;
+}
+
 /// A position in 3D.
 inline Position at(double x, double y, double z) {
   Position p;

@@ -12,6 +12,7 @@
 
 #include "pwave/core/error.hpp"
 #include "pwave/io/deck_schema.hpp"
+#include "pwave/io/npy.hpp"
 
 namespace pwave::io {
 namespace {
@@ -175,6 +176,27 @@ std::string DeckReader::text(const YAML::Node& node, const std::string& key) con
     fail(key, node, "expected a non-empty string, got " + describe(node));
   }
   return node.Scalar();
+}
+
+std::string DeckReader::existing_file(const YAML::Node& node, const std::string& key) const {
+  const std::string name = text(node, key);
+  std::filesystem::path path(name);
+  if (path.is_relative()) path = std::filesystem::path(dir_) / path;
+  path = path.lexically_normal();
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    fail(key, node, "file '" + name + "' not found (looked for '" + path.string() + "')");
+  }
+  return path.string();
+}
+
+NpyArray read_deck_npy(const DeckReader& r, const YAML::Node& node, const std::string& key) {
+  const std::string path = r.existing_file(node, key);
+  try {
+    return read_npy(path);
+  } catch (const InputError& e) {
+    r.fail(key, node, bare_message(e.what(), e.key(), ""));
+  }
 }
 
 std::string DeckReader::choice(const YAML::Node& node, const std::string& key,

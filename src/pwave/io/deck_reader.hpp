@@ -49,6 +49,9 @@ class DeckReader {
   bool boolean(const YAML::Node& node, const std::string& key) const;
   /// A non-empty string.
   std::string text(const YAML::Node& node, const std::string& key) const;
+  /// The path of the file a deck key names (`node`: its value): relative to the deck's folder,
+  /// normalised. Fails "file 'x' not found (looked for 'y')" unless it is a regular file.
+  std::string existing_file(const YAML::Node& node, const std::string& key) const;
   /// One of `options`.
   std::string choice(const YAML::Node& node, const std::string& key,
                      const std::vector<std::string>& options) const;
@@ -67,6 +70,11 @@ std::string number_text(double value);
 YAML::Node yaml_number(double value);
 /// A flow-style list node of numbers: [1, 2.5, 3].
 YAML::Node yaml_list(const std::vector<double>& values);
+
+/// The .npy file `node` names (DeckReader::existing_file), read whole; errors in its format
+/// name `key` and the line.
+struct NpyArray;
+NpyArray read_deck_npy(const DeckReader& reader, const YAML::Node& node, const std::string& key);
 
 /// The message of an InputError without its "where: 'key': " prefix, to re-throw it with a
 /// better key and place.

@@ -19,20 +19,7 @@ constexpr int default_cpml_width = 20;
 
 std::vector<double> read_wavelet_file(const DeckReader& r, const Node& file, int nt) {
   const std::string name = r.text(file, "wavelet.file");
-  fs::path path(name);
-  if (path.is_relative()) path = fs::path(r.deck_dir()) / path;
-  path = path.lexically_normal();
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) {
-    r.fail("wavelet.file", file,
-           "file '" + name + "' not found (looked for '" + path.string() + "')");
-  }
-  NpyArray array;
-  try {
-    array = read_npy(path.string());
-  } catch (const InputError& e) {
-    r.fail("wavelet.file", file, bare_message(e.what(), e.key(), ""));
-  }
+  const NpyArray array = read_deck_npy(r, file, "wavelet.file");
   if (array.shape.size() != 1 || array.shape[0] != std::size_t(nt)) {
     std::string shape;
     for (std::size_t s : array.shape) shape += (shape.empty() ? "" : ", ") + std::to_string(s);

@@ -1,13 +1,10 @@
 #include "pwave/io/deck_selection.hpp"
 
 #include <cmath>
-#include <filesystem>
 #include <string>
 
 #include "pwave/core/error.hpp"
 #include "pwave/io/npy.hpp"
-
-namespace fs = std::filesystem;
 
 namespace pwave::io {
 namespace {
@@ -19,19 +16,7 @@ const std::string key = "gradient.selection";
 std::vector<double> read_trace_table(const DeckReader& r, const Node& file, const std::string& k,
                                      std::size_t shots, std::size_t receivers, bool non_negative) {
   const std::string name = r.text(file, k);
-  fs::path path(name);
-  if (path.is_relative()) path = fs::path(r.deck_dir()) / path;
-  path = path.lexically_normal();
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) {
-    r.fail(k, file, "file '" + name + "' not found (looked for '" + path.string() + "')");
-  }
-  NpyArray array;
-  try {
-    array = read_npy(path.string());
-  } catch (const InputError& e) {
-    r.fail(k, file, bare_message(e.what(), e.key(), ""));
-  }
+  const NpyArray array = read_deck_npy(r, file, k);
   if (array.shape.size() != 2 || array.shape[0] != shots || array.shape[1] != receivers) {
     std::string shape;
     for (std::size_t s : array.shape) shape += (shape.empty() ? "" : ", ") + std::to_string(s);

@@ -112,14 +112,7 @@ void read_observed_section(const DeckReader& r, const Node& obs, Deck& deck, Nod
   const Node file = r.required(obs, key, "file",
                                "path of the observed data: .npy [shot, receiver, time] or SEG-Y");
   const std::string name = r.text(file, key + ".file");
-  fs::path path(name);
-  if (path.is_relative()) path = fs::path(r.deck_dir()) / path;
-  path = path.lexically_normal();
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) {
-    r.fail(key + ".file", file,
-           "file '" + name + "' not found (looked for '" + path.string() + "')");
-  }
+  const fs::path path = r.existing_file(file, key + ".file");
   const Node format_node = r.child(obs, key, "format");
   std::string format;
   if (DeckReader::given(format_node)) {
@@ -149,6 +142,7 @@ void read_observed_section(const DeckReader& r, const Node& obs, Deck& deck, Nod
                " but the acquisition and time.nt need " + shape_text(expected) +
                " ([shot, receiver, time])");
   }
+  std::error_code ec;
   deck.observed.file = fs::absolute(path, ec).string();
   deck.observed.where = r.where(key + ".file", file);
   Node out(YAML::NodeType::Map);

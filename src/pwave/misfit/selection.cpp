@@ -27,17 +27,23 @@ TraceSelection<T>::TraceSelection(const Selection& selection,
                                   const std::vector<ShotGeometry>& shots, double dt, int capacity,
                                   int receivers)
     : selection_(selection),
-      shots_(shots),
       dt_(dt),
       table_("pwave::trace_selection", std::size_t(std::max(capacity, 0)),
              std::size_t(std::max(receivers, 0))),
-      host_(Kokkos::create_mirror_view(table_)) {}
+      host_(Kokkos::create_mirror_view(table_)) {
+  offsets_.reserve(shots.size() * std::size_t(std::max(receivers, 0)));
+  for (const ShotGeometry& g : shots) {
+    for (int r = 0; r < receivers; ++r) {
+      const Position& p = g.receivers.at(std::size_t(r));
+      offsets_.push_back(std::hypot(p.x - g.source.x, p.y - g.source.y));
+    }
+  }
+}
 
 template <class T>
 int TraceSelection<T>::stage(int k, int shot, T* rows, int nt) {
   int dead = 0;
   const int nrec = int(table_.extent(1));
-  const ShotGeometry& g = shots_.at(std::size_t(shot));
   const Selection& s = selection_;
   for (int r = 0; r < nrec; ++r) {
     T* row = rows + std::size_t(r) * nt;
@@ -49,8 +55,7 @@ int TraceSelection<T>::stage(int k, int shot, T* rows, int nt) {
     if (!finite) {
       for (int n = 0; n < nt; ++n) row[n] = T(0);
     }
-    const Position& p = g.receivers.at(std::size_t(r));
-    const double offset = std::hypot(p.x - g.source.x, p.y - g.source.y);
+    const double offset = offsets_.at(std::size_t(shot) * nrec + r);
     double c = 1.0;
     if (!finite || (zero && s.exclude_dead_traces)) c = 0.0, ++dead;
     if (offset < s.offset_min * (1 - 1e-12) || offset > s.offset_max * (1 + 1e-12)) c = 0.0;

@@ -79,7 +79,7 @@ class TraceSelection {
 
  private:
   Selection selection_;
-  std::vector<ShotGeometry> shots_;
+  std::vector<double> offsets_;  // [shot][receiver] horizontal source-receiver distance, m
   double dt_ = 0.0;
   Kokkos::View<double** [3], MemSpace> table_;  // [slot][receiver]{c, a, b} (b, a in samples)
   typename Kokkos::View<double** [3], MemSpace>::host_mirror_type host_;
