@@ -75,7 +75,7 @@ int run(const Options& o) {
     p.shots.push_back(g);
   }
   pwave::AcousticPropagator<T> prop(p);
-  const int nrec = prop.receivers_per_shot();
+  const int nrec = prop.max_receivers();
   pwave::Traces<T> traces("traces", o.shots, nrec, o.nt), residual("res", o.shots, nrec, o.nt);
   Kokkos::deep_copy(residual, T(1e-3));
   pwave::GridView<T> grad("grad", prop.padded_nz(), prop.padded_nx());

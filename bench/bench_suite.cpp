@@ -191,7 +191,7 @@ Result run_case(const Case& c, const Options& o, double bandwidth) {
   r.padded_cells = long(st.nz) * st.ny * st.nx;
   r.state_mb = mb(st.u_prev) + mb(st.u_cur) + mb(st.v2dt2) + 2 * mb(st.psi_x) + mb(st.zeta_x) +
                2 * mb(st.psi_z) + mb(st.zeta_z) + 2 * mb(st.psi_y) + mb(st.zeta_y);
-  const int nrec = prop.receivers_per_shot();
+  const int nrec = prop.max_receivers();
   pwave::Traces<T> traces("traces", c.shots, nrec, o.nt);
   prop.forward(0, c.shots, traces);  // warm-up: first touch, page faults
   r.forward_s = best_of(o.reps, [&] { prop.forward(0, c.shots, traces); });

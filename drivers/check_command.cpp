@@ -62,7 +62,7 @@ void print_gradient_figures(const io::Deck& deck, std::size_t bytes) {
     // misfit::Workspace: one complex trace of N values per receiver of a shot, and N / 2
     // complex twiddles, in double, on the device.
     const int n = misfit::Workspace::fft_length(p.nt);
-    const double nrec = p.shots.empty() ? 0.0 : double(p.shots.front().receivers.size());
+    const double nrec = double(max_receivers(p.shots));
     std::cout << format(" (Hilbert transforms of length %.0f: %.3g MB of scratch on the device)", n,
                         mb((2.0 * n * nrec + n) * sizeof(double)));
   }
@@ -117,7 +117,6 @@ int check_command(const CommandLine& cl) {
   const PaddedGrid pg = padded_grid(p);
   const std::size_t bytes = deck.precision == "float64" ? 8 : 4;
   const MemoryEstimate m = estimate_memory(p, bytes);
-  const long nrec = long(p.shots.front().receivers.size());
 
   std::cout << "#\n# stability: dt = "
             << format("%g s, largest stable dt = %.3g s", p.dt, io::round_down_3(dt_max))
@@ -144,7 +143,7 @@ int check_command(const CommandLine& cl) {
               << "/" << wd[bottom] << "/" << wd[left] << "/" << wd[right]
               << " top/bottom/left/right): " << pg.nz << " x " << pg.nx << "\n";
   }
-  std::cout << "# run: " << p.shots.size() << " shots x " << nrec << " receivers, " << p.nt
+  std::cout << "# run: " << describe_shots(p.shots) << ", " << p.nt
             << format(" steps (%g s of signal), ", p.nt * p.dt) << m.batch << " shots per batch, "
             << deck.precision
             << format(", %.3g cell updates (padded cells x steps x shots)",

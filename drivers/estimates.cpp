@@ -18,7 +18,7 @@ MemoryEstimate estimate_memory(const ForwardProblem& p, std::size_t value_bytes)
   const double halo = l.radius;
   const double b = double(value_bytes);
   const long nshots = long(p.shots.size());
-  const long nrec = p.shots.empty() ? 0 : long(p.shots.front().receivers.size());
+  const long nrec = p.shots.empty() ? 0 : long(max_receivers(p.shots));
   MemoryEstimate m;
   m.batch = int(p.shot_batch > 0 ? std::min<long>(p.shot_batch, nshots) : nshots);
   const int axes = p.model.grid.is_3d() ? 3 : 2;

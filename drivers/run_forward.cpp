@@ -47,13 +47,14 @@ void run_forward_task(const io::Deck& deck, const fs::path& dir) {
   // The figures of the log's summary, machine-readable (benchmarks and scripts read them).
   std::ostringstream summary;
   summary << "{\"task\": \"forward\", \"dimension\": " << g.dimension << ", \"shots\": " << nshots
-          << ", \"receivers\": " << nrec << ", \"nt\": " << nt
-          << ", \"padded_cells\": " << pg.cells() << ", \"seconds\": " << json_number(seconds)
+          << ", \"receivers\": " << nrec << ", \"traces\": " << total_traces(p.shots)
+          << ", \"nt\": " << nt << ", \"padded_cells\": " << pg.cells()
+          << ", \"seconds\": " << json_number(seconds)
           << ", \"cell_updates_per_second\": " << json_number(seconds > 0 ? updates / seconds : 0.0)
           << "}\n";
   // A failure part-way removes what this run already wrote: results come all or none.
   ResultFiles files(dir);
-  io::write_npy(files.add("receivers.npy"), traces.data(), {nshots, nrec, nt});
+  write_traces_npy(files, "receivers.npy", traces, p.shots);
   const std::vector<T> wavelet(p.wavelet.begin(), p.wavelet.end());
   io::write_npy(files.add("wavelet.npy"), wavelet.data(), {wavelet.size()});
   if (deck.output.segy) {
@@ -75,9 +76,9 @@ void run_forward_task(const io::Deck& deck, const fs::path& dir) {
               format(" (nz x nx) at dz = %g m, dx = %g m", g.dz, g.dx) + ", padded " +
               std::to_string(pg.nz) + " x " + std::to_string(pg.nx));
   }
-  log::info("summary: " + std::to_string(nshots) + " shots x " + std::to_string(nrec) +
-            " receivers, " + std::to_string(nt) + format(" steps of %g s, order ", p.dt) +
-            std::to_string(p.order) + ", " + deck.precision);
+  log::info("summary: " + describe_shots(p.shots) + ", " + std::to_string(nt) +
+            format(" steps of %g s, order ", p.dt) + std::to_string(p.order) + ", " +
+            deck.precision);
   log::info(format("summary: wall time %.2f s, %.3g cell updates/s", seconds,
                    seconds > 0 ? updates / seconds : 0.0));
 }

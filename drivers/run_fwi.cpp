@@ -59,17 +59,20 @@ HostArray3<T> model_observed(const ForwardProblem& truth, const ProgressCallback
   std::vector<int> all(static_cast<std::size_t>(nshots));
   for (int s = 0; s < nshots; ++s) all[s] = s;
   const parallel::ShotPlan mine = parallel::plan_shots(all, comm.rank(), comm.size());
-  std::vector<double> local;
+  // Rows of the widest shot of all: a rank's own shots may all be narrower.
+  const std::size_t nrec = max_receivers(truth.shots), nt = std::size_t(truth.nt);
+  std::vector<double> local(mine.shots.size() * nrec * nt, 0.0);
   if (!mine.empty()) {
     ForwardProblem part = truth;
     part.shots.clear();
     for (int s : mine.shots) part.shots.push_back(truth.shots[s]);
     const HostArray3<T> traces =
         forward_model<T>(part, comm.is_root() ? progress : ProgressCallback());
-    local.assign(traces.data(), traces.data() + traces.size());
+    for (std::size_t k = 0; k < traces.extent(0); ++k)
+      for (std::size_t r = 0; r < traces.extent(1); ++r)
+        for (std::size_t n = 0; n < nt; ++n) local[(k * nrec + r) * nt + n] = traces(k, r, n);
   }
   const std::vector<double> gathered = comm.allgatherv(local);
-  const std::size_t nrec = truth.shots.front().receivers.size();
   HostArray3<T> out("pwave::observed", nshots, nrec, truth.nt);
   if (gathered.size() != out.size()) throw RuntimeError("observed data: gathered the wrong size");
   for (std::size_t i = 0; i < gathered.size(); ++i) out.data()[i] = T(gathered[i]);
@@ -119,8 +122,7 @@ void run_fwi_task(const io::Deck& deck, const fs::path& dir, bool resume, int st
     if (!deck.true_model.rho.empty()) {
       io::write_grid_npy<T>(files.add("true_model_rho.npy"), grid, deck.true_model.rho);
     }
-    io::write_npy(files.add("observed.npy"), modelled.data(),
-                  {modelled.extent(0), modelled.extent(1), modelled.extent(2)});
+    write_traces_npy(files, "observed.npy", modelled, p.shots);
     files.commit();
     observed = std::make_shared<ObservedArray<T>>(modelled);
   }

@@ -75,16 +75,15 @@ void run_gradient_task(const io::Deck& deck, const fs::path& dir) {
   if (grid.is_3d()) shape.insert(shape.begin() + 1, std::size_t(grid.ny));  // [nz, ny, nx]
   io::write_npy(files.add("gradient.npy"), g.gradient.data(), shape);
   if (has_rho) io::write_npy(files.add("gradient_rho.npy"), g.gradient_rho.data(), shape);
-  io::write_npy(files.add("synthetic.npy"), g.synthetic.data(), {nshots, nrec, nt});
+  write_traces_npy(files, "synthetic.npy", g.synthetic, p.shots);
   const std::vector<T> wavelet(p.wavelet.begin(), p.wavelet.end());
   io::write_npy(files.add("wavelet.npy"), wavelet.data(), {wavelet.size()});
   io::write_text_file(files.add("summary.json"), summary.str());
   files.commit();
 
   std::snprintf(line, sizeof line,
-                "summary: misfit %.6g, max |dJ/dvp| %.3g, %zu shots x %zu receivers x %zu steps, "
-                "wall time %.2f s",
-                g.misfit, gmax, nshots, nrec, nt, seconds);
+                "summary: misfit %.6g, max |dJ/dvp| %.3g, %s, %zu steps, wall time %.2f s",
+                g.misfit, gmax, describe_shots(p.shots).c_str(), nt, seconds);
   log::info(line);
 }
 

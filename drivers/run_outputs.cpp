@@ -23,10 +23,10 @@ namespace {
 
 // Results of any task; an earlier run's files must not sit beside this run's.
 const char* const result_files[] = {
-    "receivers.npy",  "receivers.segy",     "wavelet.npy",       "gradient.npy",
-    "synthetic.npy",  "summary.json",       "run.json",          "observed.npy",
-    "true_model.npy", "true_model_rho.npy", "initial_model.npy", "initial_model_rho.npy",
-    "history.csv",    "checkpoint.bin"};
+    "receivers.npy",  "receivers.segy",     "wavelet.npy",        "gradient.npy",
+    "synthetic.npy",  "summary.json",       "run.json",           "observed.npy",
+    "true_model.npy", "true_model_rho.npy", "initial_model.npy",  "initial_model_rho.npy",
+    "history.csv",    "checkpoint.bin",     "receiver_counts.npy"};
 // model_final.npy, model_0005.npy, gradient_0005.npy, gradient_rho.npy, model_rho_final.npy,
 // gradient_rho_0005.npy, figures.
 const std::regex result_pattern(R"((model|gradient)(_rho)?_[A-Za-z0-9]+\.npy|.*\.png)");
@@ -73,6 +73,22 @@ void ResultFiles::commit() {
   committed_ = true;
   for (const fs::path& f : files_) log::info("wrote " + f.string());
 }
+
+template <class T>
+void write_traces_npy(ResultFiles& files, const std::string& name, const HostArray3<T>& traces,
+                      const std::vector<ShotGeometry>& shots) {
+  io::write_npy(files.add(name), traces.data(),
+                {traces.extent(0), traces.extent(1), traces.extent(2)});
+  if (same_receiver_counts(shots)) return;
+  std::vector<std::int32_t> counts;
+  for (const ShotGeometry& s : shots) counts.push_back(std::int32_t(s.receivers.size()));
+  io::write_npy(files.add("receiver_counts.npy"), counts.data(), {counts.size()});
+}
+
+template void write_traces_npy<float>(ResultFiles&, const std::string&, const HostArray3<float>&,
+                                      const std::vector<ShotGeometry>&);
+template void write_traces_npy<double>(ResultFiles&, const std::string&, const HostArray3<double>&,
+                                       const std::vector<ShotGeometry>&);
 
 std::string json_number(double value) {
   if (!std::isfinite(value)) return "null";
@@ -139,6 +155,7 @@ void write_run_json(const io::Deck& deck, const fs::path& dir) {
   j << "  \"dx\": " << json_number(g.dx) << ",\n"
     << "  \"sources\": " << points(sources) << ",\n"
     << "  \"receivers\": " << points(p.shots.front().receivers) << ",\n"
+    << "  \"shared_receivers\": " << (shared_receivers(p.shots) ? "true" : "false") << ",\n"
     << "  \"output_every\": " << (deck.task == "fwi" ? deck.inversion.output_every : 0) << ",\n"
     << "  \"parameters\": " << parameters << ",\n"
     << "  \"observed_file\": " << json_string(deck.observed.file) << ",\n"

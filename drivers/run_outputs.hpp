@@ -33,6 +33,13 @@ class ResultFiles {
   bool committed_ = false;
 };
 
+/// Writes traces [shot][receiver][time] as `name` (.npy). When the shots have different numbers
+/// of receivers, the array is padded to the widest shot (zero rows) and receiver_counts.npy
+/// ([shot] int32) says how many rows of each shot are traces.
+template <class T>
+void write_traces_npy(ResultFiles& files, const std::string& name, const HostArray3<T>& traces,
+                      const std::vector<ShotGeometry>& shots);
+
 /// `value` as a JSON number (shortest form that reads back exactly; null if not finite).
 std::string json_number(double value);
 /// `text` as a JSON string, quoted and escaped.
@@ -40,8 +47,8 @@ std::string json_string(const std::string& text);
 
 /// Writes run.json, the run's description for tools/pwave-plot: task, precision, dt, nt,
 /// dimension (2 or 3), nz, [ny,] nx, dz, [dy,] dx, sources [[x, z], ...], receivers (shot 0's)
-/// [[x, z], ...] (3D: ny, dy and [x, y, z] triples), output_every, observed_file (absolute
-/// path or "") and true_model (bool).
+/// [[x, z], ...] (3D: ny, dy and [x, y, z] triples), shared_receivers (whether every shot has
+/// shot 0's receivers), output_every, observed_file (absolute path or "") and true_model (bool).
 void write_run_json(const io::Deck& deck, const std::filesystem::path& dir);
 
 /// Runs `python3 <tools>/pwave-plot <dir>` when the tool, python3 and matplotlib exist (the

@@ -105,6 +105,77 @@ TEST(Deck, ReadsPerShotReceivers) {
   EXPECT_TRUE(d.resolved["acquisition"]["receivers"]["x"][1].IsSequence());
 }
 
+TEST(Deck, ReadsPerShotReceiversOfDifferentCounts) {
+  const std::string text =
+      edit(base_deck, "receivers: {x: [0.0, 50.0, 600.0], z: [10.0, 10.0, 10.0]}",
+           "receivers: {x: [[0, 10, 20], [200]], z: 30}");
+  const io::Deck d = io::load_deck_text(text, "deck.yaml");
+  ASSERT_EQ(d.problem.shots[0].receivers.size(), 3u);
+  ASSERT_EQ(d.problem.shots[1].receivers.size(), 1u);
+  EXPECT_DOUBLE_EQ(d.problem.shots[1].receivers[0].x, 200.0);
+  const io::Deck back = io::load_deck_text(io::resolved_yaml(d), "resolved.yaml");
+  EXPECT_EQ(io::resolved_yaml(back), io::resolved_yaml(d));
+}
+
+// A spread that moves with the source: x offsets from each shot's source; the resolved deck
+// spells out each shot's absolute positions.
+TEST(Deck, ReadsReceiversRelativeToTheSource) {
+  const std::string text =
+      edit(base_deck, "receivers: {x: [0.0, 50.0, 600.0], z: [10.0, 10.0, 10.0]}",
+           "receivers: {x: {start: -100, step: 50, count: 5}, z: 10, relative_to_source: true}");
+  const io::Deck d = io::load_deck_text(text, "deck.yaml");
+  ASSERT_EQ(d.problem.shots.size(), 2u);
+  for (std::size_t s = 0; s < 2; ++s) {
+    ASSERT_EQ(d.problem.shots[s].receivers.size(), 5u);
+    for (std::size_t r = 0; r < 5; ++r) {
+      EXPECT_DOUBLE_EQ(d.problem.shots[s].receivers[r].x,
+                       d.problem.shots[s].source.x - 100.0 + 50.0 * double(r));
+    }
+  }
+  EXPECT_FALSE(d.resolved["acquisition"]["receivers"]["relative_to_source"]);
+  EXPECT_TRUE(d.resolved["acquisition"]["receivers"]["x"][1].IsSequence());
+  const io::Deck back = io::load_deck_text(io::resolved_yaml(d), "resolved.yaml");
+  EXPECT_EQ(back.problem.shots[1].receivers[4].x, 400.0);
+}
+
+// outside: drop leaves out the receivers a moving spread puts beyond the model, and says how
+// many; without it they are errors naming the coordinate.
+TEST(Deck, DropsReceiversOutsideTheModelWhenAsked) {
+  const std::string spread =
+      "receivers: {x: {start: -200, step: 100, count: 6}, z: 10, relative_to_source: true";
+  const std::string text =
+      edit(base_deck, "receivers: {x: [0.0, 50.0, 600.0], z: [10.0, 10.0, 10.0]}", spread + "}");
+  EXPECT_DECK_ERROR(deck_error(text), "acquisition.receivers.x[0]", "deck.yaml:11",
+                    "is outside the model (x in [0, 600] m, z in [0, 500] m) by 100 m in x");
+  const io::Deck d = io::load_deck_text(
+      edit(base_deck, "receivers: {x: [0.0, 50.0, 600.0], z: [10.0, 10.0, 10.0]}",
+           spread + ", outside: drop}"),
+      "deck.yaml");
+  ASSERT_EQ(d.problem.shots[0].receivers.size(), 5u);  // -100 m left out; 0 m is the edge
+  EXPECT_DOUBLE_EQ(d.problem.shots[0].receivers[0].x, 0.0);
+  ASSERT_EQ(d.problem.shots[1].receivers.size(), 6u);  // 100 .. 600 m
+  bool warned = false;
+  for (const std::string& w : d.warnings) {
+    warned = warned || w.find(
+                           "1 receiver positions outside the model left out (outside: drop), "
+                           "in 1 of 2 shots") != std::string::npos;
+  }
+  EXPECT_TRUE(warned);
+  const io::Deck back = io::load_deck_text(io::resolved_yaml(d), "resolved.yaml");
+  EXPECT_EQ(back.problem.shots[0].receivers.size(), 5u);
+  // A shot left with no receiver is refused, naming the shot.
+  EXPECT_DECK_ERROR(
+      deck_error(edit(base_deck, "receivers: {x: [0.0, 50.0, 600.0], z: [10.0, 10.0, 10.0]}",
+                      "receivers: {x: [-150, -120], z: 10, relative_to_source: true, "
+                      "outside: drop}")),
+      "acquisition.sources.x[0]", "deck.yaml:10",
+      "shot 0 (source at x = 100 m) has no receiver inside the model");
+  EXPECT_DECK_ERROR(
+      deck_error(edit(base_deck, "receivers: {x: [0.0, 50.0, 600.0], z: [10.0, 10.0, 10.0]}",
+                      "receivers: {x: [0, 50], z: 10, outside: skip}")),
+      "acquisition.receivers.outside", "deck.yaml:11", "skip");
+}
+
 TEST(Deck, FreeSurfaceWithSingleWidthZeroesTopAndWarns) {
   const io::Deck d = io::load_deck_text(
       edit(base_deck, "width: 20}", "width: 15, free_surface: true}"), "deck.yaml");

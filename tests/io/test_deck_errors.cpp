@@ -140,8 +140,9 @@ TEST(DeckErrors, CoordinateListLengthsMustMatch) {
       "acquisition.receivers.x", "deck.yaml:11", "has 3 per-shot lists but there are 2 shots");
   EXPECT_DECK_ERROR(
       deck_error(edit(base_deck, "receivers: {x: [0.0, 50.0, 600.0], z: [10.0, 10.0, 10.0]}",
-                      "receivers: {x: [[0, 10], [0, 10, 20]], z: 10}")),
-      "acquisition.receivers.x[1]", "deck.yaml:11", "every shot needs the same number");
+                      "receivers: {x: [[0, 10], [0, 10, 20]], z: [[5, 5], [5, 5]]}")),
+      "acquisition.receivers.x[1]", "deck.yaml:11",
+      "has 3 values but acquisition.receivers.z[1] has 2");
   EXPECT_DECK_ERROR(deck_error(edit(base_deck, "x: [0.0, 50.0, 600.0]", "x: []")),
                     "acquisition.receivers.x", "deck.yaml:11", "the list is empty");
 }

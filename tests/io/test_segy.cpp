@@ -203,7 +203,7 @@ TEST_F(SegyTest, FailedWriteKeepsThePreviousFile) {
   write_shot_gathers_segy(p, traces_.data(), kShots, kRec, kNt, kDt, shots_);
   const std::string before = slurp(p);
   std::vector<ShotGeometry> wrong = shots_;
-  wrong[1].receivers.pop_back();
+  wrong[1].receivers.push_back(wrong[1].receivers.back());  // more receivers than data rows
   EXPECT_THROW(write_shot_gathers_segy(p, traces_.data(), kShots, kRec, kNt, kDt, wrong),
                pwave::RuntimeError);
   EXPECT_EQ(slurp(p), before);

@@ -43,7 +43,7 @@ void dot_product_test(int order, bool free_surface) {
 TEST(Adjoint, WrongTraceShapesAreRefusedClearly) {
   const ForwardProblem p = adjoint_problem(4, false);
   AcousticPropagator<double> prop(p);
-  const int ns = 2, nrec = prop.receivers_per_shot(), nt = p.nt;
+  const int ns = 2, nrec = prop.max_receivers(), nt = p.nt;
   const auto expect_error = [](const auto& call, const std::string& part) {
     try {
       call();
@@ -138,14 +138,14 @@ TEST(Gradient, CheckpointStorageEqualsFullBitwise) {
   for (int interval : {1, 7, 17, 300}) {
     AcousticPropagator<double> prop(p);
     const int ns = int(p.shots.size());
-    Traces<double> syn("syn", ns, prop.receivers_per_shot(), p.nt);
+    Traces<double> syn("syn", ns, prop.max_receivers(), p.nt);
     auto history = prop.make_history(ns, Storage::checkpoint, interval);
     prop.forward(0, ns, syn, {}, 0, 0, history);
-    Traces<double> res("res", ns, prop.receivers_per_shot(), p.nt);
+    Traces<double> res("res", ns, prop.max_receivers(), p.nt);
     auto hsyn = Kokkos::create_mirror_view_and_copy(HostSpace(), syn);
     auto hres = Kokkos::create_mirror_view(res);
     for (int s = 0; s < ns; ++s)
-      for (int r = 0; r < prop.receivers_per_shot(); ++r)
+      for (int r = 0; r < prop.max_receivers(); ++r)
         for (int n = 0; n < p.nt; ++n) hres(s, r, n) = hsyn(s, r, n) - observed(s, r, n);
     Kokkos::deep_copy(res, hres);
     GridView<double> grad_w("gw", prop.padded_nz(), prop.padded_nx());

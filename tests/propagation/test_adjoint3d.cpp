@@ -112,7 +112,7 @@ TEST(Gradient3D, WrongGradientShapeIsRefusedClearly) {
   const ForwardProblem p = adjoint_problem_3d(4, false);
   AcousticPropagator<double> prop(p);
   const int ns = 1, nt = p.nt;
-  Traces<double> d("d", ns, prop.receivers_per_shot(), nt);
+  Traces<double> d("d", ns, prop.max_receivers(), nt);
   auto history = prop.make_history(ns, Storage::boundary);
   prop.forward(0, ns, d, {}, 0, 0, history);
   GridView<double> wrong("g", prop.padded_nz(), prop.padded_nx());

@@ -55,7 +55,7 @@ ForwardProblem vd_problem(int order, bool free_surface, bool three_d = false,
 void expect_vd_dot_product(ForwardProblem p, Storage storage) {
   p.wavelet = test::random_vector(p.nt, 1);
   AcousticPropagator<double> prop(p);
-  const int ns = 2, nrec = prop.receivers_per_shot(), nt = p.nt;
+  const int ns = 2, nrec = prop.max_receivers(), nt = p.nt;
   Traces<double> d("d", ns, nrec, nt), y("y", ns, nrec, nt);
   auto history = prop.make_history(ns, storage);
   prop.forward(0, ns, d, {}, 0, 0, history);
@@ -107,7 +107,7 @@ struct Gradients {
 Gradients vd_gradient(const ForwardProblem& p, const HostArray3<double>& observed,
                       Storage storage) {
   AcousticPropagator<double> prop(p);
-  const int ns = int(p.shots.size()), nrec = prop.receivers_per_shot(), nt = p.nt;
+  const int ns = int(p.shots.size()), nrec = prop.max_receivers(), nt = p.nt;
   Traces<double> d("d", ns, nrec, nt), res("r", ns, nrec, nt);
   auto history = prop.make_history(ns, storage);
   prop.forward(0, ns, d, {}, 0, 0, history);

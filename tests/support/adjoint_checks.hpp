@@ -30,7 +30,7 @@ inline std::vector<double> random_vector(std::size_t n, unsigned seed) {
 inline void expect_dot_product(ForwardProblem p, Storage storage) {
   p.wavelet = random_vector(p.nt, 1);
   AcousticPropagator<double> prop(p);
-  const int ns = 2, nrec = prop.receivers_per_shot(), nt = p.nt;
+  const int ns = 2, nrec = prop.max_receivers(), nt = p.nt;
   Traces<double> d("d", ns, nrec, nt), y("y", ns, nrec, nt);
   auto history = prop.make_history(ns, storage);
   prop.forward(0, ns, d, {}, 0, 0, history);

@@ -1,5 +1,6 @@
 #include "pwave/acquisition/geometry.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -13,6 +14,47 @@ double outside_by(double v, double extent) {
   return v < 0 ? -v : v > extent ? v - extent : 0.0;
 }
 }  // namespace
+
+std::size_t max_receivers(const std::vector<ShotGeometry>& shots) {
+  std::size_t n = 0;
+  for (const ShotGeometry& s : shots) n = std::max(n, s.receivers.size());
+  return n;
+}
+
+std::size_t total_traces(const std::vector<ShotGeometry>& shots) {
+  std::size_t n = 0;
+  for (const ShotGeometry& s : shots) n += s.receivers.size();
+  return n;
+}
+
+bool same_receiver_counts(const std::vector<ShotGeometry>& shots) {
+  for (const ShotGeometry& s : shots) {
+    if (s.receivers.size() != shots.front().receivers.size()) return false;
+  }
+  return true;
+}
+
+bool shared_receivers(const std::vector<ShotGeometry>& shots) {
+  for (const ShotGeometry& s : shots) {
+    if (s.receivers.size() != shots.front().receivers.size()) return false;
+    for (std::size_t r = 0; r < s.receivers.size(); ++r) {
+      const Position &a = s.receivers[r], &b = shots.front().receivers[r];
+      if (a.x != b.x || a.y != b.y || a.z != b.z) return false;
+    }
+  }
+  return true;
+}
+
+std::string describe_shots(const std::vector<ShotGeometry>& shots) {
+  const std::string n = std::to_string(shots.size()) + (shots.size() == 1 ? " shot" : " shots");
+  if (same_receiver_counts(shots)) {
+    return n + " x " + std::to_string(max_receivers(shots)) + " receivers";
+  }
+  std::size_t least = max_receivers(shots);
+  for (const ShotGeometry& s : shots) least = std::min(least, s.receivers.size());
+  return n + " of " + std::to_string(least) + " to " + std::to_string(max_receivers(shots)) +
+         " receivers (" + std::to_string(total_traces(shots)) + " traces)";
+}
 
 void check_inside(const Grid& grid, const Position& p, const std::string& key) {
   const bool is3d = grid.is_3d();

@@ -16,11 +16,29 @@ struct Position {
   double y = 0.0;  ///< 3D only
 };
 
-/// One shot: one source and the receivers that record it.
+/// One shot: one source and the receivers that record it. Shots may have different numbers
+/// of receivers (streamers, land spreads): arrays of traces of several shots are
+/// [shot][max_receivers][time], a shot's rows past its own receiver count being zero (padding,
+/// which no misfit sees).
 struct ShotGeometry {
   Position source;
   std::vector<Position> receivers;
 };
+
+/// Receivers of the shot that has the most: the receiver extent of arrays of traces.
+std::size_t max_receivers(const std::vector<ShotGeometry>& shots);
+
+/// Receivers of all shots together: the number of traces of a data set.
+std::size_t total_traces(const std::vector<ShotGeometry>& shots);
+
+/// Whether every shot has the same number of receivers (no padding).
+bool same_receiver_counts(const std::vector<ShotGeometry>& shots);
+
+/// Whether every shot has the same receivers at the same positions (a fixed spread).
+bool shared_receivers(const std::vector<ShotGeometry>& shots);
+
+/// "3 shots x 61 receivers", or "3 shots of 40 to 61 receivers (150 traces)" (for logs).
+std::string describe_shots(const std::vector<ShotGeometry>& shots);
 
 /// Throws InputError naming `key` (e.g. "acquisition.sources[3]") unless `p` lies inside the
 /// model (to 1e-6 of a cell), saying by how much it lies outside. Positions between grid points

@@ -156,7 +156,7 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed, Fw
   const int share = (batch + comm.size() - 1) / comm.size();
   const int chunk = cfg.problem.shot_batch > 0 ? std::min(cfg.problem.shot_batch, share) : share;
   AcousticPropagator<T> prop(cfg.problem, chunk);
-  const int nrec = prop.receivers_per_shot();
+  const int nrec = prop.max_receivers();
   if (observed.receivers() != std::size_t(nrec) || observed.samples() != std::size_t(nt)) {
     throw InputError("observed", "",
                      "has shape [" + std::to_string(observed.shots()) + ", " +

@@ -205,13 +205,13 @@ Deck load_deck_text(const std::string& text, const std::string& path,
   const bool three_d = deck.problem.model.grid.is_3d();
   resolve_section(res, "time", [&](Node& n) { read_time(r, root, deck, n); });
   resolve_section(res, "wavelet", [&](Node& n) { read_wavelet(r, root, deck, n); });
-  const DeckAcquisition acq =
+  DeckAcquisition acq =
       read_acquisition(r,
                        r.required(root, "", "acquisition",
                                   three_d ? "{sources: {x, y, z}, receivers: {x, y, z}}"
                                           : "{sources: {x, z}, receivers: {x, z}}"),
                        three_d);
-  deck.problem.shots = place_acquisition(r, acq, deck.problem.model.grid);
+  deck.problem.shots = place_acquisition(r, acq, deck.problem.model.grid, deck.warnings);
   deck.problem.hicks_half_width = acq.hicks_half_width;
   res["acquisition"] = resolved_acquisition(acq, three_d);
   resolve_section(res, "physics", [&](Node& n) { read_physics(r, root, deck, n); });

@@ -24,7 +24,9 @@ struct DeckObserved {
   std::string file;                ///< absolute path; empty when no file is given
   std::string format;              ///< "npy" or "segy"
   std::string where;               ///< "deck.yaml:15" (or "--set"): where observed.file was given
-  std::vector<std::size_t> shape;  ///< [shots, receivers, nt]
+  std::vector<std::size_t> shape;  ///< [shots, receivers (the widest shot's), nt]
+  /// Traces of each shot in a SEG-Y file (its shots may differ); empty for .npy.
+  std::vector<std::size_t> shot_traces;
   /// Reads the file's traces by shot; shared by copies of the deck, alive as long as one is.
   std::shared_ptr<const ObservedTraces> traces;
 };

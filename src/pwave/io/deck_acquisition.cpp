@@ -1,5 +1,6 @@
 #include "pwave/io/deck_acquisition.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "pwave/acquisition/hicks.hpp"
@@ -261,16 +262,23 @@ DeckAcquisition read_acquisition(const DeckReader& r, const YAML::Node& acquisit
   for (std::size_t s = 0; s < groups; ++s) {
     acq.receivers.push_back(
         combine(r, rx, rx.per_shot ? s : 0, ry, ry.per_shot ? s : 0, rz, rz.per_shot ? s : 0));
-    const std::size_t n = acq.receivers.back().size(), n0 = acq.receivers.front().size();
-    if (n != n0) {
-      const Axis& a = rx.per_shot ? rx : ry.per_shot ? ry : rz;
-      r.fail(indexed(a.key, s), a.node[s],
-             "shot " + std::to_string(s) + " has " + std::to_string(n) +
-                 " receivers but shot 0 has " + std::to_string(n0) +
-                 "; every shot needs the same number of receivers");
-    }
   }
   if (acq.shared_receivers) acq.receivers.resize(nshots, acq.receivers.front());
+  const YAML::Node relative = r.child(receivers, rkey, "relative_to_source");
+  if (DeckReader::given(relative) && r.boolean(relative, rkey + ".relative_to_source")) {
+    // x (and y) are offsets from each shot's source: the spread moves with the source.
+    for (std::size_t s = 0; s < nshots; ++s) {
+      for (DeckPoint& p : acq.receivers[s]) {
+        p.position.x += acq.sources[s].position.x;
+        p.position.y += acq.sources[s].position.y;
+      }
+    }
+    acq.shared_receivers = nshots == 1;
+  }
+  const YAML::Node outside = r.child(receivers, rkey, "outside");
+  if (DeckReader::given(outside)) {
+    acq.drop_outside = r.choice(outside, rkey + ".outside", {"refuse", "drop"}) == "drop";
+  }
   const YAML::Node hw = r.child(acquisition, key, "hicks_half_width");
   if (DeckReader::given(hw)) {
     const std::string hkey = key + ".hicks_half_width";
@@ -284,18 +292,49 @@ DeckAcquisition read_acquisition(const DeckReader& r, const YAML::Node& acquisit
   return acq;
 }
 
-std::vector<ShotGeometry> place_acquisition(const DeckReader& r, const DeckAcquisition& acq,
-                                            const Grid& grid) {
+std::vector<ShotGeometry> place_acquisition(const DeckReader& r, DeckAcquisition& acq,
+                                            const Grid& grid, std::vector<std::string>& warnings) {
   std::vector<ShotGeometry> shots(acq.sources.size());
+  std::size_t dropped = 0, dropped_shots = 0;
   for (std::size_t s = 0; s < shots.size(); ++s) {
     check_point(r, grid, acq.sources[s]);
     shots[s].source = acq.sources[s].position;
+    std::vector<DeckPoint>& receivers = acq.receivers[s];
+    if (acq.drop_outside) {
+      const auto outside = [&](const DeckPoint& p) {
+        try {
+          check_inside(grid, p.position, p.key_x);
+          return false;
+        } catch (const InputError&) {
+          return true;
+        }
+      };
+      const std::size_t before = receivers.size();
+      receivers.erase(std::remove_if(receivers.begin(), receivers.end(), outside), receivers.end());
+      dropped += before - receivers.size();
+      dropped_shots += before != receivers.size();
+      if (receivers.empty()) {
+        const DeckPoint& src = acq.sources[s];
+        r.fail(src.key_x, src.node_x,
+               "shot " + std::to_string(s) + " (source at x = " + number_text(src.position.x) +
+                   " m) has no receiver inside the model (acquisition.receivers.outside: drop "
+                   "left out all " +
+                   std::to_string(before) + "); remove the shot or move its receivers");
+      }
+    }
     // Shared receivers are checked once: the same list repeats for every shot.
     const bool check = !acq.shared_receivers || s == 0;
-    for (const DeckPoint& p : acq.receivers[s]) {
+    for (const DeckPoint& p : receivers) {
       if (check) check_point(r, grid, p);
       shots[s].receivers.push_back(p.position);
     }
+  }
+  if (dropped > 0) {
+    acq.shared_receivers = false;
+    warnings.push_back("acquisition.receivers: " + std::to_string(dropped) +
+                       " receiver positions outside the model left out (outside: drop), in " +
+                       std::to_string(dropped_shots) + " of " + std::to_string(shots.size()) +
+                       " shots");
   }
   return shots;
 }

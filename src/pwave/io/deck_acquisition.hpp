@@ -3,7 +3,10 @@
 //
 // Each of sources.x, .y, .z, receivers.x, .y, .z is a number (broadcast to the other
 // coordinates' length), a list, or {start, step, count}. receivers.* may also be a list of such
-// lists, one per shot (every shot must have the same number of receivers). y is for 3D models
+// lists, one per shot (shots may have different numbers of receivers). With
+// receivers.relative_to_source, receiver x and y are offsets from each shot's source (a spread
+// that moves with the source); with receivers.outside: drop, receivers outside the model are
+// left out of their shot (a shot left with none is an error). y is for 3D models
 // only and defaults to 0. In 3D, x and y lists of different lengths make a carpet: the outer
 // product, y outer and x inner (x: 50 values, y: 40 values -> 2000 points); lists of equal
 // lengths pair element-wise, as x and z do. z then pairs with those points or is broadcast.
@@ -30,7 +33,8 @@ struct DeckAcquisition {
   std::vector<DeckPoint> sources;
   std::vector<std::vector<DeckPoint>> receivers;  ///< [shot][receiver]
   bool shared_receivers = true;                   ///< every shot has the same receivers
-  int hicks_half_width = 4;  ///< acquisition.hicks_half_width (ForwardProblem::hicks_half_width)
+  bool drop_outside = false;  ///< receivers.outside: drop (else positions outside are errors)
+  int hicks_half_width = 4;   ///< acquisition.hicks_half_width (ForwardProblem::hicks_half_width)
 };
 
 /// Reads `acquisition` (the section's node) for a 3D (`three_d`) or 2D model; y is an error in
@@ -39,8 +43,9 @@ DeckAcquisition read_acquisition(const DeckReader& reader, const YAML::Node& acq
                                  bool three_d);
 
 /// Checks every position is inside `grid` (naming the offending coordinate's key and line) and
-/// returns one ShotGeometry per source.
-std::vector<ShotGeometry> place_acquisition(const DeckReader& reader, const DeckAcquisition& acq,
-                                            const Grid& grid);
+/// returns one ShotGeometry per source. With drop_outside, receivers outside the grid are
+/// removed from `acq` instead (a warning counts them; a shot left with none is an error).
+std::vector<ShotGeometry> place_acquisition(const DeckReader& reader, DeckAcquisition& acq,
+                                            const Grid& grid, std::vector<std::string>& warnings);
 
 }  // namespace pwave::io

@@ -45,17 +45,20 @@ std::string segy_error(int err) {
 /// A SEG-Y file of shot gathers, indexed once (trace headers: shots, sample count, interval)
 /// and read one shot at a time with segyio. SEG-Y values are big-endian (often IBM floats) and
 /// every trace has a header in front, so they cannot be used in place as a .npy file can; a
-/// shot's traces are decoded into a small buffer instead.
+/// shot's traces are decoded into a small buffer instead. Shots may hold different numbers of
+/// traces: a shot is read into receivers() rows, those past its own traces zero.
 class SegyTraces final : public ObservedTraces {
  public:
+  /// `first`: the file's first trace of each shot, and one past the last trace (shots + 1).
   SegyTraces(std::unique_ptr<segy_file, SegyCloser> fp, std::string path, int format, long trace0,
-             int trace_bsize, std::size_t shots, std::size_t receivers, std::size_t samples)
-      : ObservedTraces(shots, receivers, samples),
+             int trace_bsize, std::vector<int> first, std::size_t receivers, std::size_t samples)
+      : ObservedTraces(first.size() - 1, receivers, samples),
         fp_(std::move(fp)),
         path_(std::move(path)),
         format_(format),
         trace0_(trace0),
         trace_bsize_(trace_bsize),
+        first_(std::move(first)),
         buf_(samples) {}
 
   void read_shot(std::size_t shot, float* out) const override { copy(shot, out); }
@@ -66,8 +69,10 @@ class SegyTraces final : public ObservedTraces {
   void copy(std::size_t shot, U* out) const {
     check_shot(shot);
     const std::size_t nt = samples();
-    for (std::size_t r = 0; r < receivers(); ++r) {
-      const int t = int(shot * receivers() + r);
+    const std::size_t traces = std::size_t(first_[shot + 1] - first_[shot]);
+    std::fill(out + traces * nt, out + receivers() * nt, U(0));
+    for (std::size_t r = 0; r < traces; ++r) {
+      const int t = first_[shot] + int(r);
       const int err = segy_readtrace(fp_.get(), t, buf_.data(), trace0_, trace_bsize_);
       if (err != SEGY_OK) {
         throw RuntimeError("cannot read trace " + std::to_string(t) + " of '" + path_ +
@@ -83,6 +88,7 @@ class SegyTraces final : public ObservedTraces {
   int format_;
   long trace0_;
   int trace_bsize_;
+  std::vector<int> first_;
   mutable std::vector<float> buf_;  // one trace; read_shot is not thread-safe
 };
 
@@ -126,16 +132,16 @@ DeckObserved read_segy_gathers(const std::string& path, double dt) {
       fail(path, what.str());
     }
   }
-  for (int g : group_sizes) {
-    if (g != group_sizes.front()) {
-      fail(path, "its " + std::to_string(group_sizes.size()) +
-                     " shots (FieldRecord values) do not all have the same number of traces");
-    }
-  }
   DeckObserved out;
-  out.shape = {group_sizes.size(), std::size_t(group_sizes.front()), std::size_t(samples)};
+  std::vector<int> first{0};
+  for (int g : group_sizes) {
+    first.push_back(first.back() + g);
+    out.shot_traces.push_back(std::size_t(g));
+  }
+  const int widest = *std::max_element(group_sizes.begin(), group_sizes.end());
+  out.shape = {group_sizes.size(), std::size_t(widest), std::size_t(samples)};
   out.traces = std::make_shared<SegyTraces>(std::move(fp), path, fmt, trace0, trace_bsize,
-                                            out.shape[0], out.shape[1], out.shape[2]);
+                                            std::move(first), out.shape[1], out.shape[2]);
   return out;
 }
 

@@ -52,15 +52,16 @@ class MappedNpyTraces final : public ObservedTraces {
 /// (`traces`, null when the shape is not 3D: the caller reports the shape). Values are not
 /// read here (see check_observed_values). A .npy file must hold a 3D C-order float32 or float64
 /// array in native byte order. A SEG-Y file's traces are grouped into shots by FieldRecord (one
-/// group per run of equal values); every group must have the same number of traces. `dt`
+/// group per run of equal values; DeckObserved::shot_traces counts each group's traces). `dt`
 /// (seconds) is checked against the SEG-Y sample interval when the file gives one.
 /// Throws InputError(key = "", where = path) saying what is wrong.
 DeckObserved read_observed_file(const std::string& path, const std::string& format, double dt);
 
 /// Checks that the observed values of shots [first_shot, last_shot) are finite, reading one shot
 /// at a time (the driver does with gradient.selection.dead_traces: keep; with exclude, traces
-/// holding NaN/Inf are left out of the misfit and counted). Several ranks can share the work (observed_check_range): each reads only its part.
-/// Throws InputError("observed.file", observed.where, "<file>: value N (C order) is not finite").
+/// holding NaN/Inf are left out of the misfit and counted). Several ranks can share the work
+/// (observed_check_range): each reads only its part. Throws InputError("observed.file",
+/// observed.where, "<file>: value N (C order) is not finite").
 void check_observed_values(const DeckObserved& observed, std::size_t first_shot,
                            std::size_t last_shot);
 

@@ -32,7 +32,9 @@ DeckKey build_schema() {
       {leaf("type"), leaf("peak_frequency"), leaf("delay"), leaf("amplitude"), leaf("file")}};
   DeckKey acquisition{"acquisition",
                       {DeckKey{"sources", {coordinate("x"), coordinate("y"), coordinate("z")}},
-                       DeckKey{"receivers", {coordinate("x"), coordinate("y"), coordinate("z")}},
+                       DeckKey{"receivers",
+                               {coordinate("x"), coordinate("y"), coordinate("z"),
+                                leaf("relative_to_source"), leaf("outside")}},
                        leaf("hicks_half_width")}};
   DeckKey physics{"physics", {leaf("equation"), leaf("order")}};
   DeckKey boundary{

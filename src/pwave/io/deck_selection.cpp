@@ -78,8 +78,8 @@ void read_selection(const DeckReader& r, const Node& selection, Deck& deck, Node
     }
     if (DeckReader::given(picks)) {
       if (DeckReader::given(t0)) r.fail(wkey + ".t0", t0, "applies to a velocity, not to picks");
-      s.picks = read_trace_table(r, picks, wkey + ".picks", shots.size(),
-                                 shots.front().receivers.size(), false);
+      s.picks =
+          read_trace_table(r, picks, wkey + ".picks", shots.size(), max_receivers(shots), false);
     } else {
       s.velocity = r.positive(velocity, wkey + ".velocity");
       if (DeckReader::given(t0)) s.t0 = r.number(t0, wkey + ".t0");
@@ -110,7 +110,7 @@ void read_selection(const DeckReader& r, const Node& selection, Deck& deck, Node
   if (DeckReader::given(weights)) {
     const auto& shots = deck.problem.shots;
     s.trace_weights = read_trace_table(r, weights, key + ".trace_weights", shots.size(),
-                                       shots.front().receivers.size(), true);
+                                       max_receivers(shots), true);
     out["trace_weights"] = r.text(weights, key + ".trace_weights");
   }
 

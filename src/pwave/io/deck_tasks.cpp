@@ -134,13 +134,28 @@ void read_observed_section(const DeckReader& r, const Node& obs, Deck& deck, Nod
     r.fail(key + ".file", file, bare_message(e.what(), e.key(), ""));
   }
   const ForwardProblem& p = deck.problem;
-  const std::vector<std::size_t> expected = {p.shots.size(), p.shots.front().receivers.size(),
+  const std::vector<std::size_t> expected = {p.shots.size(), max_receivers(p.shots),
                                              std::size_t(p.nt)};
-  if (deck.observed.shape != expected) {
+  const std::vector<std::size_t>& counts = deck.observed.shot_traces;
+  if (!counts.empty() && counts.size() == p.shots.size() && deck.observed.shape[2] == expected[2]) {
+    // SEG-Y: each shot's gather against its receivers.
+    for (std::size_t s = 0; s < counts.size(); ++s) {
+      if (counts[s] != p.shots[s].receivers.size()) {
+        r.fail(key + ".file", file,
+               "'" + name + "': shot " + std::to_string(s) + " (gather " + std::to_string(s + 1) +
+                   " in file order) holds " + std::to_string(counts[s]) +
+                   " traces but the acquisition gives it " +
+                   std::to_string(p.shots[s].receivers.size()) + " receivers");
+      }
+    }
+  } else if (deck.observed.shape != expected) {
+    const bool padded = !same_receiver_counts(p.shots);
     r.fail(key + ".file", file,
            "'" + name + "' holds data of shape " + shape_text(deck.observed.shape) +
                " but the acquisition and time.nt need " + shape_text(expected) +
-               " ([shot, receiver, time])");
+               (padded ? " ([shot, receiver, time], each shot padded with zero traces to the "
+                         "widest shot's receivers)"
+                       : " ([shot, receiver, time])"));
   }
   std::error_code ec;
   deck.observed.file = fs::absolute(path, ec).string();

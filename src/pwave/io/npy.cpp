@@ -466,4 +466,9 @@ void write_npy(const std::string& path, const double* data, const std::vector<st
   write_npy_impl(path, data, shape, "<f8");
 }
 
+void write_npy(const std::string& path, const std::int32_t* data,
+               const std::vector<std::size_t>& shape) {
+  write_npy_impl(path, data, shape, "<i4");
+}
+
 }  // namespace pwave::io

@@ -2,6 +2,7 @@
 // NumPy .npy files (format 1.0/2.0/3.0), read and written without Python.
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -40,5 +41,7 @@ NpyArray read_npy(const std::string& path);
 /// Writes a C-order little-endian array atomically (see AtomicFile). Throws RuntimeError.
 void write_npy(const std::string& path, const float* data, const std::vector<std::size_t>& shape);
 void write_npy(const std::string& path, const double* data, const std::vector<std::size_t>& shape);
+void write_npy(const std::string& path, const std::int32_t* data,
+               const std::vector<std::size_t>& shape);
 
 }  // namespace pwave::io

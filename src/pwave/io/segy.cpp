@@ -48,12 +48,17 @@ std::int32_t to_centimetres(double metres, const std::string& path, const char* 
 }
 
 // 40 lines of 80 columns, "Cnn " first, as SEG-Y rev 1 asks; segyio converts it to EBCDIC.
-std::string textual_header(int nshots, int nreceivers, int nt, double dt, int dt_us, bool three_d) {
+std::string textual_header(const std::vector<ShotGeometry>& shots, long ntraces, int nt, double dt,
+                           int dt_us, bool three_d) {
   std::vector<std::string> lines(40);
   std::ostringstream os;
   lines[0] = "pwave shot gathers (acoustic finite-difference modelling)";
-  os << "shots " << nshots << ", receivers per shot " << nreceivers << ", traces "
-     << long(nshots) * nreceivers;
+  if (same_receiver_counts(shots)) {
+    os << "shots " << shots.size() << ", receivers per shot " << max_receivers(shots);
+  } else {
+    os << "shots " << shots.size() << ", up to " << max_receivers(shots) << " receivers per shot";
+  }
+  os << ", traces " << ntraces;
   lines[1] = os.str();
   os.str("");
   os << "samples per trace " << nt << ", sample interval " << dt_us << " us (dt = " << dt << " s)";
@@ -121,13 +126,14 @@ void write_shot_gathers_segy(const std::string& path, const float* traces, int n
     fail(path, "geometry has " + std::to_string(shots.size()) + " shots, data has " +
                    std::to_string(nshots));
   }
+  long ntraces = 0;
   for (int s = 0; s < nshots; ++s) {
-    if (static_cast<long>(shots[s].receivers.size()) != nreceivers) {
+    if (static_cast<long>(shots[s].receivers.size()) > nreceivers) {
       fail(path, "shot " + std::to_string(s) + " has " + std::to_string(shots[s].receivers.size()) +
                      " receivers, data has " + std::to_string(nreceivers));
     }
+    ntraces += long(shots[s].receivers.size());
   }
-  const long ntraces = long(nshots) * nreceivers;
   if (ntraces > std::numeric_limits<std::int32_t>::max()) fail(path, "too many traces");
   if (ntraces > 0 && traces == nullptr) fail(path, "no trace data");
   if (!(dt > 0) || !std::isfinite(dt)) fail(path, "sample interval must be positive");
@@ -150,12 +156,13 @@ void write_shot_gathers_segy(const std::string& path, const float* traces, int n
   if (!fp) fail(path, "cannot open '" + file.temp_path() + "': " + std::strerror(errno));
   check(segy_set_format(fp.get(), SEGY_IEEE_FLOAT_4_BYTE), path, "cannot set the sample format");
 
-  const std::string text = textual_header(nshots, nreceivers, nt, dt, int(dt_us), three_d);
+  const std::string text = textual_header(shots, ntraces, nt, dt, int(dt_us), three_d);
   check(segy_write_textheader(fp.get(), 0, text.c_str()), path, "cannot write the textual header");
 
   char bin[SEGY_BINARY_HEADER_SIZE] = {};
   set_bfield(bin, SEGY_BIN_JOB_ID, 1, path);
-  set_bfield(bin, SEGY_BIN_TRACES, nreceivers <= kMaxInt16 ? nreceivers : 0, path);
+  const long per_shot = same_receiver_counts(shots) ? nreceivers : 0;  // 0: shots differ
+  set_bfield(bin, SEGY_BIN_TRACES, per_shot <= kMaxInt16 ? int(per_shot) : 0, path);
   set_bfield(bin, SEGY_BIN_INTERVAL, int(dt_us), path);
   set_bfield(bin, SEGY_BIN_INTERVAL_ORIG, int(dt_us), path);
   set_bfield(bin, SEGY_BIN_SAMPLES, nt, path);
@@ -171,15 +178,15 @@ void write_shot_gathers_segy(const std::string& path, const float* traces, int n
   const long trace0 = segy_trace0(bin);
   const int trace_bsize = segy_trsize(SEGY_IEEE_FLOAT_4_BYTE, nt);
   std::vector<float> buf(static_cast<std::size_t>(nt));
+  int traceno = 0;
   for (int s = 0; s < nshots; ++s) {
     const Position& src = shots[s].source;
     const std::int32_t sx = to_centimetres(src.x, path, "source x");
     const std::int32_t sz = to_centimetres(src.z, path, "source z");
     // SourceY: the y coordinate in 3D; in 2D (no y axis) the depth, as pwave always wrote it.
     const std::int32_t sy = three_d ? to_centimetres(src.y, path, "source y") : sz;
-    for (int r = 0; r < nreceivers; ++r) {
+    for (int r = 0; r < int(shots[s].receivers.size()); ++r, ++traceno) {
       const Position& rec = shots[s].receivers[r];
-      const int traceno = s * nreceivers + r;
       char th[SEGY_TRACE_HEADER_SIZE] = {};
       set_field(th, SEGY_TR_SEQ_LINE, traceno + 1, path);
       set_field(th, SEGY_TR_SEQ_FILE, traceno + 1, path);
@@ -209,7 +216,7 @@ void write_shot_gathers_segy(const std::string& path, const float* traces, int n
       check(segy_write_traceheader(fp.get(), traceno, th, trace0, trace_bsize), path,
             "cannot write trace header " + std::to_string(traceno));
 
-      const float* samples = traces + std::size_t(traceno) * nt;
+      const float* samples = traces + (std::size_t(s) * nreceivers + r) * nt;
       std::copy(samples, samples + nt, buf.begin());
       check(segy_from_native(SEGY_IEEE_FLOAT_4_BYTE, nt, buf.data()), path,
             "cannot convert trace " + std::to_string(traceno));

@@ -8,7 +8,9 @@
 
 namespace pwave::io {
 
-/// Writes traces [shot][receiver][time] (float32 IEEE, big-endian SEG-Y rev 1) atomically.
+/// Writes traces [shot][receiver][time] (float32 IEEE, big-endian SEG-Y rev 1) atomically:
+/// shots[s].receivers.size() traces of shot s (rows past them, padding of a shot with fewer
+/// receivers than `nreceivers`, are not written).
 /// Each trace header carries: FieldRecord = shot+1, TraceNumber = receiver+1, SourceX, SourceY,
 /// GroupX, GroupY in centimetres with scalar -100 (SourceGroupScalar), SourceDepth and
 /// ReceiverGroupElevation (-z), offset, sample interval (microseconds) and sample count; `dt` is

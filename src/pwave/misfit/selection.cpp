@@ -31,10 +31,13 @@ TraceSelection<T>::TraceSelection(const Selection& selection,
       table_("pwave::trace_selection", std::size_t(std::max(capacity, 0)),
              std::size_t(std::max(receivers, 0))),
       host_(Kokkos::create_mirror_view(table_)) {
-  offsets_.reserve(shots.size() * std::size_t(std::max(receivers, 0)));
+  const std::size_t width = std::size_t(std::max(receivers, 0));
+  offsets_.reserve(shots.size() * width);
+  counts_.reserve(shots.size());
   for (const ShotGeometry& g : shots) {
-    for (int r = 0; r < receivers; ++r) {
-      const Position& p = g.receivers.at(std::size_t(r));
+    counts_.push_back(int(std::min(g.receivers.size(), width)));
+    for (std::size_t r = 0; r < width; ++r) {
+      const Position& p = r < g.receivers.size() ? g.receivers[r] : g.source;
       offsets_.push_back(std::hypot(p.x - g.source.x, p.y - g.source.y));
     }
   }
@@ -57,7 +60,11 @@ int TraceSelection<T>::stage(int k, int shot, T* rows, int nt) {
     }
     const double offset = offsets_.at(std::size_t(shot) * nrec + r);
     double c = 1.0;
-    if (!finite || (zero && s.exclude_dead_traces)) c = 0.0, ++dead;
+    if (r >= counts_.at(std::size_t(shot))) {
+      c = 0.0;  // padding past the shot's last receiver: not a trace
+    } else if (!finite || (zero && s.exclude_dead_traces)) {
+      c = 0.0, ++dead;
+    }
     if (offset < s.offset_min * (1 - 1e-12) || offset > s.offset_max * (1 + 1e-12)) c = 0.0;
     if (!s.trace_weights.empty()) c *= s.trace_weights.at(std::size_t(shot) * nrec + r);
     double a = -1e300, b = 1e300;

@@ -5,10 +5,10 @@
 //   W(s, r, t) = c(s, r) T(t; a, b),   a = t_first - before, b = t_first + after,
 //   t_first = t0 + offset(s, r) / velocity, or the trace's picked time,
 //
-// c the trace's weight (0 outside the offset range, 0 for a dead observed trace, the deck's
-// trace weight otherwise), T a window that is 1 on [a + taper, b - taper], 0 outside [a, b] and a
-// half cosine on the ramps (no window: T = 1). The misfit of the selected data and its exact
-// adjoint source are
+// c the trace's weight (0 outside the offset range, 0 for a dead observed trace, 0 for a row
+// past the shot's last receiver (padding), the deck's trace weight otherwise), T a window that is 1
+// on [a + taper, b - taper], 0 outside [a, b] and a half cosine on the ramps (no window: T = 1).
+// The misfit of the selected data and its exact adjoint source are
 //
 //   J_W(d) = J(W d, W o),   dJ_W/dd = W (dJ/dd)(W d, W o),
 //
@@ -60,8 +60,9 @@ template <class T>
 class TraceSelection {
  public:
   TraceSelection() = default;
-  /// For the `shots` of a problem (offsets), time step `dt`, chunks of at most `capacity` shots
-  /// of `receivers` receivers.
+  /// For the `shots` of a problem (offsets, receiver counts), time step `dt`, chunks of at most
+  /// `capacity` shots of `receivers` rows (the widest shot's receivers). Rows past a shot's
+  /// own receivers get weight 0 and are not counted as dead.
   TraceSelection(const Selection& selection, const std::vector<ShotGeometry>& shots, double dt,
                  int capacity, int receivers);
 
@@ -80,6 +81,7 @@ class TraceSelection {
  private:
   Selection selection_;
   std::vector<double> offsets_;  // [shot][receiver] horizontal source-receiver distance, m
+  std::vector<int> counts_;      // [shot] receivers (rows past them are padding, weight 0)
   double dt_ = 0.0;
   Kokkos::View<double** [3], MemSpace> table_;  // [slot][receiver]{c, a, b} (b, a in samples)
   typename Kokkos::View<double** [3], MemSpace>::host_mirror_type host_;

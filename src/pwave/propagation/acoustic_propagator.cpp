@@ -59,7 +59,7 @@ AcousticPropagator<T>::AcousticPropagator(const ForwardProblem& problem, int bat
   validate(problem_);
   const int nshots = int(problem_.shots.size());
   capacity_ = batch_capacity > 0 ? std::min(batch_capacity, nshots) : nshots;
-  nrec_ = int(problem_.shots.front().receivers.size());
+  nrec_ = int(pwave::max_receivers(problem_.shots));
   const Grid& g = problem_.model.grid;
   const BoundaryConfig& bc = problem_.boundary;
 

@@ -31,7 +31,9 @@ class AcousticPropagator {
   int batch_capacity() const { return capacity_; }
   /// The problem this propagator runs (its model as given at construction).
   const ForwardProblem& problem() const { return problem_; }
-  int receivers_per_shot() const { return nrec_; }
+  /// Receivers of the widest shot: the receiver extent of Traces (shots with fewer record zero
+  /// rows past their own receivers).
+  int max_receivers() const { return nrec_; }
   const physics::AcousticState<T>& state() const { return st_; }
 
   /// Runs shots [first, first + count) from rest and records traces(shot - first, receiver, n)

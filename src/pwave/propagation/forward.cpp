@@ -134,18 +134,21 @@ void validate(const ForwardProblem& p) {
                      "must be an integer from " + std::to_string(hicks_min_half_width) + " to " +
                          std::to_string(hicks_max_half_width));
   }
-  const std::size_t nrec = p.shots.front().receivers.size();
-  if (nrec == 0) throw InputError("acquisition.receivers", "", "no receivers given");
+  // Receivers are named per shot when shots have their own lists.
+  const bool shared = same_receiver_counts(p.shots);
   for (std::size_t s = 0; s < p.shots.size(); ++s) {
-    check_inside(g, p.shots[s].source, "acquisition.sources[" + std::to_string(s) + "]");
-    if (p.shots[s].receivers.size() != nrec) {
+    const std::string shot = "[" + std::to_string(s) + "]";
+    check_inside(g, p.shots[s].source, "acquisition.sources" + shot);
+    const std::vector<Position>& receivers = p.shots[s].receivers;
+    if (receivers.empty()) {
       throw InputError("acquisition.receivers", "",
-                       "every shot needs the same number of receivers (shot 0 has " +
-                           std::to_string(nrec) + ", shot " + std::to_string(s) + " has " +
-                           std::to_string(p.shots[s].receivers.size()) + ")");
+                       max_receivers(p.shots) == 0
+                           ? std::string("no receivers given")
+                           : "shot " + std::to_string(s) + " has no receivers");
     }
-    for (std::size_t r = 0; r < nrec; ++r) {
-      check_inside(g, p.shots[s].receivers[r], "acquisition.receivers[" + std::to_string(r) + "]");
+    for (std::size_t r = 0; r < receivers.size(); ++r) {
+      check_inside(g, receivers[r],
+                   "acquisition.receivers" + (shared ? "" : shot) + "[" + std::to_string(r) + "]");
     }
   }
   const bool vd = physics::has_parameter(p.equation, physics::Parameter::rho);  // variable density
@@ -186,7 +189,7 @@ template <class T>
 HostArray3<T> forward_model(const ForwardProblem& problem, const ProgressCallback& progress) {
   AcousticPropagator<T> prop(problem, problem.shot_batch);
   const int nshots = int(problem.shots.size());
-  const int nrec = prop.receivers_per_shot();
+  const int nrec = prop.max_receivers();
   HostArray3<T> out("pwave::receivers", nshots, nrec, problem.nt);
   Traces<T> traces("pwave::traces", prop.batch_capacity(), nrec, problem.nt);
   const long steps_total =

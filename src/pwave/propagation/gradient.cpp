@@ -97,7 +97,7 @@ GradientResult<T> misfit_gradient(const ForwardProblem& problem, const ObservedT
   const int share = (nshots + comm.size() - 1) / comm.size();
   const int chunk = problem.shot_batch > 0 ? std::min(problem.shot_batch, share) : share;
   AcousticPropagator<T> prop(problem, chunk);
-  const int nrec = prop.receivers_per_shot();
+  const int nrec = prop.max_receivers();
   check_observed_shape(problem, observed.shots(), observed.receivers(), observed.samples(), nrec);
   ShotGradient<T> shots(prop, observed, share, storage, parallel::choose_allreduce_path().path,
                         comm, misfit);

@@ -51,37 +51,41 @@ std::vector<Tap> point_taps(const ForwardProblem& problem, const PaddedLayout& l
 
 template <class T>
 ShotTaps<T>::ShotTaps(const ForwardProblem& problem, const PaddedLayout& layout, int capacity)
-    : nx_(layout.nx), nrec_(int(problem.shots.front().receivers.size())) {
+    : nx_(layout.nx) {
   const int nshots = int(problem.shots.size());
+  const bool shared = same_receiver_counts(problem.shots);
   std::size_t ks = 1, kr = 1;
   source_.resize(std::size_t(nshots));
-  receiver_.resize(std::size_t(nshots) * std::size_t(nrec_));
+  receiver_.resize(std::size_t(nshots));
   for (int s = 0; s < nshots; ++s) {
     const ShotGeometry& shot = problem.shots[std::size_t(s)];
     auto& src = source_[std::size_t(s)];
     src =
         point_taps(problem, layout, shot.source, "acquisition.sources[" + std::to_string(s) + "]");
     ks = std::max(ks, src.size());
-    for (int r = 0; r < nrec_; ++r) {
-      auto& rec = receiver_[std::size_t(s) * nrec_ + r];
-      rec = point_taps(problem, layout, shot.receivers[std::size_t(r)],
-                       "acquisition.receivers[" + std::to_string(r) + "]");
-      kr = std::max(kr, rec.size());
+    const std::string key = "acquisition.receivers" + (shared ? "" : "[" + std::to_string(s) + "]");
+    for (std::size_t r = 0; r < shot.receivers.size(); ++r) {
+      receiver_[std::size_t(s)].push_back(
+          point_taps(problem, layout, shot.receivers[r], key + "[" + std::to_string(r) + "]"));
+      kr = std::max(kr, receiver_[std::size_t(s)].back().size());
     }
   }
+  const int nrec = int(max_receivers(problem.shots));
   sources_.cell = decltype(sources_.cell)("pwave::source_taps", capacity, 1, ks);
   sources_.weight = decltype(sources_.weight)("pwave::source_weights", capacity, 1, ks);
-  receivers_.cell = decltype(receivers_.cell)("pwave::receiver_taps", capacity, nrec_, kr);
-  receivers_.weight = decltype(receivers_.weight)("pwave::receiver_weights", capacity, nrec_, kr);
+  receivers_.cell = decltype(receivers_.cell)("pwave::receiver_taps", capacity, nrec, kr);
+  receivers_.weight = decltype(receivers_.weight)("pwave::receiver_weights", capacity, nrec, kr);
 }
 
 namespace {
-/// Slot k, point i of `table` <- `taps`; unused taps get weight 0 on the point's first cell.
+/// Slot k, point i of `table` <- `taps`; unused taps get weight 0 on the point's first cell (on
+/// cell 0 for a point that has none: a row past a shot's last receiver).
 template <class Cells, class Weights>
 void fill(const Cells& cell, const Weights& weight, int k, int i, const std::vector<Tap>& taps,
           int nx) {
+  static const Tap none{0, 0, 0, 0.0};
   for (std::size_t t = 0; t < cell.extent(2); ++t) {
-    const Tap& tap = taps[t < taps.size() ? t : 0];
+    const Tap& tap = t < taps.size() ? taps[t] : taps.empty() ? none : taps[0];
     cell(k, i, t, 0) = tap.iz;
     cell(k, i, t, 1) = tap.iy * nx + tap.ix;
     using W = typename Weights::value_type;
@@ -99,7 +103,11 @@ void ShotTaps<T>::load(const std::vector<int>& shots) {
   for (std::size_t k = 0; k < shots.size(); ++k) {
     const std::size_t s = std::size_t(shots[k]);
     fill(sc, sw, int(k), 0, source_[s], nx_);
-    for (int r = 0; r < nrec_; ++r) fill(rc, rw, int(k), r, receiver_[s * nrec_ + r], nx_);
+    const auto& receivers = receiver_[s];
+    static const std::vector<Tap> padding;
+    for (std::size_t r = 0; r < rc.extent(1); ++r) {
+      fill(rc, rw, int(k), int(r), r < receivers.size() ? receivers[r] : padding, nx_);
+    }
   }
   Kokkos::deep_copy(sources_.cell, sc);
   Kokkos::deep_copy(sources_.weight, sw);

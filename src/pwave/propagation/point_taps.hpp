@@ -38,7 +38,8 @@ class ShotTaps {
   /// Slot k of the device tables takes shot shots[k]'s taps.
   void load(const std::vector<int>& shots);
 
-  /// The current batch's taps: sources [slot][0][tap], receivers [slot][receiver][tap].
+  /// The current batch's taps: sources [slot][0][tap], receivers [slot][receiver][tap]. A shot
+  /// with fewer receivers than the widest has zero-weight taps in the rows past its own.
   const physics::PointTaps<T>& sources() const { return sources_; }
   const physics::PointTaps<T>& receivers() const { return receivers_; }
   /// Taps per point of the widest source, receiver (1 when every point is on a grid point).
@@ -46,9 +47,9 @@ class ShotTaps {
   int receiver_taps() const { return int(receivers_.weight.extent(2)); }
 
  private:
-  int nx_ = 0, nrec_ = 0;
-  std::vector<std::vector<Tap>> source_;    // [shot]
-  std::vector<std::vector<Tap>> receiver_;  // [shot * nrec + receiver]
+  int nx_ = 0;
+  std::vector<std::vector<Tap>> source_;                 // [shot]
+  std::vector<std::vector<std::vector<Tap>>> receiver_;  // [shot][receiver]
   physics::PointTaps<T> sources_, receivers_;
 };
 

@@ -84,12 +84,12 @@ ShotGradient<T>::ShotGradient(AcousticPropagator<T>& prop, const ObservedTraces&
       kind_(misfit.function),
       staging_(observed, chunk_, prop.problem(), misfit.selection),
       history_(prop.make_history(chunk_, storage)),
-      syn_("pwave::syn", chunk_, prop.receivers_per_shot(), nt_),
-      res_("pwave::res", chunk_, prop.receivers_per_shot(), nt_),
+      syn_("pwave::syn", chunk_, prop.max_receivers(), nt_),
+      res_("pwave::res", chunk_, prop.max_receivers(), nt_),
       imaging_("pwave::imaging", prop.imaging_rows(), prop.padded_plane()),
       no_rows_("pwave::no_rows", 0, prop.imaging_rows(), prop.padded_plane()),
       imaging_sum_(imaging_.size(), path) {
-  if (kind_ == misfit::Misfit::envelope) misfit_scratch_.reserve(prop.receivers_per_shot(), nt_);
+  if (kind_ == misfit::Misfit::envelope) misfit_scratch_.reserve(prop.max_receivers(), nt_);
 }
 
 template <class T>
