@@ -96,6 +96,9 @@ void run_fwi_task(const io::Deck& deck, const fs::path& dir, bool resume, int st
             (deck.misfit.function != misfit::Misfit::l2
                  ? std::string(", misfit ") + misfit::name(deck.misfit.function)
                  : std::string()) +
+            (inv.wavelet_estimation.enabled
+                 ? std::string(", wavelet estimated every ") + name(inv.wavelet_estimation.every)
+                 : std::string()) +
             (resume ? ", resuming" : ""));
   {
     ResultFiles files(dir);

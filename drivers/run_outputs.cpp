@@ -28,8 +28,9 @@ const char* const result_files[] = {
     "true_model.npy", "true_model_rho.npy", "initial_model.npy",  "initial_model_rho.npy",
     "history.csv",    "checkpoint.bin",     "receiver_counts.npy"};
 // model_final.npy, model_0005.npy, gradient_0005.npy, gradient_rho.npy, model_rho_final.npy,
-// gradient_rho_0005.npy, figures.
-const std::regex result_pattern(R"((model|gradient)(_rho)?_[A-Za-z0-9]+\.npy|.*\.png)");
+// gradient_rho_0005.npy, wavelet_0005.npy, wavelet_estimate.npy, figures.
+const std::regex result_pattern(
+    R"((model|gradient)(_rho)?_[A-Za-z0-9]+\.npy|wavelet_([0-9]+|estimate)\.npy|.*\.png)");
 
 std::string shell_quote(const std::string& s) {
   std::string q = "'";

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "parallel_test_env.hpp"
+#include "pwave/acquisition/wavelet.hpp"
 #include "pwave/inversion/fwi.hpp"
 #include "pwave/propagation/forward.hpp"
 #include "pwave/propagation/gradient.hpp"
@@ -160,6 +161,32 @@ TEST(FwiRanks, LbfgsIsBitwiseIndependentOfTheRankCount) {
 // (it once kept the previous model in its propagator, and with it its own gradient).
 TEST(FwiRanks, RanksWithoutShotsTakeTheSameStep) {
   rank_invariance("adam", 2);
+}
+
+// Source wavelet estimation: the per-shot spectra are summed in batch order over the ranks, so
+// the estimated wavelets, the misfits and the model are bitwise those of one rank, estimating
+// every iteration (from each minibatch, in a low-passed stage and an unfiltered one) or once per
+// stage (from every shot, with a rank holding shots of two chunks: shot_batch 1).
+TEST(FwiRanks, WaveletEstimationIsBitwiseIndependentOfTheRankCount) {
+  const auto& world = parallel::test_env::world();
+  FwiConfig c = rank_test_config("adam");
+  c.wavelet_estimation.enabled = true;
+  ForwardProblem truth = c.problem;
+  truth.model = anomaly_model(c);
+  truth.wavelet = ricker(12.0, 0.1, c.problem.dt, c.problem.nt, 2.5);
+  const auto observed = forward_model<float>(truth);
+  for (const auto every : {WaveletEstimation::Every::iteration, WaveletEstimation::Every::stage}) {
+    c.wavelet_estimation.every = every;
+    c.problem.shot_batch = every == WaveletEstimation::Every::stage ? 1 : 0;
+    const FwiResult many = run_fwi<float>(c, observed, world);
+    const FwiResult one = run_fwi<float>(c, observed, parallel::Communicator::self());
+    EXPECT_EQ(many.wavelet, one.wavelet) << world.size() << " ranks, every " << name(every);
+    EXPECT_NE(one.wavelet, c.problem.wavelet);
+    EXPECT_EQ(many.misfits, one.misfits) << world.size() << " ranks, every " << name(every);
+    EXPECT_EQ(0, std::memcmp(many.model.vp.data(), one.model.vp.data(),
+                             one.model.vp.size() * sizeof(double)))
+        << world.size() << " ranks differ from one rank, every " << name(every);
+  }
 }
 
 }  // namespace

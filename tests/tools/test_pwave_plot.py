@@ -105,7 +105,7 @@ def run_tool(*args):
                           stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
 
 
-LINE_FIGURES = ("wavelet.png", "loss.png")
+LINE_FIGURES = ("wavelet.png", "loss.png", "wavelet_estimate.png")
 
 
 def image_problems(path, kind=None):
@@ -246,6 +246,28 @@ class Figures(unittest.TestCase):
             self.assertEqual(r.returncode, 0, f"--only {only}:\n{r.stdout}\n{r.stderr}")
             self.assertIn(figure, r.stdout)
             self.assertNotIn("missing", r.stderr)
+
+    def test_fwi_run_with_wavelet_estimation(self):
+        """wavelet.estimate writes wavelet_NNNN.npy and wavelet_estimate.npy: one more figure,
+        the initial wavelet against the estimates, also alone with --only."""
+        make_fwi_run(self.dir)
+        for it, (f0, amp) in enumerate(((11.0, 1.8), (10.0, 2.4), (10.0, 2.5)), start=1):
+            w = amp * ricker(NT, DT, f0=f0, t0=0.12)
+            np.save(os.path.join(self.dir, f"wavelet_{it:04d}.npy"), w.astype("<f4"))
+        np.save(os.path.join(self.dir, "wavelet_estimate.npy"), w.astype("<f4"))
+        r = run_tool(self.dir, "--dpi", "60")
+        self.assertEqual(r.returncode, 0, f"stdout:\n{r.stdout}\nstderr:\n{r.stderr}")
+        self.assert_figures(self.dir, ["wavelet.png", "wavelet_estimate.png", "observed_data.png",
+                                       "loss.png", "iteration_0001.png", "final_model.png"],
+                            r.stdout)
+        os.remove(os.path.join(self.dir, "wavelet_estimate.png"))
+        r = run_tool(self.dir, "--dpi", "60", "--only", "wavelet_estimate")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("wavelet_estimate.png", r.stdout)
+        self.assertEqual(image_problems(os.path.join(self.dir, "wavelet_estimate.png")), "")
+        os.remove(os.path.join(self.dir, "wavelet_estimate.npy"))  # no estimation: nothing
+        r = run_tool(self.dir, "--dpi", "60", "--only", "wavelet_estimate")
+        self.assertEqual(r.returncode, 1, r.stderr)
 
     def test_forward_and_gradient_tasks(self):
         w = ricker(NT, DT)

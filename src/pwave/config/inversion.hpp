@@ -29,6 +29,27 @@ struct StageConfig {
   double max_frequency = 0.0;
 };
 
+/// Source wavelet estimation during an inversion (deck `wavelet.estimate`;
+/// inversion/wavelet_estimation.hpp): before the gradient of an iteration, the wavelet is
+/// replaced by the filter that best maps the synthetic data of the current model and wavelet to
+/// the observed data, applied to the wavelet. The problem's wavelet is the initial one.
+struct WaveletEstimation {
+  enum class Every {
+    iteration,  ///< at every iteration, from its minibatch's shots
+    stage,      ///< once per stage, at its first iteration, from every shot
+  };
+  bool enabled = false;
+  Every every = Every::iteration;
+  /// eps = water_level * max_f P(f), P the synthetic data's power per frequency: where P is
+  /// below about eps the filter tends to 1 (the wavelet is kept there). >= 0.
+  double water_level = 1e-3;
+};
+
+/// The deck's name of an estimation cadence: "iteration" or "stage".
+inline const char* name(WaveletEstimation::Every e) {
+  return e == WaveletEstimation::Every::stage ? "stage" : "iteration";
+}
+
 /// The deck's `inversion` section (inputs/README.md).
 struct InversionSettings {
   std::vector<StageConfig> stages;  ///< at least one
@@ -49,6 +70,8 @@ struct InversionSettings {
   double smoothing = 0.0;               ///< Gaussian smoothing of the gradient, sigma in metres
   double water_depth = 0.0;             ///< metres: the gradient is zero above this depth
   double source_taper = 0.0;            ///< metres: the gradient is tapered to zero at sources
+  /// Source wavelet estimation (the deck's wavelet.estimate, read with the wavelet section).
+  WaveletEstimation wavelet_estimation;
   int output_every = 0;      ///< write models and gradients every N iterations (0 = never)
   int checkpoint_every = 1;  ///< save the inversion state every N iterations
 

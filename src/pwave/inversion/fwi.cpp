@@ -13,6 +13,7 @@
 #include "pwave/inversion/conditioning.hpp"
 #include "pwave/inversion/lowpass.hpp"
 #include "pwave/inversion/optimizer.hpp"
+#include "pwave/inversion/wavelet_estimation.hpp"
 #include "pwave/parallel/allreduce.hpp"
 #include "pwave/parallel/reproducible_sum.hpp"
 #include "pwave/parallel/shot_plan.hpp"
@@ -68,6 +69,9 @@ void validate_fwi(const FwiConfig& c, std::size_t observed_shots) {
       throw InputError("inversion.bounds", "", m.str());
     }
   }
+  if (c.wavelet_estimation.enabled && !(c.wavelet_estimation.water_level >= 0.0)) {
+    throw InputError("wavelet.estimate.water_level", "", "must be >= 0");
+  }
   if (observed_shots != std::size_t(nshots)) {
     throw InputError("observed", "",
                      "holds " + std::to_string(observed_shots) + " shots but the acquisition has " +
@@ -105,6 +109,8 @@ std::string fingerprint(const FwiConfig& c, int precision_bytes) {
   }
   // l2 adds nothing, so that checkpoints of runs without a misfit choice still resume.
   if (c.misfit.function != misfit::Misfit::l2) f << " misfit " << misfit::name(c.misfit.function);
+  const WaveletEstimation& we = c.wavelet_estimation;
+  if (we.enabled) f << " wavelet-estimate " << name(we.every) << ' ' << we.water_level;
   return f.str();
 }
 
@@ -228,6 +234,11 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed, Fw
   GradientConditioner<T> cond(g, cfg.problem.shots, cfg.water_depth, cfg.source_taper,
                               cfg.smoothing);
 
+  // The wavelet of the iterations (full band; a multiscale stage low-passes what the propagator
+  // injects): the problem's, or with wavelet estimation the latest estimate.
+  std::vector<double> wavelet = cfg.problem.wavelet;
+  const WaveletEstimation& estimation = cfg.wavelet_estimation;
+
   const std::string print = fingerprint(cfg, int(sizeof(T)));
   FwiState state;
   state.fingerprint = print;
@@ -242,6 +253,14 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed, Fw
     for (std::size_t i = 0; i < np * ncells; ++i) h(i) = T(state.model[i]);
     Kokkos::deep_copy(model, h);
     opt.load(state.optimizer);
+    if (!state.wavelet.empty()) {
+      if (state.wavelet.size() != std::size_t(nt)) {
+        throw InputError("--resume", saved->source,
+                         "the checkpoint's wavelet has " + std::to_string(state.wavelet.size()) +
+                             " samples; time.nt is " + std::to_string(nt));
+      }
+      wavelet = state.wavelet;
+    }
     if (root) log::info("resuming after iteration " + std::to_string(state.iteration));
   }
   if (root) observer.started(state.history);
@@ -258,18 +277,23 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed, Fw
   parallel::ShotPlan plan;
   std::optional<LowpassFilter> filter;
   typename ShotGradient<T>::Hooks hooks;  // hooks.filter: the stage's low-pass, if any
-  auto objective = [&](const DeviceVector<T>& m, const DeviceVector<T>& grad) {
+  const auto grid_view = [&](const DeviceVector<T>& v) {
+    return GridView<T>(v.data(), nz, nplane);
+  };
+  // Sets the propagator's model to `m` (optimiser units); returns its blocks in physical units.
+  const auto set_model = [&](const DeviceVector<T>& m) {
     std::vector<DeviceVector<T>> values(np);
     for (std::size_t k = 0; k < np; ++k) values[k] = physical_block(m, k);
-    const auto grid_view = [&](const DeviceVector<T>& v) {
-      return GridView<T>(v.data(), nz, nplane);
-    };
-    // Every rank, with or without shots: the chain rule below reads the propagator's model
-    // (a rank that kept the previous one would take another step than the others).
     for (std::size_t k = 0; k < np; ++k) {
       if (params[k] == physics::Parameter::vp) prop.set_velocity(grid_view(values[k]));
       if (params[k] == physics::Parameter::rho) prop.set_density(grid_view(values[k]));
     }
+    return values;
+  };
+  auto objective = [&](const DeviceVector<T>& m, const DeviceVector<T>& grad) {
+    // Every rank, with or without shots: the chain rule below reads the propagator's model
+    // (a rank that kept the previous one would take another step than the others).
+    const std::vector<DeviceVector<T>> values = set_model(m);
     const double j = shot_gradient.evaluate(plan.shots, plan.positions(), hooks);
     if (!two_channels) {  // constant density: vp is the only parameter
       Kokkos::deep_copy(grad_w, T(0));
@@ -290,6 +314,58 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed, Fw
     return j;
   };
 
+  // The stage's low-pass of the injected wavelet (0: none).
+  double stage_cutoff = 0.0;
+  const auto inject_wavelet = [&]() {
+    prop.set_wavelet(stage_cutoff > 0 ? lowpass(wavelet, stage_cutoff, cfg.problem.dt) : wavelet);
+  };
+  // Source wavelet estimation (wavelet_estimation.hpp): the ranks' `shots` modelled with the
+  // current model and wavelet, their spectra (one row per shot) summed over all ranks in batch
+  // order (bitwise the same on any number of ranks), then the wavelet updated. Collective.
+  std::optional<WaveletEstimator> estimator;
+  if (estimation.enabled) estimator.emplace(nt);
+  std::vector<double> spectra;  // [this rank's shot][WaveletEstimator::row_size()]
+  typename Traces<T>::host_mirror_type host_syn, host_obs;
+  const auto estimate_wavelet = [&](long it, const parallel::ShotPlan& shots) {
+    set_model(model);  // the propagator may hold a line search's trial model
+    const std::size_t row = estimator->row_size();
+    spectra.assign(shots.shots.size() * row, 0.0);
+    shot_gradient.model(
+        shots.shots, hooks, [&](const Traces<T>& syn, const Traces<T>& obs, int first, int count) {
+          if (host_syn.extent(0) == 0) {  // allocated once (aliases on host-only builds)
+            host_syn = Kokkos::create_mirror_view(syn);
+            host_obs = Kokkos::create_mirror_view(obs);
+          }
+          Kokkos::deep_copy(host_syn, syn);
+          Kokkos::deep_copy(host_obs, obs);
+          const std::size_t traces = syn.extent(1), per_shot = traces * syn.extent(2);
+          for (int k = 0; k < count; ++k) {
+            estimator->spectra(host_syn.data() + std::size_t(k) * per_shot,
+                               host_obs.data() + std::size_t(k) * per_shot, traces,
+                               spectra.data() + std::size_t(first + k) * row);
+          }
+        });
+    const std::vector<double> sums = parallel::ordered_sum(comm, shots.positions(), spectra, row);
+    std::vector<double> next = estimator->update(wavelet, sums.data(), estimation.water_level);
+    double change = 0, before = 0;
+    for (int n = 0; n < nt; ++n) {
+      change += (next[n] - wavelet[n]) * (next[n] - wavelet[n]);
+      before += wavelet[n] * wavelet[n];
+    }
+    wavelet = std::move(next);
+    inject_wavelet();
+    if (root) {
+      char line[160];
+      std::snprintf(line, sizeof line,
+                    "iteration %ld: wavelet estimated from %d shots, changed by %.3g of its norm",
+                    it, shots.batch, before > 0 ? std::sqrt(change / before) : 0.0);
+      log::info(line);
+      observer.wavelet(it, wavelet);
+    }
+  };
+  std::vector<int> all_shots(static_cast<std::size_t>(nshots));
+  for (int s = 0; s < nshots; ++s) all_shots[std::size_t(s)] = s;
+
   long done = state.iteration, stage_start = 0;
   const auto run_start = std::chrono::steady_clock::now();
   long iterations_this_run = 0;
@@ -305,7 +381,6 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed, Fw
     if (stage.max_frequency > 0) {
       filter.emplace(stage.max_frequency, cfg.problem.dt);
       hooks.filter = [&](T* trace, std::size_t n) { filter->apply(trace, n); };
-      prop.set_wavelet(lowpass(cfg.problem.wavelet, stage.max_frequency, cfg.problem.dt));
       if (root)
         log::info("stage " + std::to_string(si + 1) + "/" + std::to_string(cfg.stages.size()) +
                   ": data and wavelet low-passed below " + std::to_string(stage.max_frequency) +
@@ -313,13 +388,19 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed, Fw
     } else {
       filter.reset();
       hooks.filter = nullptr;
-      prop.set_wavelet(cfg.problem.wavelet);
     }
+    stage_cutoff = stage.max_frequency;
+    inject_wavelet();
     for (; done < stage_end; ++done) {
       const long it = done + 1;
       const auto t0 = std::chrono::steady_clock::now();
       plan =
           parallel::plan_shots(draw_batch(cfg.seed, it, nshots, batch), comm.rank(), comm.size());
+      if (estimation.enabled && estimation.every == WaveletEstimation::Every::iteration) {
+        estimate_wavelet(it, plan);
+      } else if (estimation.enabled && done == stage_start) {  // every stage, from every shot
+        estimate_wavelet(it, parallel::plan_shots(all_shots, comm.rank(), comm.size()));
+      }
       const StepInfo info = opt.step(model, gradient, objective);
       if (!std::isfinite(info.misfit)) {
         throw RuntimeError("iteration " + std::to_string(it) + ": the misfit is not finite");
@@ -366,6 +447,7 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed, Fw
         state.model.assign(h.data(), h.data() + np * ncells);
         state.optimizer = opt.save();
         state.iteration = it;
+        if (estimation.enabled) state.wavelet = wavelet;
         if (root) observer.checkpoint(state);
       }
       if (stopping && it < total) {
@@ -385,6 +467,7 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed, Fw
     result.model.values(params[k]) = to_host(physical_block(model, k));
   }
   result.completed = !stopped_early;
+  result.wavelet = wavelet;
   if (root && result.completed) observer.finished(result.model, params);
   for (const HistoryRow& r : state.history) result.misfits.push_back(r.misfit);
   result.seconds =

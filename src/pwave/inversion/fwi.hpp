@@ -19,6 +19,8 @@ struct FwiResult {
   double seconds = 0.0;         ///< wall time of the iterations run by this call
   double reduce_seconds = 0.0;  ///< of which in the cross-rank sums (misfit + gradient)
   bool completed = false;       ///< every iteration done (false after FwiConfig::stop_after)
+  /// The wavelet at the end: the last estimate with wavelet estimation, else the problem's.
+  std::vector<double> wavelet;
 };
 
 /// Runs the inversion of `observed` [shot][receiver][time] (host) in precision T and returns the

@@ -48,6 +48,12 @@ class FwiObserver {
   /// Every InversionSettings::checkpoint_every iterations, after the last one and when stopping
   /// early (FwiConfig::stop_after): the state a later resume_point() should return.
   virtual void checkpoint(const FwiState& state) { (void)state; }
+  /// With wavelet estimation (WaveletEstimation), each time the wavelet changes: the estimate
+  /// (nt samples, full band, before any stage's low-pass) that iteration `iteration` and the
+  /// next ones use until the next change.
+  virtual void wavelet(long iteration, const std::vector<double>& wavelet) {
+    (void)iteration, (void)wavelet;
+  }
   /// After the last iteration (not when stopping early): the final model; `parameters` are the
   /// inverted ones (the others are as given).
   virtual void finished(const Model& model, const std::vector<physics::Parameter>& parameters) {

@@ -23,6 +23,9 @@ struct FwiState {
   std::vector<double> model;      ///< the optimiser's vector: [parameter][nz][ny nx], scaled
   std::vector<double> optimizer;  ///< Optimizer::save()
   std::vector<HistoryRow> history;
+  /// The wavelet the next iteration starts from when it is estimated
+  /// (WaveletEstimation); empty: the problem's.
+  std::vector<double> wavelet;
 };
 
 }  // namespace pwave

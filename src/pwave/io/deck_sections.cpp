@@ -36,6 +36,56 @@ std::vector<double> read_wavelet_file(const DeckReader& r, const Node& file, int
   return array.data;
 }
 
+// wavelet.estimate: true, false or {every, water_level}; task fwi only. Echoed for fwi decks
+// (false when not given).
+void read_wavelet_estimate(const DeckReader& r, const Node& root, const Node& w, Deck& deck,
+                           Node& resolved) {
+  const std::string key = "wavelet.estimate";
+  const Node node = r.child(w, "wavelet", "estimate");
+  WaveletEstimation& e = deck.inversion.wavelet_estimation;
+  if (DeckReader::given(node) && deck.task != "fwi") {
+    r.fail(key, node,
+           "applies to task fwi only (this deck has task: " + deck.task +
+               "): the wavelet is estimated from the observed data during an inversion");
+  }
+  if (deck.task != "fwi") return;
+  if (DeckReader::given(node) && !node.IsMap()) {
+    try {
+      e.enabled = r.boolean(node, key);
+    } catch (const InputError&) {
+      r.fail(key, node,
+             "expected true, false or {every: iteration | stage, water_level: number >= 0}, got " +
+                 DeckReader::describe(node));
+    }
+  } else if (DeckReader::given(node)) {
+    r.check_keys(node, key);
+    e.enabled = true;
+    const Node every = r.child(node, key, "every");
+    if (DeckReader::given(every)) {
+      e.every = r.choice(every, key + ".every", {"iteration", "stage"}) == "stage"
+                    ? WaveletEstimation::Every::stage
+                    : WaveletEstimation::Every::iteration;
+    }
+    const Node level = r.child(node, key, "water_level");
+    if (DeckReader::given(level)) e.water_level = r.non_negative(level, key + ".water_level");
+  }
+  if (!e.enabled) {
+    resolved["estimate"] = false;
+    return;
+  }
+  if (DeckReader::given(r.child(root, "", "true_model"))) {
+    deck.warnings.push_back(
+        "wavelet.estimate: the observed data are modelled from true_model with this deck's "
+        "wavelet, which is also the initial one: the estimate can only absorb the initial "
+        "model's errors");
+  }
+  Node out(YAML::NodeType::Map);
+  out["every"] = name(e.every);
+  out["water_level"] = yaml_number(e.water_level);
+  out.SetStyle(YAML::EmitterStyle::Flow);
+  resolved["estimate"] = out;
+}
+
 }  // namespace
 
 void read_time(const DeckReader& r, const Node& root, Deck& deck, Node& resolved) {
@@ -53,6 +103,11 @@ void read_wavelet(const DeckReader& r, const Node& root, Deck& deck, Node& resol
   r.check_keys(w, key);
   const Node file = r.child(w, key, "file");
   const Node type_node = r.child(w, key, "type");
+  if (DeckReader::given(type_node) && type_node.IsScalar() && type_node.Scalar() == "estimate") {
+    r.fail(key + ".type", type_node,
+           "is the initial wavelet's type (ricker or file); to estimate the wavelet during an "
+           "inversion, add wavelet.estimate: {every: iteration | stage, water_level: 1e-3}");
+  }
   const std::string type = DeckReader::given(type_node)
                                ? r.choice(type_node, key + ".type", {"ricker", "file"})
                                : (DeckReader::given(file) ? "file" : "ricker");
@@ -96,6 +151,7 @@ void read_wavelet(const DeckReader& r, const Node& root, Deck& deck, Node& resol
     resolved["file"] = fs::absolute(path.lexically_normal(), ec).string();
   }
   resolved["amplitude"] = yaml_number(amplitude);
+  read_wavelet_estimate(r, root, w, deck, resolved);
 }
 
 void read_physics(const DeckReader& r, const Node& root, Deck& deck, Node& resolved) {

@@ -12,8 +12,10 @@ namespace pwave::io {
 /// time: dt (seconds, > 0) and nt (steps, >= 1). Required.
 void read_time(const DeckReader& r, const YAML::Node& root, Deck& deck, YAML::Node& resolved);
 
-/// wavelet: a Ricker (peak_frequency Hz, delay s, amplitude) or a 1D .npy file of nt samples.
-/// Needs time read first; fills problem.wavelet and problem.peak_frequency. Required.
+/// wavelet: a Ricker (peak_frequency Hz, delay s, amplitude) or a 1D .npy file of nt samples,
+/// and for task fwi `estimate` (inversion.wavelet_estimation; the wavelet above is then the
+/// initial one). Needs time and the task read first; fills problem.wavelet and
+/// problem.peak_frequency. Required.
 void read_wavelet(const DeckReader& r, const YAML::Node& root, Deck& deck, YAML::Node& resolved);
 
 /// physics: equation (acoustic | acoustic_variable_density; default acoustic) and order (2, 4, 6

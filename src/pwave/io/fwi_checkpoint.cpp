@@ -57,6 +57,8 @@ void write_checkpoint(const std::string& path, const FwiState& st) {
                                r.step, r.seconds});
     }
     put_doubles(out, rows);
+    // Added after the first version: a file that ends before it has no estimated wavelet.
+    put_doubles(out, st.wavelet);
     out.flush();
     if (!out) throw RuntimeError("could not write the checkpoint " + file.temp_path());
   }
@@ -84,6 +86,7 @@ FwiState read_checkpoint(const std::string& path) {
     st.history.push_back(HistoryRow{long(rows[i]), int(rows[i + 1]), rows[i + 2], rows[i + 3],
                                     rows[i + 4], rows[i + 5]});
   }
+  if (r.in.peek() != std::char_traits<char>::eof()) st.wavelet = r.doubles();
   return st;
 }
 

@@ -8,6 +8,7 @@
 #include "pwave/io/atomic_file.hpp"
 #include "pwave/io/fwi_checkpoint.hpp"
 #include "pwave/io/grid_file.hpp"
+#include "pwave/io/npy.hpp"
 
 namespace pwave::io {
 namespace {
@@ -71,6 +72,14 @@ void FwiFiles<T>::snapshot(long iteration, const Grid& grid,
 template <class T>
 void FwiFiles<T>::checkpoint(const FwiState& state) {
   write_checkpoint(path("checkpoint.bin"), state);
+}
+
+template <class T>
+void FwiFiles<T>::wavelet(long iteration, const std::vector<double>& wavelet) {
+  std::filesystem::create_directories(directory_);
+  const std::vector<T> w(wavelet.begin(), wavelet.end());
+  write_npy(path(numbered("wavelet", iteration)), w.data(), {w.size()});
+  write_npy(path("wavelet_estimate.npy"), w.data(), {w.size()});
 }
 
 template <class T>

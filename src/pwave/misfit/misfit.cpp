@@ -3,43 +3,12 @@
 #include <cmath>
 #include <limits>
 
+#include "pwave/misfit/fft.hpp"
+
 namespace pwave::misfit {
 namespace {
 
 using Scratch = Kokkos::View<double**, Kokkos::LayoutRight, MemSpace>;
-
-/// In-place radix-2 FFT of the n complex values a[2k] + i a[2k+1] (n a power of two):
-/// forward X[k] = sum_j x[j] e^{-2 pi i jk / n}, or the inverse without its 1/n factor.
-/// tw(k, 0) = cos(2 pi k / n), tw(k, 1) = -sin(2 pi k / n) for k < n / 2.
-KOKKOS_INLINE_FUNCTION void fft(double* a, const int n, const Scratch& tw, const bool inverse) {
-  for (int i = 1, j = 0; i < n; ++i) {  // bit-reversal permutation
-    int bit = n >> 1;
-    for (; j & bit; bit >>= 1) j ^= bit;
-    j ^= bit;
-    if (i < j) {
-      const double re = a[2 * i], im = a[2 * i + 1];
-      a[2 * i] = a[2 * j];
-      a[2 * i + 1] = a[2 * j + 1];
-      a[2 * j] = re;
-      a[2 * j + 1] = im;
-    }
-  }
-  for (int len = 2; len <= n; len <<= 1) {
-    const int half = len >> 1, step = n / len;
-    for (int i = 0; i < n; i += len) {
-      for (int k = 0; k < half; ++k) {
-        const double wr = tw(k * step, 0), wi = inverse ? -tw(k * step, 1) : tw(k * step, 1);
-        double* u = a + 2 * (i + k);
-        double* v = a + 2 * (i + k + half);
-        const double vr = v[0] * wr - v[1] * wi, vi = v[0] * wi + v[1] * wr;
-        v[0] = u[0] - vr;
-        v[1] = u[1] - vi;
-        u[0] += vr;
-        u[1] += vi;
-      }
-    }
-  }
-}
 
 /// Applies the Hilbert transform H (misfit.hpp) to the real and the imaginary parts of the n
 /// complex values in a (zero-padded traces, n >= 2 nt): afterwards a[2k] and a[2k+1] for k < nt
@@ -201,10 +170,7 @@ void Workspace::reserve(int traces, int samples) {
     twiddle = Scratch(Kokkos::view_alloc("pwave::misfit::twiddle", Kokkos::WithoutInitializing),
                       std::size_t(nfft / 2), 2);
     auto h = host_mirror_uninit(twiddle);
-    for (int k = 0; k < nfft / 2; ++k) {
-      h(k, 0) = std::cos(2.0 * pi * k / nfft);
-      h(k, 1) = -std::sin(2.0 * pi * k / nfft);
-    }
+    fill_twiddles(h.data(), nfft);
     Kokkos::deep_copy(twiddle, h);
     n = nfft;
   }

@@ -259,6 +259,24 @@ double ordered_sum(const Communicator& comm, const std::vector<long>& keys,
   return s;
 }
 
+std::vector<double> ordered_sum(const Communicator& comm, const std::vector<long>& keys,
+                                const std::vector<double>& rows, std::size_t length) {
+  if (rows.size() < keys.size() * length) {
+    throw std::invalid_argument("pwave::parallel::ordered_sum: " + std::to_string(keys.size()) +
+                                " rows of " + std::to_string(length) + " values, but " +
+                                std::to_string(rows.size()) + " values");
+  }
+  const std::vector<long> all_keys = comm.allgatherv(keys);
+  const std::vector<double> all_rows = comm.allgatherv(
+      std::vector<double>(rows.begin(), rows.begin() + std::ptrdiff_t(keys.size() * length)));
+  std::vector<double> sum(length, 0.0);
+  for (int i : sorted_by_key(all_keys)) {
+    const double* row = all_rows.data() + std::size_t(i) * length;
+    for (std::size_t j = 0; j < length; ++j) sum[j] += row[j];
+  }
+  return sum;
+}
+
 template class OrderedSum<float>;
 template class OrderedSum<double>;
 

@@ -109,4 +109,11 @@ class OrderedSum {
 double ordered_sum(const Communicator& comm, const std::vector<long>& keys,
                    const std::vector<double>& values);
 
+/// The same for host rows of `length` values per key (e.g. per-shot spectra): rows[k * length
+/// .. (k + 1) * length) is key k's row (values past keys.size() rows are ignored). Returns the
+/// element-wise sum of the rows of all ranks, added from 0.0 in increasing key order,
+/// identical on every rank. Collective.
+std::vector<double> ordered_sum(const Communicator& comm, const std::vector<long>& keys,
+                                const std::vector<double>& rows, std::size_t length);
+
 }  // namespace pwave::parallel

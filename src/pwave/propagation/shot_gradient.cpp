@@ -156,6 +156,25 @@ double ShotGradient<T>::evaluate(const std::vector<int>& shots, const std::vecto
   return j;
 }
 
+template <class T>
+void ShotGradient<T>::model(const std::vector<int>& shots, const Hooks& hooks,
+                            const ChunkTraces& chunk) {
+  const int count = int(shots.size());
+  const int nchunks = (count + chunk_ - 1) / chunk_;
+  for (int c0 = 0; c0 < count; c0 += chunk_) {
+    const int n = std::min(chunk_, count - c0);
+    const std::vector<int> part(shots.begin() + c0, shots.begin() + c0 + n);
+    if (nchunks > 1 || part != staged_) {
+      staging_.load(part.data(), n, hooks.filter);
+      staged_ = nchunks == 1 ? part : std::vector<int>();
+    }
+    prop_.forward(part, syn_);
+    staging_.selection().apply(syn_, n);
+    fence_all();
+    chunk(syn_, staging_.device(), c0, n);
+  }
+}
+
 template class ObservedStaging<float>;
 template class ObservedStaging<double>;
 template class ShotGradient<float>;

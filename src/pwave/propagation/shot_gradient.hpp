@@ -94,6 +94,18 @@ class ShotGradient {
   double evaluate(const std::vector<int>& shots, const std::vector<long>& keys,
                   const Hooks& hooks = Hooks());
 
+  /// What model() hands on for each chunk: its synthetic traces and its staged observed traces
+  /// (device rows 0 .. count-1, both weighted by the data selection as the misfit sees them),
+  /// and the index in `shots` of its first shot.
+  using ChunkTraces = std::function<void(const Traces<T>& synthetic, const Traces<T>& observed,
+                                         int first, int count)>;
+
+  /// Forward modelling only (no history, no adjoint) of this rank's `shots` (global ids, any
+  /// number: run in chunks), the observed traces staged as evaluate() stages them
+  /// (hooks.filter); each chunk goes to `chunk`. Not collective. With the model and wavelet set
+  /// on `prop` beforehand (e.g. for the source wavelet estimation of an inversion).
+  void model(const std::vector<int>& shots, const Hooks& hooks, const ChunkTraces& chunk);
+
   /// The staged observed traces are kept between calls when a rank's shots fit one chunk and do
   /// not change (line searches, every shot in every iteration). Call this when the filter
   /// changes, so that the next evaluate() stages them again.
