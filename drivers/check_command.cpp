@@ -156,6 +156,7 @@ int check_command(const CommandLine& cl) {
                       mb(m.device_total))
             << format("%.1f MB of traces on the host", mb(m.host_traces)) << "\n";
   if (deck.task != "forward") print_gradient_figures(deck, bytes);
+  for (const std::string& n : deck.notes) std::cout << "# " << n << "\n";
   for (const std::string& w : deck.warnings) std::cout << "# warning: " << w << "\n";
   return 0;
 }

@@ -97,6 +97,7 @@ int run_command(const CommandLine& cl) {
     if (cl.resume) command += " --resume";
     if (cl.stop_after > 0) command += " --stop-after " + std::to_string(cl.stop_after);
     log::info(command);
+    for (const std::string& n : deck.notes) log::info(n);
     for (const std::string& w : deck.warnings) log::warn(w);
     if (!cl.resume) remove_stale_results(dir);
     io::write_text_file((dir / "deck.resolved.yaml").string(),

@@ -211,14 +211,32 @@ Deck load_deck_text(const std::string& text, const std::string& path,
                                   three_d ? "{sources: {x, y, z}, receivers: {x, y, z}}"
                                           : "{sources: {x, z}, receivers: {x, z}}"),
                        three_d);
-  deck.problem.shots = place_acquisition(r, acq, deck.problem.model.grid, deck.warnings);
+  Node observed_resolved(YAML::NodeType::Map);  // acquisition.from: observed
+  if (acq.from_observed) {
+    const Node from = r.child(r.child(root, "", "acquisition"), "acquisition", "from");
+    if (deck.task == "forward") {
+      r.fail("acquisition.from", from,
+             "applies to tasks gradient and fwi (the positions come from the observed SEG-Y "
+             "file's trace headers); a forward deck lists sources and receivers");
+    }
+    Node out(YAML::NodeType::Map);
+    out["from"] = "observed";
+    out["receivers"]["outside"] = acq.drop_outside ? "drop" : "refuse";
+    out["hicks_half_width"] = acq.hicks_half_width;
+    res["acquisition"] = out;
+    // The observed section is resolved here, before the sections that follow acquisition.
+    read_observed_geometry(r, root, deck, acq.drop_outside, observed_resolved);
+  } else {
+    deck.problem.shots = place_acquisition(r, acq, deck.problem.model.grid, deck.warnings);
+    res["acquisition"] = resolved_acquisition(acq, three_d);
+  }
   deck.problem.hicks_half_width = acq.hicks_half_width;
-  res["acquisition"] = resolved_acquisition(acq, three_d);
   resolve_section(res, "physics", [&](Node& n) { read_physics(r, root, deck, n); });
   check_density(r, root, deck.problem);
   resolve_section(res, "boundary", [&](Node& n) { read_boundary(r, root, deck, n); });
   resolve_section(res, "output", [&](Node& n) { read_output(r, root, deck, n); });
   resolve_section(res, "execution", [&](Node& n) { read_execution(r, root, deck, n); });
+  if (acq.from_observed) res["observed"] = observed_resolved["observed"];
   read_task_sections(r, root, deck, res);
   if (deck.task != "forward" && deck.problem.boundary.pml_velocity == 0.0) {
     // The gradient treats the CPML as fixed: tie it to the initial model, not the current one.

@@ -60,6 +60,7 @@ struct Deck {
   DeckInversion inversion;            ///< fwi only
   YAML::Node resolved;                ///< the deck with every default filled in
   std::vector<std::string> warnings;  ///< advice that does not stop a run (dispersion, ...)
+  std::vector<std::string> notes;     ///< what the run logs about the deck (geometry summary)
 };
 
 /// Reads the deck at `path`, applies `overrides` ("key.sub=value", value parsed as YAML) and

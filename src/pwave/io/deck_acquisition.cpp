@@ -224,12 +224,61 @@ void check_point(const DeckReader& r, const Grid& grid, const DeckPoint& p) {
   }
 }
 
+void read_outside(const DeckReader& r, const YAML::Node& receivers, DeckAcquisition& acq) {
+  const std::string rkey = "acquisition.receivers";
+  const YAML::Node outside = r.child(receivers, rkey, "outside");
+  if (DeckReader::given(outside)) {
+    acq.drop_outside = r.choice(outside, rkey + ".outside", {"refuse", "drop"}) == "drop";
+  }
+}
+
+void read_hicks_half_width(const DeckReader& r, const YAML::Node& acquisition,
+                           DeckAcquisition& acq) {
+  const YAML::Node hw = r.child(acquisition, "acquisition", "hicks_half_width");
+  if (DeckReader::given(hw)) {
+    const std::string hkey = "acquisition.hicks_half_width";
+    acq.hicks_half_width = r.integer(hw, hkey, hicks_min_half_width);
+    if (acq.hicks_half_width > hicks_max_half_width) {
+      r.fail(hkey, hw,
+             "must be at most " + std::to_string(hicks_max_half_width) +
+                 " (the widest Kaiser window of Hicks's table)");
+    }
+  }
+}
+
 }  // namespace
 
 DeckAcquisition read_acquisition(const DeckReader& r, const YAML::Node& acquisition, bool three_d) {
   const std::string key = "acquisition";
   r.check_keys(acquisition, key);
   DeckAcquisition acq;
+  read_hicks_half_width(r, acquisition, acq);
+  const std::string rkey = key + ".receivers";
+  const YAML::Node from = r.child(acquisition, key, "from");
+  if (DeckReader::given(from)) {
+    r.choice(from, key + ".from", {"observed"});
+    acq.from_observed = true;
+    const YAML::Node sources = r.child(acquisition, key, "sources");
+    if (DeckReader::given(sources)) {
+      r.fail(key + ".sources", sources,
+             "the positions come from the observed file's trace headers (acquisition.from: "
+             "observed): remove acquisition.sources");
+    }
+    const YAML::Node receivers = r.child(acquisition, key, "receivers");
+    if (DeckReader::given(receivers)) {
+      r.check_keys(receivers, rkey);
+      for (const char* name : {"x", "y", "z", "relative_to_source"}) {
+        const YAML::Node n = r.child(receivers, rkey, name);
+        if (DeckReader::given(n)) {
+          r.fail(rkey + "." + name, n,
+                 "the positions come from the observed file's trace headers (acquisition.from: "
+                 "observed): only receivers.outside may be given");
+        }
+      }
+      read_outside(r, receivers, acq);
+    }
+    return acq;
+  }
 
   const std::string skey = key + ".sources";
   const YAML::Node sources =
@@ -242,7 +291,6 @@ DeckAcquisition read_acquisition(const DeckReader& r, const YAML::Node& acquisit
   acq.sources = combine(r, sx, 0, sy, 0, sz, 0);
   const std::size_t nshots = acq.sources.size();
 
-  const std::string rkey = key + ".receivers";
   const YAML::Node receivers =
       r.required(acquisition, key, "receivers",
                  three_d ? "{x: [...], y: [...], z: [...]}" : "{x: [...], z: [...]}");
@@ -275,20 +323,7 @@ DeckAcquisition read_acquisition(const DeckReader& r, const YAML::Node& acquisit
     }
     acq.shared_receivers = nshots == 1;
   }
-  const YAML::Node outside = r.child(receivers, rkey, "outside");
-  if (DeckReader::given(outside)) {
-    acq.drop_outside = r.choice(outside, rkey + ".outside", {"refuse", "drop"}) == "drop";
-  }
-  const YAML::Node hw = r.child(acquisition, key, "hicks_half_width");
-  if (DeckReader::given(hw)) {
-    const std::string hkey = key + ".hicks_half_width";
-    acq.hicks_half_width = r.integer(hw, hkey, hicks_min_half_width);
-    if (acq.hicks_half_width > hicks_max_half_width) {
-      r.fail(hkey, hw,
-             "must be at most " + std::to_string(hicks_max_half_width) +
-                 " (the widest Kaiser window of Hicks's table)");
-    }
-  }
+  read_outside(r, receivers, acq);
   return acq;
 }
 

@@ -35,6 +35,9 @@ struct DeckAcquisition {
   bool shared_receivers = true;                   ///< every shot has the same receivers
   bool drop_outside = false;  ///< receivers.outside: drop (else positions outside are errors)
   int hicks_half_width = 4;   ///< acquisition.hicks_half_width (ForwardProblem::hicks_half_width)
+  /// acquisition.from: observed: the positions come from the observed SEG-Y file's trace
+  /// headers (sources and receivers are then empty; deck_tasks.hpp read_observed_geometry)
+  bool from_observed = false;
 };
 
 /// Reads `acquisition` (the section's node) for a 3D (`three_d`) or 2D model; y is an error in

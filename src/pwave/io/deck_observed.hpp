@@ -7,7 +7,9 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
+#include "pwave/acquisition/geometry.hpp"
 #include "pwave/core/observed.hpp"
 #include "pwave/io/deck.hpp"
 #include "pwave/io/mapped_file.hpp"
@@ -48,6 +50,45 @@ class MappedNpyTraces final : public ObservedTraces {
   NpyHeader header_;
 };
 
+/// Trace header bytes (1-based, as in the SEG-Y standard; segyio's field constants are these
+/// numbers) of a SEG-Y file's gathers and geometry. 0 for a scalar: the file has none
+/// (coordinates, or elevations and depths, as stored).
+struct SegyHeaderBytes {
+  int shot = 9;                 ///< FieldRecord: gathers are runs of equal values
+  int source_x = 73;            ///< SourceX
+  int source_y = 77;            ///< SourceY
+  int group_x = 81;             ///< GroupX
+  int group_y = 85;             ///< GroupY
+  int scalar = 71;              ///< SourceGroupScalar (coordinates)
+  int elevation_scalar = 69;    ///< ElevationScalar (elevations and depths)
+  int receiver_elevation = 41;  ///< ReceiverGroupElevation
+  int source_elevation = 45;    ///< SurfaceElevationAtSource
+  int source_depth = 49;        ///< SourceDepth
+};
+
+/// How a SEG-Y file's traces make gathers and, when asked, the acquisition.
+struct SegyOptions {
+  SegyHeaderBytes bytes;
+  bool gather_by_source = false;  ///< gathers: runs of equal (SourceX, SourceY), not of `shot`
+  // The acquisition from the headers (read_observed_file's `geometry` given):
+  const Grid* grid = nullptr;  ///< the model: positions are checked inside it
+  double datum = 0.0;          ///< m: z = datum - elevation (+ source depth)
+  bool rotate = false;         ///< map survey (X, Y) with origin and azimuth
+  double x0 = 0.0, y0 = 0.0;   ///< survey coordinates of model (x, y) = (0, 0)
+  double azimuth = 90.0;       ///< degrees clockwise from north (+Y) of the model's x axis
+  bool drop_outside = false;   ///< leave out receivers outside the model (else an error)
+};
+
+/// Whether `byte` (1-based) starts a SEG-Y trace header field that segyio reads.
+bool segy_trace_field(int byte);
+
+/// The acquisition read from SEG-Y trace headers: one shot per gather, and what to log.
+struct HeaderGeometry {
+  std::vector<ShotGeometry> shots;
+  std::vector<std::string> notes;     ///< the geometry summary (log lines)
+  std::vector<std::string> warnings;  ///< traces dropped, far off the line, ...
+};
+
 /// Opens `path` as "npy" or "segy": checks its structure and returns its shape and a reader
 /// (`traces`, null when the shape is not 3D: the caller reports the shape). Values are not
 /// read here (see check_observed_values). A .npy file must hold a 3D C-order float32 or float64
@@ -55,7 +96,18 @@ class MappedNpyTraces final : public ObservedTraces {
 /// group per run of equal values; DeckObserved::shot_traces counts each group's traces). `dt`
 /// (seconds) is checked against the SEG-Y sample interval when the file gives one.
 /// Throws InputError(key = "", where = path) saying what is wrong.
-DeckObserved read_observed_file(const std::string& path, const std::string& format, double dt);
+/// With `geometry` (SEG-Y only), the acquisition comes from the trace headers (`options`): each
+/// gather is a shot, its source at (SourceX, SourceY) and datum - SurfaceElevationAtSource +
+/// SourceDepth, its receivers at (GroupX, GroupY) and datum - ReceiverGroupElevation, scaled by
+/// the scalars (negative: divide, positive: multiply, 0: an error unless the scalar byte is 0).
+/// Model x = X (2D; Y is not read) or (x, y) = (X, Y) (3D), or with `rotate`
+///   x = (X - x0) sin(azimuth) + (Y - y0) cos(azimuth),
+///   y = -(X - x0) cos(azimuth) + (Y - y0) sin(azimuth)  (3D; in 2D the distance off the line).
+/// Receivers outside the grid are an error naming the trace, or left out with drop_outside
+/// (the traces are then skipped when reading: each shot reads its own list of traces).
+DeckObserved read_observed_file(const std::string& path, const std::string& format, double dt,
+                                const SegyOptions& options = {},
+                                HeaderGeometry* geometry = nullptr);
 
 /// Checks that the observed values of shots [first_shot, last_shot) are finite, reading one shot
 /// at a time (the driver does with gradient.selection.dead_traces: keep; with exclude, traces

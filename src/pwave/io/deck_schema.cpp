@@ -35,7 +35,7 @@ DeckKey build_schema() {
                        DeckKey{"receivers",
                                {coordinate("x"), coordinate("y"), coordinate("z"),
                                 leaf("relative_to_source"), leaf("outside")}},
-                       leaf("hicks_half_width")}};
+                       leaf("hicks_half_width"), leaf("from")}};
   DeckKey physics{"physics", {leaf("equation"), leaf("order")}};
   DeckKey boundary{
       "boundary",
@@ -46,7 +46,14 @@ DeckKey build_schema() {
        leaf("free_surface"), leaf("reflection"), leaf("pml_frequency"), leaf("pml_velocity")}};
   DeckKey output{"output", {leaf("directory"), leaf("segy"), leaf("plots")}};
   DeckKey execution{"execution", {leaf("shot_batch"), leaf("check_interval")}};
-  DeckKey observed{"observed", {leaf("file"), leaf("format")}};
+  DeckKey observed{
+      "observed",
+      {leaf("file"), leaf("format"), leaf("gather_by"),
+       DeckKey{"headers",
+               {leaf("shot"), leaf("source_x"), leaf("source_y"), leaf("group_x"), leaf("group_y"),
+                leaf("scalar"), leaf("elevation_scalar"), leaf("receiver_elevation"),
+                leaf("source_elevation"), leaf("source_depth")}},
+       DeckKey{"coordinates", {leaf("origin"), leaf("azimuth")}}, leaf("datum")}};
   DeckKey gradient{
       "gradient",
       {leaf("storage"), leaf("checkpoint_interval"), leaf("stride"), leaf("compression"),

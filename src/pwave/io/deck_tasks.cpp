@@ -106,7 +106,69 @@ void read_gradient_section(const DeckReader& r, const Node& root, Deck& deck, No
   resolved["gradient"] = out;
 }
 
-void read_observed_section(const DeckReader& r, const Node& obs, Deck& deck, Node& resolved) {
+// observed.headers: byte positions of the trace header fields (SegyHeaderBytes).
+Node read_header_bytes(const DeckReader& r, const Node& obs, SegyHeaderBytes& b) {
+  const std::string key = "observed.headers";
+  const Node h = r.child(obs, "observed", "headers");
+  if (DeckReader::given(h)) r.check_keys(h, key);
+  struct Field {
+    const char* name;
+    int* byte;
+    bool scalar;  // 0 allowed: the file has no scalar
+  };
+  const Field fields[] = {{"shot", &b.shot, false},
+                          {"source_x", &b.source_x, false},
+                          {"source_y", &b.source_y, false},
+                          {"group_x", &b.group_x, false},
+                          {"group_y", &b.group_y, false},
+                          {"scalar", &b.scalar, true},
+                          {"elevation_scalar", &b.elevation_scalar, true},
+                          {"receiver_elevation", &b.receiver_elevation, false},
+                          {"source_elevation", &b.source_elevation, false},
+                          {"source_depth", &b.source_depth, false}};
+  Node out(YAML::NodeType::Map);
+  for (const Field& f : fields) {
+    const Node n = r.child(h, key, f.name);
+    if (DeckReader::given(n)) {
+      const int v = r.integer(n, key + "." + f.name, f.scalar ? 0 : 1);
+      if (!(f.scalar && v == 0) && !segy_trace_field(v)) {
+        r.fail(key + "." + f.name, n,
+               "byte " + std::to_string(v) +
+                   " is not the first byte of a SEG-Y trace header field (1-based, e.g. 73 for "
+                   "SourceX)");
+      }
+      *f.byte = v;
+    }
+    out[f.name] = *f.byte;
+  }
+  out.SetStyle(YAML::EmitterStyle::Flow);
+  return out;
+}
+
+// observed.coordinates: {origin: [x0, y0], azimuth: degrees}.
+Node read_coordinates(const DeckReader& r, const Node& c, SegyOptions& o) {
+  const std::string key = "observed.coordinates";
+  r.check_keys(c, key);
+  const Node origin = r.required(c, key, "origin", "[x0, y0]: survey coordinates of model x = 0");
+  if (!origin.IsSequence() || origin.size() != 2) {
+    r.fail(key + ".origin", origin,
+           "expected [x0, y0] (survey coordinates, m), got " + DeckReader::describe(origin));
+  }
+  o.x0 = r.number(origin[0], key + ".origin[0]");
+  o.y0 = r.number(origin[1], key + ".origin[1]");
+  const Node azimuth =
+      r.required(c, key, "azimuth", "degrees clockwise from north (+Y) of the model's x axis");
+  o.azimuth = r.number(azimuth, key + ".azimuth");
+  o.rotate = true;
+  Node out(YAML::NodeType::Map);
+  out["origin"] = yaml_list({o.x0, o.y0});
+  out["azimuth"] = yaml_number(o.azimuth);
+  return out;
+}
+
+// `geometry`: the acquisition comes from the file's trace headers (acquisition.from: observed).
+void read_observed_section(const DeckReader& r, const Node& obs, Deck& deck, Node& resolved,
+                           HeaderGeometry* geometry, bool drop_outside) {
   const std::string key = "observed";
   r.check_keys(obs, key);
   const Node file = r.required(obs, key, "file",
@@ -128,11 +190,45 @@ void read_observed_section(const DeckReader& r, const Node& obs, Deck& deck, Nod
                  "' from its extension; set observed.format: npy or segy");
     }
   }
+  const bool segy = format == "segy";
+  if (geometry && !segy) {
+    r.fail(key + ".file", file,
+           "acquisition.from: observed reads the positions from SEG-Y trace headers, but '" + name +
+               "' is " + format);
+  }
+  SegyOptions options;
+  Node out(YAML::NodeType::Map);
+  const Node gather_by = r.child(obs, key, "gather_by");
+  const Node headers = r.child(obs, key, "headers");
+  for (const auto& [k, n] : {std::pair<const char*, Node>{"gather_by", gather_by},
+                             std::pair<const char*, Node>{"headers", headers}}) {
+    if (DeckReader::given(n) && !segy) r.fail(key + "." + k, n, "applies to SEG-Y files only");
+  }
+  if (DeckReader::given(gather_by)) {
+    options.gather_by_source =
+        r.choice(gather_by, key + ".gather_by", {"record", "source"}) == "source";
+  }
+  const Node header_bytes = read_header_bytes(r, obs, options.bytes);
+  const Node coordinates = r.child(obs, key, "coordinates");
+  const Node datum = r.child(obs, key, "datum");
+  for (const auto& [k, n] : {std::pair<const char*, Node>{"coordinates", coordinates},
+                             std::pair<const char*, Node>{"datum", datum}}) {
+    if (DeckReader::given(n) && !geometry) {
+      r.fail(key + "." + k, n,
+             "applies to acquisition.from: observed only (positions from the SEG-Y headers)");
+    }
+  }
+  Node coordinates_out;
+  if (DeckReader::given(coordinates)) coordinates_out = read_coordinates(r, coordinates, options);
+  if (DeckReader::given(datum)) options.datum = r.number(datum, key + ".datum");
+  options.grid = &deck.problem.model.grid;
+  options.drop_outside = drop_outside;
   try {
-    deck.observed = read_observed_file(path.string(), format, deck.problem.dt);
+    deck.observed = read_observed_file(path.string(), format, deck.problem.dt, options, geometry);
   } catch (const InputError& e) {
     r.fail(key + ".file", file, bare_message(e.what(), e.key(), ""));
   }
+  if (geometry) deck.problem.shots = geometry->shots;
   const ForwardProblem& p = deck.problem;
   const std::vector<std::size_t> expected = {p.shots.size(), max_receivers(p.shots),
                                              std::size_t(p.nt)};
@@ -160,9 +256,16 @@ void read_observed_section(const DeckReader& r, const Node& obs, Deck& deck, Nod
   std::error_code ec;
   deck.observed.file = fs::absolute(path, ec).string();
   deck.observed.where = r.where(key + ".file", file);
-  Node out(YAML::NodeType::Map);
   out["file"] = deck.observed.file;
   out["format"] = format;
+  if (segy) {
+    out["gather_by"] = options.gather_by_source ? "source" : "record";
+    out["headers"] = header_bytes;
+  }
+  if (geometry) {
+    if (options.rotate) out["coordinates"] = coordinates_out;
+    out["datum"] = yaml_number(options.datum);
+  }
   resolved["observed"] = out;
 }
 
@@ -554,10 +657,26 @@ void read_task_sections(const DeckReader& r, const Node& root, Deck& deck, Node&
            "give either observed (data from a file) or true_model (data modelled from it), "
            "not both");
   }
-  if (has_observed) read_observed_section(r, observed, deck, resolved);
+  // With acquisition.from: observed the section was read with the acquisition.
+  if (has_observed && deck.observed.file.empty()) {
+    read_observed_section(r, observed, deck, resolved, nullptr, false);
+  }
   read_gradient_section(r, root, deck, resolved);
   if (has_true) read_true_model_section(r, true_model, deck, resolved);
   if (deck.task == "fwi") read_inversion_section(r, root, deck, resolved);
+}
+
+void read_observed_geometry(const DeckReader& r, const Node& root, Deck& deck, bool drop_outside,
+                            Node& resolved) {
+  const Node observed = r.child(root, "", "observed");
+  if (!DeckReader::given(observed)) {
+    r.fail("acquisition.from", r.child(r.child(root, "", "acquisition"), "acquisition", "from"),
+           "takes the positions from the observed SEG-Y file: give observed: {file: data.segy}");
+  }
+  HeaderGeometry geometry;
+  read_observed_section(r, observed, deck, resolved, &geometry, drop_outside);
+  for (std::string& w : geometry.warnings) deck.warnings.push_back(std::move(w));
+  for (std::string& n : geometry.notes) deck.notes.push_back(std::move(n));
 }
 
 }  // namespace pwave::io

@@ -21,4 +21,12 @@ void check_task_sections(const DeckReader& r, const YAML::Node& root, const Deck
 void read_task_sections(const DeckReader& r, const YAML::Node& root, Deck& deck,
                         YAML::Node& resolved);
 
+/// acquisition.from: observed: reads the observed section (a SEG-Y file) and the shots from its
+/// trace headers into deck.problem.shots (deck.problem.model and dt already read), with the
+/// options observed.gather_by, .headers, .coordinates and .datum. `drop_outside`: receivers
+/// outside the model are left out (acquisition.receivers.outside: drop). Appends the geometry
+/// summary to deck.notes; read_task_sections then leaves the observed section as it is.
+void read_observed_geometry(const DeckReader& r, const YAML::Node& root, Deck& deck,
+                            bool drop_outside, YAML::Node& resolved);
+
 }  // namespace pwave::io

@@ -1,0 +1,106 @@
+// acquisition.from: observed through `pwave run`: a forward run writes a streamer geometry with
+// positions between grid points to SEG-Y; a gradient deck that takes its acquisition from that
+// file's headers gets the geometry of the deck that lists it, and the same misfit.
+
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <filesystem>
+#include <string>
+
+#include "cli_fixtures.hpp"
+#include "pwave/io/deck.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using namespace cli_test;
+using cli_test::pwave;  // the function, not the namespace
+
+// Sources at 100.25, 300.5, 500.75 m (z 100.25 m) on a 600 m wide model; receivers every 50 m
+// from 300 m behind the source to 100 m ahead, at z 20.5 m, cut at the model's edge. The
+// positions are whole centimetres, as SEG-Y stores them, and exact in binary.
+std::string deck(const std::string& task, const fs::path& out_dir, const std::string& acquisition,
+                 const std::string& extra) {
+  return "task: " + task +
+         "\n"
+         "model: {shape: [41, 61], spacing: 10.0, vp: " +
+         (task == "forward" ? "2000.0"
+                            : "{constant: 2000.0, anomalies: [{x: 300, z: 200, "
+                              "radius: 60, vp: 2200}]}") +
+         "}\n"
+         "precision: float32\n"
+         "time: {dt: 0.001, nt: 150}\n"
+         "wavelet: {type: ricker, peak_frequency: 10.0, delay: 0.07}\n"
+         "acquisition:\n" +
+         acquisition +
+         "physics: {order: 4}\n"
+         "boundary: {type: cpml, width: 10}\n"
+         "output: {directory: '" +
+         out_dir.string() + "', segy: true}\n" + extra;
+}
+
+const char* listed =
+    "  sources: {x: [100.25, 300.5, 500.75], z: 100.25}\n"
+    "  receivers: {x: {start: -300, step: 50, count: 9}, z: 20.5, relative_to_source: true, "
+    "outside: drop}\n";
+
+TEST(CliSegyGeometry, AcquisitionFromTheHeadersMatchesTheListedOne) {
+  const auto dir = scratch_dir("segy_geometry_round_trip");
+  write_file(dir / "forward.yaml", deck("forward", dir / "fwd", listed, ""));
+  const Result f = pwave("run --no-plots '" + (dir / "forward.yaml").string() + "'", dir);
+  ASSERT_EQ(f.code, 0) << f.err;
+  const std::string segy = (dir / "fwd" / "receivers.segy").string();
+  const std::string observed = "observed: {file: '" + segy + "'}\n";
+
+  write_file(dir / "listed.yaml", deck("gradient", dir / "listed", listed, observed));
+  write_file(dir / "headers.yaml",
+             deck("gradient", dir / "headers", "  from: observed\n  receivers: {outside: drop}\n",
+                  observed));
+  const pwave::io::Deck a = pwave::io::load_deck((dir / "listed.yaml").string());
+  const pwave::io::Deck b = pwave::io::load_deck((dir / "headers.yaml").string());
+  ASSERT_EQ(a.problem.shots.size(), 3u);
+  ASSERT_EQ(b.problem.shots.size(), 3u);
+  for (std::size_t s = 0; s < 3; ++s) {
+    const auto& sa = a.problem.shots[s];
+    const auto& sb = b.problem.shots[s];
+    // SEG-Y holds centimetres: positions agree to its rounding, and these exactly.
+    EXPECT_NEAR(sa.source.x, sb.source.x, 0.005);
+    EXPECT_EQ(sa.source.x, sb.source.x) << s;
+    EXPECT_EQ(sa.source.z, sb.source.z) << s;
+    ASSERT_EQ(sa.receivers.size(), sb.receivers.size()) << s;
+    for (std::size_t r = 0; r < sa.receivers.size(); ++r) {
+      EXPECT_NEAR(sa.receivers[r].x, sb.receivers[r].x, 0.005);
+      EXPECT_EQ(sa.receivers[r].x, sb.receivers[r].x) << s << " " << r;
+      EXPECT_EQ(sa.receivers[r].z, sb.receivers[r].z) << s << " " << r;
+      EXPECT_EQ(sb.receivers[r].y, 0.0);
+    }
+  }
+
+  for (const char* name : {"listed", "headers"}) {
+    const Result g =
+        pwave("run --no-plots '" + (dir / (std::string(name) + ".yaml")).string() + "'", dir);
+    ASSERT_EQ(g.code, 0) << g.err;
+    if (std::string(name) == "headers") {
+      EXPECT_TRUE(contains(g.err + g.out,
+                           "geometry from the SEG-Y headers: 3 shots, 5 to 9 traces per shot"))
+          << g.err;
+      EXPECT_TRUE(contains(g.err + g.out, "geometry: receivers x")) << g.err;
+    }
+  }
+  const auto misfit = [&](const char* name) {
+    return YAML::LoadFile((dir / name / "summary.json").string())["misfit"].as<double>();
+  };
+  EXPECT_GT(misfit("listed"), 0.0);
+  EXPECT_EQ(misfit("listed"), misfit("headers"));
+
+  // A forward deck cannot take its positions from data.
+  write_file(dir / "bad.yaml", deck("forward", dir / "bad", "  from: observed\n", ""));
+  const Result bad = pwave("run --no-plots '" + (dir / "bad.yaml").string() + "'", dir);
+  expect_one_error_line(bad, 2, "applies to tasks gradient and fwi");
+  EXPECT_TRUE(contains(bad.err, "acquisition.from")) << bad.err;
+}
+
+}  // namespace
