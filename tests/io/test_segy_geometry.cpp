@@ -201,4 +201,51 @@ TEST(SegyGeometry, CoordinatesAndDatumNeedTheHeaderGeometry) {
                     "applies to acquisition.from: observed only");
 }
 
+// 3D: (x, y) = the survey point relative to the origin, rotated so that x points along the
+// azimuth and y 90 degrees counter-clockwise of it; gathers by source position.
+TEST(SegyGeometry, ThreeDTranslationRotationAndGathersBySource) {
+  const auto dir = test::scratch_dir("segy_geometry_3d");
+  const auto file = dir / "cube.sgy";
+  // All traces FieldRecord 1: only the source positions separate the two gathers. Coordinates
+  // in centimetres (scalar -100), no elevations (receivers and sources at the datum).
+  const auto trace = [](int sx, int sy, int gx, int gy) {
+    return Trace{{{9, 1}, {71, -100}, {73, sx}, {77, sy}, {81, gx}, {85, gy}}};
+  };
+  write_segy(file, {trace(105000, 205000, 110000, 206000), trace(105000, 205000, 120000, 215000),
+                    trace(107000, 208000, 110000, 206000)});
+  const std::string base =
+      "task: gradient\n"
+      "model: {shape: [11, 21, 31], spacing: 10.0, vp: 2000.0}\n"
+      "time: {dt: 0.001, nt: 50}\n"
+      "wavelet: {type: ricker, peak_frequency: 10.0}\n"
+      "acquisition: {from: observed}\n"
+      "physics: {order: 4}\n"
+      "boundary: {type: cpml, width: 5}\n"
+      "output: {directory: out}\n"
+      "observed:\n"
+      "  file: '" +
+      file.string() +
+      "'\n"
+      "  gather_by: source\n"
+      "  datum: 30\n";
+  // Azimuth 90: x = X - x0 (east), y = Y - y0 (north).
+  io::Deck d = io::load_deck_text(base + "  coordinates: {origin: [1000, 2000], azimuth: 90}\n",
+                                  "deck.yaml");
+  ASSERT_EQ(d.problem.shots.size(), 2u);
+  ASSERT_EQ(d.problem.shots[0].receivers.size(), 2u);
+  EXPECT_NEAR(d.problem.shots[0].source.x, 50.0, 1e-9);
+  EXPECT_NEAR(d.problem.shots[0].source.y, 50.0, 1e-9);
+  EXPECT_NEAR(d.problem.shots[0].source.z, 30.0, 1e-12);
+  EXPECT_NEAR(d.problem.shots[0].receivers[1].x, 200.0, 1e-9);
+  EXPECT_NEAR(d.problem.shots[0].receivers[1].y, 150.0, 1e-9);
+  EXPECT_NEAR(d.problem.shots[1].source.x, 70.0, 1e-9);
+  EXPECT_NEAR(d.problem.shots[1].source.y, 80.0, 1e-9);
+  // Azimuth 0: x along north, y towards west: origin moved so that the points stay inside.
+  d = io::load_deck_text(base + "  coordinates: {origin: [1240, 2000], azimuth: 0}\n", "deck.yaml");
+  EXPECT_NEAR(d.problem.shots[0].source.x, 50.0, 1e-9);   // Y - y0
+  EXPECT_NEAR(d.problem.shots[0].source.y, 190.0, 1e-9);  // -(X - x0)
+  EXPECT_NEAR(d.problem.shots[0].receivers[1].x, 150.0, 1e-9);
+  EXPECT_NEAR(d.problem.shots[0].receivers[1].y, 40.0, 1e-9);
+}
+
 }  // namespace
