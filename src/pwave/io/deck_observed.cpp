@@ -56,7 +56,8 @@ class SegyTraces final : public ObservedTraces {
   /// `index`, and index.size() (shots + 1).
   SegyTraces(std::unique_ptr<segy_file, SegyCloser> fp, std::string path, int format, long trace0,
              int trace_bsize, std::vector<int> index, std::vector<std::size_t> first,
-             std::size_t receivers, std::size_t samples)
+             std::size_t receivers, std::size_t samples,
+             std::shared_ptr<const TraceResampler> resampler)
       : ObservedTraces(first.size() - 1, receivers, samples),
         fp_(std::move(fp)),
         path_(std::move(path)),
@@ -65,7 +66,9 @@ class SegyTraces final : public ObservedTraces {
         trace_bsize_(trace_bsize),
         index_(std::move(index)),
         first_(std::move(first)),
-        buf_(samples) {}
+        resampler_(std::move(resampler)),
+        buf_(resampler_ ? std::size_t(resampler_->n_in()) : samples),
+        resampled_(resampler_ ? samples : 0) {}
 
   void read_shot(std::size_t shot, float* out) const override { copy(shot, out); }
   void read_shot(std::size_t shot, double* out) const override { copy(shot, out); }
@@ -84,8 +87,13 @@ class SegyTraces final : public ObservedTraces {
         throw RuntimeError("cannot read trace " + std::to_string(t) + " of '" + path_ +
                            "': " + segy_error(err));
       }
-      segy_to_native(format_, int(nt), buf_.data());
-      for (std::size_t n = 0; n < nt; ++n) out[r * nt + n] = U(buf_[n]);
+      segy_to_native(format_, (long long)buf_.size(), buf_.data());
+      if (resampler_) {
+        resampler_->apply(buf_.data(), resampled_.data());
+        for (std::size_t n = 0; n < nt; ++n) out[r * nt + n] = U(resampled_[n]);
+      } else {
+        for (std::size_t n = 0; n < nt; ++n) out[r * nt + n] = U(buf_[n]);
+      }
     }
   }
 
@@ -96,7 +104,9 @@ class SegyTraces final : public ObservedTraces {
   int trace_bsize_;
   std::vector<int> index_;
   std::vector<std::size_t> first_;
-  mutable std::vector<float> buf_;  // one trace; read_shot is not thread-safe
+  std::shared_ptr<const TraceResampler> resampler_;  // null: the file's samples as they are
+  mutable std::vector<float> buf_;                   // one trace; read_shot is not thread-safe
+  mutable std::vector<double> resampled_;
 };
 
 std::string num(double v) {
@@ -324,6 +334,7 @@ DeckObserved read_segy_gathers(const std::string& path, double dt, const SegyOpt
   std::vector<int> index;
   std::vector<std::size_t> first;
   int32_t previous[2] = {0, 0};
+  int32_t file_interval = 0;
   for (int t = 0; t < traces; ++t) {
     char th[SEGY_TRACE_HEADER_SIZE];
     err = segy_traceheader(fp.get(), t, th, trace0, trace_bsize);
@@ -346,10 +357,11 @@ DeckObserved read_segy_gathers(const std::string& path, double dt, const SegyOpt
     if (new_gather) first.push_back(index.size());
     previous[0] = key[0];
     previous[1] = key[1];
-    if (t == 0 && interval > 0 && std::abs(interval * 1e-6 - dt) > 1e-6) {
+    if (t == 0) file_interval = interval;
+    if (t == 0 && interval > 0 && std::abs(interval * 1e-6 - dt) > 1e-6 && !options.resample) {
       std::ostringstream what;
       what << "the SEG-Y sample interval is " << interval * 1e-6 << " s but time.dt = " << dt
-           << " s";
+           << " s (observed.resample: true resamples the traces)";
       fail(path, what.str());
     }
     if (!builder || builder->add(th, t, first.size() - 1, new_gather)) index.push_back(t);
@@ -362,10 +374,21 @@ DeckObserved read_segy_gathers(const std::string& path, double dt, const SegyOpt
     out.shot_traces.push_back(first[s + 1] - first[s]);
     widest = std::max(widest, out.shot_traces.back());
   }
-  out.shape = {out.shot_traces.size(), widest, std::size_t(samples)};
-  out.traces =
-      std::make_shared<SegyTraces>(std::move(fp), path, fmt, trace0, trace_bsize, std::move(index),
-                                   std::move(first), out.shape[1], out.shape[2]);
+  std::shared_ptr<const TraceResampler> resampler;
+  if (file_interval <= 0) segy_get_bfield(bin, SEGY_BIN_INTERVAL, &file_interval);
+  const double file_dt = file_interval * 1e-6;
+  if (options.resample && (samples != options.nt || std::abs(file_dt - dt) > 1e-6)) {
+    if (file_interval <= 0) {
+      fail(path,
+           "observed.resample: the file gives no sample interval (trace byte 117, binary "
+           "header byte 3217)");
+    }
+    resampler = std::make_shared<TraceResampler>(samples, file_dt, options.nt, dt);
+  }
+  out.shape = {out.shot_traces.size(), widest, std::size_t(resampler ? options.nt : samples)};
+  out.traces = std::make_shared<SegyTraces>(std::move(fp), path, fmt, trace0, trace_bsize,
+                                            std::move(index), std::move(first), out.shape[1],
+                                            out.shape[2], std::move(resampler));
   return out;
 }
 
@@ -462,6 +485,66 @@ DeckObserved read_observed_file(const std::string& path, const std::string& form
   out.file = path;
   out.format = format;
   return out;
+}
+
+namespace {
+
+double bessel_i0(double x) {
+  double sum = 1.0, term = 1.0;
+  for (int k = 1; k < 200 && term > 1e-17 * sum; ++k) {
+    term *= (x / (2.0 * k)) * (x / (2.0 * k));
+    sum += term;
+  }
+  return sum;
+}
+
+}  // namespace
+
+TraceResampler::TraceResampler(int n_in, double dt_in, int n_out, double dt_out)
+    : n_in_(n_in), n_out_(n_out) {
+  copy_ = std::abs(dt_in - dt_out) <= 1e-9 * dt_out;
+  if (copy_) return;
+  constexpr int zero_crossings = 12;
+  constexpr double beta = 8.0;
+  const double fc = 0.9 * 0.5 / std::max(dt_in, dt_out);  // Hz
+  const double half = zero_crossings / (2.0 * fc);        // s: the window's half-width
+  const double i0_beta = bessel_i0(beta);
+  offset_.push_back(0);
+  for (int n = 0; n < n_out; ++n) {
+    const double t = n * dt_out;
+    const int k0 = int(std::ceil((t - half) / dt_in)), k1 = int(std::floor((t + half) / dt_in));
+    first_.push_back(std::max(k0, 0));
+    double total = 0.0;
+    std::vector<double> w;
+    for (int k = k0; k <= k1; ++k) {
+      const double tau = t - k * dt_in, u = tau / half;
+      const double x = 2.0 * fc * tau;
+      const double sinc = x == 0.0 ? 1.0 : std::sin(M_PI * x) / (M_PI * x);
+      const double window = bessel_i0(beta * std::sqrt(std::max(0.0, 1.0 - u * u))) / i0_beta;
+      const double weight = sinc * window;
+      total += weight;
+      if (k >= 0 && k < n_in) w.push_back(weight);
+    }
+    // Past the input's last sample: 0 (no weights).
+    if (t > (n_in - 1) * dt_in * (1 + 1e-12)) w.clear();
+    for (double v : w) w_.push_back(total != 0.0 ? v / total : 0.0);
+    offset_.push_back(w_.size());
+  }
+}
+
+void TraceResampler::apply(const float* in, double* out) const {
+  if (copy_) {
+    for (int n = 0; n < n_out_; ++n) out[n] = n < n_in_ ? double(in[n]) : 0.0;
+    return;
+  }
+  for (int n = 0; n < n_out_; ++n) {
+    double sum = 0.0;
+    const float* x = in + first_[std::size_t(n)];
+    for (std::size_t i = offset_[std::size_t(n)]; i < offset_[std::size_t(n) + 1]; ++i) {
+      sum += w_[i] * double(x[i - offset_[std::size_t(n)]]);
+    }
+    out[n] = sum;
+  }
 }
 
 bool segy_trace_field(int byte) {

@@ -70,6 +70,11 @@ struct SegyHeaderBytes {
 struct SegyOptions {
   SegyHeaderBytes bytes;
   bool gather_by_source = false;  ///< gathers: runs of equal (SourceX, SourceY), not of `shot`
+  /// Resample every trace to `nt` samples at read_observed_file's `dt` when the file's sample
+  /// interval or count differ (windowed sinc, low-passed below the coarser Nyquist frequency);
+  /// else a different interval is an error.
+  bool resample = false;
+  int nt = 0;
   // The acquisition from the headers (read_observed_file's `geometry` given):
   const Grid* grid = nullptr;  ///< the model: positions are checked inside it
   double datum = 0.0;          ///< m: z = datum - elevation (+ source depth)
@@ -77,6 +82,27 @@ struct SegyOptions {
   double x0 = 0.0, y0 = 0.0;   ///< survey coordinates of model (x, y) = (0, 0)
   double azimuth = 90.0;       ///< degrees clockwise from north (+Y) of the model's x axis
   bool drop_outside = false;   ///< leave out receivers outside the model (else an error)
+};
+
+/// Band-limited resampling of traces from `n_in` samples at `dt_in` to `n_out` at `dt_out`
+/// (seconds, both starting at t = 0): a Kaiser-windowed sinc (12 zero crossings each side,
+/// beta 8) whose cutoff is 0.9 of the lower of the two Nyquist frequencies, so that
+/// downsampling low-passes first (no aliasing). Each output sample's weights are normalised to
+/// sum to 1 over the whole window; samples of the window outside the input count as zeros.
+/// Output times past the input's last sample are 0. Equal intervals: a copy (cut or padded).
+class TraceResampler {
+ public:
+  TraceResampler(int n_in, double dt_in, int n_out, double dt_out);
+  void apply(const float* in, double* out) const;
+  int n_in() const { return n_in_; }
+  int n_out() const { return n_out_; }
+
+ private:
+  int n_in_, n_out_;
+  bool copy_ = false;
+  std::vector<int> first_;           ///< per output sample: first input sample of its weights
+  std::vector<std::size_t> offset_;  ///< per output sample: its weights in w_ (n_out + 1)
+  std::vector<double> w_;
 };
 
 /// Whether `byte` (1-based) starts a SEG-Y trace header field that segyio reads.

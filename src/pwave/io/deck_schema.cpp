@@ -53,7 +53,7 @@ DeckKey build_schema() {
                {leaf("shot"), leaf("source_x"), leaf("source_y"), leaf("group_x"), leaf("group_y"),
                 leaf("scalar"), leaf("elevation_scalar"), leaf("receiver_elevation"),
                 leaf("source_elevation"), leaf("source_depth")}},
-       DeckKey{"coordinates", {leaf("origin"), leaf("azimuth")}}, leaf("datum")}};
+       DeckKey{"coordinates", {leaf("origin"), leaf("azimuth")}}, leaf("datum"), leaf("resample")}};
   DeckKey gradient{
       "gradient",
       {leaf("storage"), leaf("checkpoint_interval"), leaf("stride"), leaf("compression"),

@@ -200,14 +200,18 @@ void read_observed_section(const DeckReader& r, const Node& obs, Deck& deck, Nod
   Node out(YAML::NodeType::Map);
   const Node gather_by = r.child(obs, key, "gather_by");
   const Node headers = r.child(obs, key, "headers");
+  const Node resample = r.child(obs, key, "resample");
   for (const auto& [k, n] : {std::pair<const char*, Node>{"gather_by", gather_by},
-                             std::pair<const char*, Node>{"headers", headers}}) {
+                             std::pair<const char*, Node>{"headers", headers},
+                             std::pair<const char*, Node>{"resample", resample}}) {
     if (DeckReader::given(n) && !segy) r.fail(key + "." + k, n, "applies to SEG-Y files only");
   }
   if (DeckReader::given(gather_by)) {
     options.gather_by_source =
         r.choice(gather_by, key + ".gather_by", {"record", "source"}) == "source";
   }
+  if (DeckReader::given(resample)) options.resample = r.boolean(resample, key + ".resample");
+  options.nt = deck.problem.nt;
   const Node header_bytes = read_header_bytes(r, obs, options.bytes);
   const Node coordinates = r.child(obs, key, "coordinates");
   const Node datum = r.child(obs, key, "datum");
@@ -251,7 +255,11 @@ void read_observed_section(const DeckReader& r, const Node& obs, Deck& deck, Nod
                " but the acquisition and time.nt need " + shape_text(expected) +
                (padded ? " ([shot, receiver, time], each shot padded with zero traces to the "
                          "widest shot's receivers)"
-                       : " ([shot, receiver, time])"));
+                       : " ([shot, receiver, time])") +
+               (segy && !options.resample && deck.observed.shape.size() == 3 &&
+                        deck.observed.shape[2] != expected[2]
+                    ? "; observed.resample: true resamples SEG-Y traces to time.nt"
+                    : ""));
   }
   std::error_code ec;
   deck.observed.file = fs::absolute(path, ec).string();
@@ -261,6 +269,7 @@ void read_observed_section(const DeckReader& r, const Node& obs, Deck& deck, Nod
   if (segy) {
     out["gather_by"] = options.gather_by_source ? "source" : "record";
     out["headers"] = header_bytes;
+    out["resample"] = options.resample;
   }
   if (geometry) {
     if (options.rotate) out["coordinates"] = coordinates_out;
