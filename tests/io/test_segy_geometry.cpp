@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
@@ -31,10 +32,10 @@ struct Trace {
 // Big-endian IEEE float SEG-Y: trace t holds the value t + 1 in every sample.
 void write_segy(const std::filesystem::path& path, const std::vector<Trace>& traces,
                 int samples = kNt, int interval_us = 1000,
-                const std::vector<std::vector<float>>& values = {}) {
+                const std::vector<std::vector<float>>& values = {}, bool lsb = false) {
   segy_file* fp = segy_open(path.string().c_str(), "w+b");
   ASSERT_NE(fp, nullptr);
-  ASSERT_EQ(segy_set_format(fp, SEGY_IEEE_FLOAT_4_BYTE), SEGY_OK);
+  ASSERT_EQ(segy_set_format(fp, SEGY_IEEE_FLOAT_4_BYTE | (lsb ? SEGY_LSB : 0)), SEGY_OK);
   const std::string text(3200, ' ');
   ASSERT_EQ(segy_write_textheader(fp, 0, text.c_str()), SEGY_OK);
   char bin[SEGY_BINARY_HEADER_SIZE] = {};
@@ -297,6 +298,30 @@ TEST(SegyResample, BandLimitedSignalsAreResampledAndAliasesRemoved) {
   double peak = 0.0;
   for (int n = 10; n < 90; ++n) peak = std::max(peak, std::abs(out[std::size_t(n)]));
   EXPECT_LT(peak, 1e-2);  // plain decimation would give samples of sin(2 pi 0.8 n): up to 0.95
+}
+
+// A little-endian file (segyio writes it with SEGY_LSB) is recognised by its byte-swapped format
+// code and read to the same geometry and samples as the big-endian one.
+TEST(SegyGeometry, LittleEndianFilesReadAsBigEndianOnes) {
+  const auto dir = test::scratch_dir("segy_geometry_lsb");
+  write_segy(dir / "field.sgy", field_traces(), kNt, 1000, {}, true);
+  {
+    std::ifstream in(dir / "field.sgy", std::ios::binary);
+    char code[2] = {};
+    in.seekg(3224);
+    in.read(code, 2);
+    ASSERT_EQ(code[0], 5);  // little-endian format code 5
+    ASSERT_EQ(code[1], 0);
+  }
+  const io::Deck d = io::load_deck_text(deck(dir / "field.sgy", "drop"), "deck.yaml");
+  ASSERT_EQ(d.problem.shots.size(), 2u);
+  ASSERT_EQ(d.problem.shots[1].receivers.size(), 2u);
+  EXPECT_NEAR(d.problem.shots[0].receivers[2].x, along(1150, 2260), 1e-9);
+  EXPECT_NEAR(d.problem.shots[1].receivers[0].z, 25.0, 1e-12);
+  std::vector<double> shot(3 * kNt);
+  d.observed.traces->read_shot(1, shot.data());
+  EXPECT_EQ(shot[0], 4.0);
+  EXPECT_EQ(shot[2 * kNt - 1], 5.0);
 }
 
 }  // namespace

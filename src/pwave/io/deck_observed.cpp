@@ -311,12 +311,31 @@ DeckObserved read_segy_gathers(const std::string& path, double dt, const SegyOpt
   if (!fp) fail(path, std::string("cannot open file: ") + std::strerror(errno));
   char bin[SEGY_BINARY_HEADER_SIZE];
   if (segy_binheader(fp.get(), bin) != SEGY_OK) fail(path, "not a SEG-Y file (no binary header)");
-  const int fmt = segy_format(bin);
-  if (fmt != SEGY_IEEE_FLOAT_4_BYTE && fmt != SEGY_IBM_FLOAT_4_BYTE) {
-    fail(path, "unsupported SEG-Y sample format code " + std::to_string(fmt) +
-                   " (supported: 1 = IBM float, 5 = IEEE float, big-endian)");
+  int fmt = segy_format(bin);
+  const auto supported = [](int f) {
+    return f == SEGY_IEEE_FLOAT_4_BYTE || f == SEGY_IBM_FLOAT_4_BYTE;
+  };
+  // Little-endian files (SEG-Y rev 2 allows them; Seismic Unix writes them): the format code
+  // (bytes 3225-3226) reads byte-swapped, and a rev 2 byte-order constant (bytes 3297-3300,
+  // 0x01020304 in the file's order) reads 04 03 02 01.
+  const int swapped = ((fmt & 0xff) << 8) | ((fmt >> 8) & 0xff);
+  const unsigned char* order = reinterpret_cast<const unsigned char*>(bin + 96);
+  const bool lsb_order = order[0] == 4 && order[1] == 3 && order[2] == 2 && order[3] == 1;
+  const bool lsb = !supported(fmt) && (supported(swapped) || lsb_order);
+  if (lsb) {
+    if (segy_set_format(fp.get(), swapped | SEGY_LSB) != SEGY_OK ||
+        segy_binheader(fp.get(), bin) != SEGY_OK) {
+      fail(path, "cannot read the little-endian SEG-Y binary header");
+    }
+    fmt = segy_format(bin);
   }
-  if (segy_set_format(fp.get(), fmt) != SEGY_OK) fail(path, "cannot set the SEG-Y sample format");
+  if (!supported(fmt)) {
+    fail(path, "unsupported SEG-Y sample format code " + std::to_string(fmt) +
+                   " (supported: 1 = IBM float, 5 = IEEE float, big- or little-endian)");
+  }
+  if (segy_set_format(fp.get(), fmt | (lsb ? SEGY_LSB : 0)) != SEGY_OK) {
+    fail(path, "cannot set the SEG-Y sample format");
+  }
   const long trace0 = segy_trace0(bin);
   const int samples = segy_samples(bin);
   if (samples <= 0) fail(path, "the SEG-Y binary header gives no sample count");

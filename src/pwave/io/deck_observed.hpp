@@ -117,7 +117,8 @@ struct HeaderGeometry {
 
 /// Opens `path` as "npy" or "segy": checks its structure and returns its shape and a reader
 /// (`traces`, null when the shape is not 3D: the caller reports the shape). Values are not
-/// read here (see check_observed_values). A .npy file must hold a 3D C-order float32 or float64
+/// read here (see check_observed_values). A SEG-Y file may be big- or little-endian (detected
+/// from its binary header). A .npy file must hold a 3D C-order float32 or float64
 /// array in native byte order. A SEG-Y file's traces are grouped into shots by FieldRecord (one
 /// group per run of equal values; DeckObserved::shot_traces counts each group's traces). `dt`
 /// (seconds) is checked against the SEG-Y sample interval when the file gives one.
