@@ -61,6 +61,30 @@ inline void write_file(const std::filesystem::path& p, const std::string& text) 
   std::ofstream(p) << text;
 }
 
+/// A deck of task `task` on a 41 x 61 grid of 10 m (constant 2000 m/s for forward, with a
+/// 2200 m/s disc at (300, 200) m otherwise), 150 steps of 1 ms, 10 Hz Ricker, order 4, CPML 10,
+/// SEG-Y output into `out_dir`; `acquisition` is the acquisition section's body (indented
+/// lines), `extra` appended (observed, ...). The per-shot geometry tests' deck.
+inline std::string survey_deck(const std::string& task, const std::filesystem::path& out_dir,
+                               const std::string& acquisition, const std::string& extra) {
+  return "task: " + task +
+         "\n"
+         "model: {shape: [41, 61], spacing: 10.0, vp: " +
+         (task == "forward" ? "2000.0"
+                            : "{constant: 2000.0, anomalies: [{x: 300, z: 200, "
+                              "radius: 60, vp: 2200}]}") +
+         "}\n"
+         "precision: float32\n"
+         "time: {dt: 0.001, nt: 150}\n"
+         "wavelet: {type: ricker, peak_frequency: 10.0, delay: 0.07}\n"
+         "acquisition:\n" +
+         acquisition +
+         "physics: {order: 4}\n"
+         "boundary: {type: cpml, width: 10}\n"
+         "output: {directory: '" +
+         out_dir.string() + "', segy: true}\n" + extra;
+}
+
 inline bool has_partial_files(const std::filesystem::path& dir) {
   for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
     if (contains(e.path().filename().string(), ".partial")) return true;

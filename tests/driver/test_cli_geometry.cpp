@@ -19,33 +19,18 @@ namespace {
 using namespace cli_test;
 using cli_test::pwave;  // the function, not the namespace
 
-constexpr int kNt = 150;
+constexpr int kNt = 150;  // survey_deck's time.nt
 
 // Sources at 100, 300, 500 m on a 600 m wide model; receivers every 50 m from 300 m behind the
 // source to 100 m ahead of it: shot 0 keeps the 3 at 0, 50, 100 m, shots 1 and 2 all 7.
 std::string deck(const std::string& task, const fs::path& out_dir, int count,
                  const std::string& extra) {
-  return "task: " + task +
-         "\n"
-         "model: {shape: [41, 61], spacing: 10.0, vp: " +
-         (task == "forward" ? "2000.0"
-                            : "{constant: 2000.0, anomalies: [{x: 300, z: 200, "
-                              "radius: 60, vp: 2200}]}") +
-         "}\n"
-         "precision: float32\n"
-         "time: {dt: 0.001, nt: " +
-         std::to_string(kNt) +
-         "}\n"
-         "wavelet: {type: ricker, peak_frequency: 10.0, delay: 0.07}\n"
-         "acquisition:\n"
-         "  sources: {x: [100.0, 300.0, 500.0], z: 100.0}\n"
-         "  receivers: {x: {start: -300, step: 50, count: " +
-         std::to_string(count) +
-         "}, z: 20.0, relative_to_source: true, outside: drop}\n"
-         "physics: {order: 4}\n"
-         "boundary: {type: cpml, width: 10}\n"
-         "output: {directory: '" +
-         out_dir.string() + "', segy: true}\n" + extra;
+  return survey_deck(task, out_dir,
+                     "  sources: {x: [100.0, 300.0, 500.0], z: 100.0}\n"
+                     "  receivers: {x: {start: -300, step: 50, count: " +
+                         std::to_string(count) +
+                         "}, z: 20.0, relative_to_source: true, outside: drop}\n",
+                     extra);
 }
 
 TEST(CliGeometry, StreamerShotsKeepTheirOwnReceiversThroughFilesAndGradients) {

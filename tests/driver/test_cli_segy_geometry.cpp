@@ -24,22 +24,7 @@ using cli_test::pwave;  // the function, not the namespace
 // positions are whole centimetres, as SEG-Y stores them, and exact in binary.
 std::string deck(const std::string& task, const fs::path& out_dir, const std::string& acquisition,
                  const std::string& extra) {
-  return "task: " + task +
-         "\n"
-         "model: {shape: [41, 61], spacing: 10.0, vp: " +
-         (task == "forward" ? "2000.0"
-                            : "{constant: 2000.0, anomalies: [{x: 300, z: 200, "
-                              "radius: 60, vp: 2200}]}") +
-         "}\n"
-         "precision: float32\n"
-         "time: {dt: 0.001, nt: 150}\n"
-         "wavelet: {type: ricker, peak_frequency: 10.0, delay: 0.07}\n"
-         "acquisition:\n" +
-         acquisition +
-         "physics: {order: 4}\n"
-         "boundary: {type: cpml, width: 10}\n"
-         "output: {directory: '" +
-         out_dir.string() + "', segy: true}\n" + extra;
+  return survey_deck(task, out_dir, acquisition, extra);
 }
 
 const char* listed =

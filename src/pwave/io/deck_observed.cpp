@@ -11,7 +11,9 @@
 #include <vector>
 
 #include "pwave/core/error.hpp"
+#include "pwave/core/windowed_sinc.hpp"
 #include "pwave/io/deck_reader.hpp"
+#include "pwave/io/segy_file.hpp"
 
 namespace pwave::io {
 namespace {
@@ -25,12 +27,6 @@ std::string shape_text(const std::vector<std::size_t>& shape) {
   for (std::size_t v : shape) s += (s.empty() ? "" : ", ") + std::to_string(v);
   return "[" + s + "]";
 }
-
-struct SegyCloser {
-  void operator()(segy_file* f) const {
-    if (f) segy_close(f);
-  }
-};
 
 std::string segy_error(int err) {
   switch (err) {
@@ -506,19 +502,6 @@ DeckObserved read_observed_file(const std::string& path, const std::string& form
   return out;
 }
 
-namespace {
-
-double bessel_i0(double x) {
-  double sum = 1.0, term = 1.0;
-  for (int k = 1; k < 200 && term > 1e-17 * sum; ++k) {
-    term *= (x / (2.0 * k)) * (x / (2.0 * k));
-    sum += term;
-  }
-  return sum;
-}
-
-}  // namespace
-
 TraceResampler::TraceResampler(int n_in, double dt_in, int n_out, double dt_out)
     : n_in_(n_in), n_out_(n_out) {
   copy_ = std::abs(dt_in - dt_out) <= 1e-9 * dt_out;
@@ -527,7 +510,6 @@ TraceResampler::TraceResampler(int n_in, double dt_in, int n_out, double dt_out)
   constexpr double beta = 8.0;
   const double fc = 0.9 * 0.5 / std::max(dt_in, dt_out);  // Hz
   const double half = zero_crossings / (2.0 * fc);        // s: the window's half-width
-  const double i0_beta = bessel_i0(beta);
   offset_.push_back(0);
   for (int n = 0; n < n_out; ++n) {
     const double t = n * dt_out;
@@ -537,10 +519,7 @@ TraceResampler::TraceResampler(int n_in, double dt_in, int n_out, double dt_out)
     std::vector<double> w;
     for (int k = k0; k <= k1; ++k) {
       const double tau = t - k * dt_in, u = tau / half;
-      const double x = 2.0 * fc * tau;
-      const double sinc = x == 0.0 ? 1.0 : std::sin(M_PI * x) / (M_PI * x);
-      const double window = bessel_i0(beta * std::sqrt(std::max(0.0, 1.0 - u * u))) / i0_beta;
-      const double weight = sinc * window;
+      const double weight = sinc(2.0 * fc * tau) * kaiser_window(u, beta);
       total += weight;
       if (k >= 0 && k < n_in) w.push_back(weight);
     }

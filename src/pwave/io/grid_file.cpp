@@ -18,6 +18,7 @@
 
 #include "pwave/core/error.hpp"
 #include "pwave/io/npy.hpp"
+#include "pwave/io/segy_file.hpp"
 
 namespace pwave::io {
 namespace {
@@ -279,12 +280,6 @@ StoredGrid read_npy_grid(const GridFileSpec& spec, const Layout& l) {
   g.values = std::move(a.data);
   return g;
 }
-
-struct SegyCloser {
-  void operator()(segy_file* f) const {
-    if (f) segy_close(f);
-  }
-};
 
 std::string segy_error_text(int err) {
   switch (err) {

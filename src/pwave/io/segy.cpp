@@ -17,6 +17,7 @@
 #include "pwave/core/error.hpp"
 #include "pwave/core/log.hpp"
 #include "pwave/io/atomic_file.hpp"
+#include "pwave/io/segy_file.hpp"
 
 namespace pwave::io {
 namespace {
@@ -26,12 +27,6 @@ constexpr int kCoordScalar = -100;
 constexpr double kCoordUnitsPerMetre = 100.0;
 // segyio (like most readers) reads 2-byte header words as signed.
 constexpr long kMaxInt16 = std::numeric_limits<std::int16_t>::max();
-
-struct SegyCloser {
-  void operator()(segy_file* f) const {
-    if (f) segy_close(f);
-  }
-};
 
 [[noreturn]] void fail(const std::string& path, const std::string& what) {
   throw RuntimeError("cannot write SEG-Y file '" + path + "': " + what);

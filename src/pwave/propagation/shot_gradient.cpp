@@ -93,6 +93,18 @@ ShotGradient<T>::ShotGradient(AcousticPropagator<T>& prop, const ObservedTraces&
 }
 
 template <class T>
+std::vector<int> ShotGradient<T>::stage_chunk(const std::vector<int>& shots, int first, int count,
+                                              int chunks, const Hooks& hooks) {
+  std::vector<int> part(shots.begin() + first, shots.begin() + first + count);
+  // One chunk that the device rows already hold is not staged again.
+  if (chunks > 1 || part != staged_) {
+    staging_.load(part.data(), count, hooks.filter);
+    staged_ = chunks == 1 ? part : std::vector<int>();
+  }
+  return part;
+}
+
+template <class T>
 double ShotGradient<T>::evaluate(const std::vector<int>& shots, const std::vector<long>& keys,
                                  const Hooks& hooks) {
   const int count = int(shots.size());
@@ -116,11 +128,7 @@ double ShotGradient<T>::evaluate(const std::vector<int>& shots, const std::vecto
   long steps = 0;
   for (int c0 = 0; c0 < count; c0 += chunk_) {
     const int n = std::min(chunk_, count - c0);
-    const std::vector<int> part(shots.begin() + c0, shots.begin() + c0 + n);
-    if (nchunks > 1 || part != staged_) {
-      staging_.load(part.data(), n, hooks.filter);
-      staged_ = nchunks == 1 ? part : std::vector<int>();
-    }
+    const std::vector<int> part = stage_chunk(shots, c0, n, nchunks, hooks);
     prop_.forward(part, syn_, hooks.progress, steps, steps_total, history_);
     steps += nt_;
     if (hooks.synthetic) hooks.synthetic(syn_, c0, n);
@@ -163,11 +171,7 @@ void ShotGradient<T>::model(const std::vector<int>& shots, const Hooks& hooks,
   const int nchunks = (count + chunk_ - 1) / chunk_;
   for (int c0 = 0; c0 < count; c0 += chunk_) {
     const int n = std::min(chunk_, count - c0);
-    const std::vector<int> part(shots.begin() + c0, shots.begin() + c0 + n);
-    if (nchunks > 1 || part != staged_) {
-      staging_.load(part.data(), n, hooks.filter);
-      staged_ = nchunks == 1 ? part : std::vector<int>();
-    }
+    const std::vector<int> part = stage_chunk(shots, c0, n, nchunks, hooks);
     prop_.forward(part, syn_);
     staging_.selection().apply(syn_, n);
     fence_all();

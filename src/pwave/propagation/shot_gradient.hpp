@@ -119,6 +119,11 @@ class ShotGradient {
   double reduce_seconds() const { return reduce_seconds_; }
 
  private:
+  /// Shots [first, first + count) of `shots`, their observed traces staged on the device
+  /// unless the one chunk of the previous call already put them there.
+  std::vector<int> stage_chunk(const std::vector<int>& shots, int first, int count, int chunks,
+                               const Hooks& hooks);
+
   AcousticPropagator<T>& prop_;
   const parallel::Communicator& comm_;
   int share_, chunk_, nt_;
