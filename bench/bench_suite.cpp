@@ -3,7 +3,7 @@
 //
 //   bench_suite [--dims 2,3] [--orders 4,8] [--sizes2d 1000,2000] [--sizes3d 100,160]
 //               [--shots 1,4] [--nt 100] [--cpml 20] [--reps 3] [--precision float32|float64]
-//               [--gradient on|off] [--csv file] [--json file]
+//               [--gradient on|off] [--interior3d cells|z_march] [--csv file] [--json file]
 //
 // Columns (see bench/README.md):
 //   Gcell/s    padded-grid cell updates (model + CPML) x shots x steps / best wall time
@@ -50,6 +50,7 @@ struct Options {
   std::vector<int> dims{2, 3}, orders{4, 8}, sizes2d{1000, 2000}, sizes3d{100, 160}, shots{1, 4};
   int nt = 100, cpml = 20, reps = 3;
   bool gradient = true;
+  pwave::Interior3D interior_3d = pwave::Interior3D::cells;  ///< execution.interior_3d
   std::string precision = "float32", csv, json;
 };
 
@@ -57,8 +58,8 @@ struct Options {
   std::fprintf(stderr,
                "%s\nusage: bench_suite [--dims 2,3] [--orders 4,8] [--sizes2d 1000,2000]\n"
                "         [--sizes3d 100,160] [--shots 1,4] [--nt 100] [--cpml 20] [--reps 3]\n"
-               "         [--precision float32|float64] [--gradient on|off] [--csv file]"
-               " [--json file]\n",
+               "         [--precision float32|float64] [--gradient on|off]\n"
+               "         [--interior3d cells|z_march] [--csv file] [--json file]\n",
                msg.c_str());
   std::exit(2);
 }
@@ -89,6 +90,8 @@ Options parse(int argc, char** argv) {
       o.precision = v;
     else if (k == "--gradient")
       o.gradient = v == "on";
+    else if (k == "--interior3d" && (v == "cells" || v == "z_march"))
+      o.interior_3d = v == "z_march" ? pwave::Interior3D::z_march : pwave::Interior3D::cells;
     else if (k == "--csv")
       o.csv = v;
     else if (k == "--json")
@@ -154,6 +157,7 @@ pwave::ForwardProblem problem(const Case& c, const Options& o) {
   p.peak_frequency = f;
   p.wavelet = pwave::ricker(f, 1.5 / f, p.dt, p.nt);
   p.check_interval = 0;  // the propagator, not the NaN check
+  p.interior_3d = o.interior_3d;
   const double mid = h * (c.n / 2);
   for (int s = 0; s < c.shots; ++s) {
     pwave::ShotGeometry shot;
@@ -219,9 +223,9 @@ int run(const Options& o) {
   const double bw = copy_bandwidth<T>();
   std::printf(
       "# pwave bench_suite %s: %s, Kokkos %s, execution space %s, nt %d, CPML %d, best of"
-      " %d\n",
+      " %d, 3D interior launch %s\n",
       pwave::version, o.precision.c_str(), pwave::kokkos_version, pwave::ExecSpace::name(), o.nt,
-      o.cpml, o.reps);
+      o.cpml, o.reps, o.interior_3d == pwave::Interior3D::z_march ? "z_march" : "cells");
   std::printf("# STREAM copy: %.2f GB/s -> roofline %.3f Gcell/s at %d B/update\n", bw * 1e-9,
               bw / (4.0 * sizeof(T)) * 1e-9, int(4 * sizeof(T)));
   std::printf("%-4s %-11s %5s %5s %8s %8s %8s %8s %8s %8s %9s %8s %8s\n", "dim", "model", "order",

@@ -67,6 +67,8 @@ TEST(Deck, FillsDefaults) {
   EXPECT_TRUE(d.warnings.empty());
   EXPECT_EQ(d.resolved["boundary"]["width"]["left"].as<int>(), 20);
   EXPECT_EQ(d.resolved["execution"]["check_interval"].as<int>(), 10);
+  EXPECT_EQ(d.problem.interior_3d, Interior3D::cells);
+  EXPECT_EQ(d.resolved["execution"]["interior_3d"].as<std::string>(), "cells");
 }
 
 TEST(Deck, ReadsWaveletDelayAndAmplitude) {
@@ -301,6 +303,11 @@ TEST(DeckOverrides, CreateValidKeysOnly) {
                                         {"execution.shot_batch=1", "boundary.width={top: 0}"});
   EXPECT_EQ(d.problem.shot_batch, 1);
   EXPECT_EQ(d.problem.boundary.width[top], 0);
+  EXPECT_EQ(io::load_deck_text(base_deck, "deck.yaml", {"execution.interior_3d=z_march"})
+                .problem.interior_3d,
+            Interior3D::z_march);
+  EXPECT_DECK_ERROR(deck_error(base_deck, {"execution.interior_3d=zmarch"}),
+                    "execution.interior_3d", "--set", "expected cells or z_march");
   EXPECT_DECK_ERROR(deck_error(base_deck, {"execution.shot_bach=1"}), "execution.shot_bach",
                     "--set", "unknown key 'shot_bach' (did you mean 'shot_batch'?)");
   EXPECT_DECK_ERROR(deck_error(base_deck, {"time.dt.x=1"}), "time.dt.x", "--set",

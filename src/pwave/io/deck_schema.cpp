@@ -45,7 +45,7 @@ DeckKey build_schema() {
            {leaf("top"), leaf("bottom"), leaf("left"), leaf("right"), leaf("front"), leaf("back")}},
        leaf("free_surface"), leaf("reflection"), leaf("pml_frequency"), leaf("pml_velocity")}};
   DeckKey output{"output", {leaf("directory"), leaf("segy"), leaf("plots")}};
-  DeckKey execution{"execution", {leaf("shot_batch"), leaf("check_interval")}};
+  DeckKey execution{"execution", {leaf("shot_batch"), leaf("check_interval"), leaf("interior_3d")}};
   DeckKey observed{
       "observed",
       {leaf("file"), leaf("format"), leaf("gather_by"),

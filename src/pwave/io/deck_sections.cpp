@@ -281,8 +281,14 @@ void read_execution(const DeckReader& r, const Node& root, Deck& deck, Node& res
   const Node check = r.child(ex, "execution", "check_interval");
   deck.problem.check_interval =
       DeckReader::given(check) ? r.integer(check, "execution.check_interval", 1) : 10;
+  const Node interior = r.child(ex, "execution", "interior_3d");
+  const std::string launch = DeckReader::given(interior)
+                                 ? r.choice(interior, "execution.interior_3d", {"cells", "z_march"})
+                                 : "cells";
+  deck.problem.interior_3d = launch == "z_march" ? Interior3D::z_march : Interior3D::cells;
   resolved["shot_batch"] = deck.problem.shot_batch;
   resolved["check_interval"] = deck.problem.check_interval;
+  resolved["interior_3d"] = launch;
 }
 
 }  // namespace pwave::io

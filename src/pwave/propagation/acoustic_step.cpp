@@ -3,6 +3,7 @@
 // one launch per region (GPU), in 3D the interior and the 26 CPML boxes around it. The loop that
 // calls it is forward_loop.hpp, instantiated here for this equation.
 
+#include "backends/z_march.hpp"
 #include "pwave/propagation/forward_loop.hpp"
 
 namespace pwave {
@@ -60,16 +61,24 @@ void AcousticPropagator<T>::step_3d(const ExecSpace& exec, int count,
   const backend::BoxCuts cuts{{0, st.strip_top, st.nz - st.strip_bottom, st.nz},
                               {0, st.strip_front, st.ny - st.strip_back, st.ny},
                               {0, st.strip_left, st.nx - st.strip_right, st.nx}};
-  backend::for_each_box_3d("pwave::physics::acoustic3d::step", exec, count, cuts,
-                           [&](auto in_x, auto in_y, auto in_z) {
-                             constexpr bool x = decltype(in_x)::value, y = decltype(in_y)::value;
-                             constexpr bool z = decltype(in_z)::value;
-                             if constexpr (!x && !y && !z) {
-                               return physics::InteriorStep<T, Order, 3>(st, coef);
-                             } else {
-                               return physics::CpmlStep<T, Order, x, z, 3, y>(st, coef);
-                             }
-                           });
+  const bool march = problem_.interior_3d == Interior3D::z_march;
+  backend::for_each_box_3d(
+      "pwave::physics::acoustic3d::step", exec, count, cuts,
+      [&](auto in_x, auto in_y, auto in_z) {
+        constexpr bool x = decltype(in_x)::value, y = decltype(in_y)::value;
+        constexpr bool z = decltype(in_z)::value;
+        if constexpr (!x && !y && !z) {
+          return physics::InteriorStep<T, Order, 3>(st, coef);
+        } else {
+          return physics::CpmlStep<T, Order, x, z, 3, y>(st, coef);
+        }
+      },
+      march);
+  if (march) {
+    const backend::Box interior{cuts.z[1], cuts.z[2], cuts.y[1], cuts.y[2], cuts.x[1], cuts.x[2]};
+    backend::for_each_cell_z_march("pwave::physics::acoustic3d::step_interior", exec, count,
+                                   interior, physics::InteriorStep<T, Order, 3>(st, coef));
+  }
 }
 
 PWAVE_INSTANTIATE_FORWARD(physics::acoustic::Physics)

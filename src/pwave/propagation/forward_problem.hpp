@@ -10,6 +10,12 @@
 
 namespace pwave {
 
+/// How the interior of a 3D grid is launched (execution.interior_3d): `cells`, cell by cell
+/// (an MDRange on GPUs, blocked x lines on host backends), or `z_march`, (x, y) tiles marching
+/// down the depths with the z taps in registers and the plane in team scratch
+/// (backends/z_march.hpp). Both give the same wavefields.
+enum class Interior3D { cells, z_march };
+
 /// The discretised problem: u_tt = v^2 lap(u) + v^2 s(t) delta(x - x_s), u = u_t = 0 at t = 0
 /// (constant density), or u_tt = rho v^2 div(grad(u) / rho) + v^2 s(t) delta(x - x_s).
 struct ForwardProblem {
@@ -23,10 +29,11 @@ struct ForwardProblem {
   /// Kaiser half-width (cells per side, 1-10) of the Hicks interpolation of sources and
   /// receivers between grid points (acquisition/hicks.hpp); points on grid points use that point.
   int hicks_half_width = 4;
-  std::vector<double> wavelet;  ///< s(t_n), n = 0..nt-1, shared by all shots
-  double peak_frequency = 0.0;  ///< Hz; used for the CPML alpha profile and checks
-  int shot_batch = 0;           ///< shots propagated together per launch; 0 = all
-  int check_interval = 10;      ///< steps between NaN/Inf checks of the wavefield
+  std::vector<double> wavelet;                 ///< s(t_n), n = 0..nt-1, shared by all shots
+  double peak_frequency = 0.0;                 ///< Hz; used for the CPML alpha profile and checks
+  int shot_batch = 0;                          ///< shots propagated together per launch; 0 = all
+  int check_interval = 10;                     ///< steps between NaN/Inf checks of the wavefield
+  Interior3D interior_3d = Interior3D::cells;  ///< the forward step's 3D interior launch
 };
 
 }  // namespace pwave

@@ -88,6 +88,29 @@ KOKKOS_INLINE_FUNCTION int y_strip_line(const AcousticState<T>& st, int iy) {
   return strip_index(iy, st.ny, st.strip_front, st.strip_back);
 }
 
+/// The taps of a stencil around halo-layout cell (z, column x) of shot s of a wavefield view:
+/// ScaledStencil::laplacian_of's source when the values are read from memory.
+template <class T, class Wavefield>
+struct ViewTaps {
+  const Wavefield& u;
+  int s, zc, xc, ys;
+  KOKKOS_INLINE_FUNCTION T center() const { return u(s, zc, xc); }
+  KOKKOS_INLINE_FUNCTION T z(int j) const { return u(s, zc + j, xc) + u(s, zc - j, xc); }
+  KOKKOS_INLINE_FUNCTION T x(int j) const { return u(s, zc, xc + j) + u(s, zc, xc - j); }
+  KOKKOS_INLINE_FUNCTION T y(int j) const { return u(s, zc, xc + j * ys) + u(s, zc, xc - j * ys); }
+};
+
+/// The same taps on a raw pointer at the cell, with the strides of a z and a y step.
+template <class T>
+struct PointerTaps {
+  const T* u;
+  long zs, ys;
+  KOKKOS_INLINE_FUNCTION T center() const { return u[0]; }
+  KOKKOS_INLINE_FUNCTION T z(int j) const { return u[j * zs] + u[-j * zs]; }
+  KOKKOS_INLINE_FUNCTION T x(int j) const { return u[j] + u[-j]; }
+  KOKKOS_INLINE_FUNCTION T y(int j) const { return u[j * ys] + u[-j * ys]; }
+};
+
 /// Stencil coefficients pre-divided by the spacing: c2/h^2 and c1/h. The y coefficients are
 /// zero in 2D (dy = 0).
 template <class T, int Order>
@@ -107,36 +130,37 @@ struct ScaledStencil {
     }
   }
 
-  /// D2x u + D2z u (+ D2y u in 3D) at halo-layout cell (z, column) of shot s: the one
-  /// Laplacian every cell-wise kernel (forward interior, reversed step) evaluates, in one
-  /// summation order. `ys` is the column stride of a y step (3D only).
-  template <int Dim = 2, class Wavefield>
-  KOKKOS_INLINE_FUNCTION T laplacian(const Wavefield& u, int s, int z, int x, int ys = 0) const {
+  /// D2z u + D2x u (+ D2y u in 3D), the one statement of the Laplacian's summation order:
+  /// `t` gives u at the cell (t.center()) and the sums of each axis' pair of taps at distance j
+  /// (t.z(j) = u(z + j) + u(z - j), t.x(j), t.y(j)), wherever those values live: Views
+  /// (ViewTaps), raw pointers (PointerTaps), or registers and team scratch (the z-marching
+  /// launch of backends/z_march.hpp).
+  template <int Dim, class Taps>
+  KOKKOS_INLINE_FUNCTION T laplacian_of(const Taps& t) const {
     T c0 = d2z[0] + d2x[0];
     if constexpr (Dim == 3) c0 += d2y[0];
-    T lap = c0 * u(s, z, x);
+    T lap = c0 * t.center();
     PWAVE_UNROLL
     for (int j = 1; j <= radius; ++j) {
-      lap +=
-          d2z[j] * (u(s, z + j, x) + u(s, z - j, x)) + d2x[j] * (u(s, z, x + j) + u(s, z, x - j));
-      if constexpr (Dim == 3) lap += d2y[j] * (u(s, z, x + j * ys) + u(s, z, x - j * ys));
+      lap += d2z[j] * t.z(j) + d2x[j] * t.x(j);
+      if constexpr (Dim == 3) lap += d2y[j] * t.y(j);
     }
     return lap;
+  }
+
+  /// The Laplacian at halo-layout cell (z, column) of shot s of a wavefield: what every
+  /// cell-wise kernel (forward interior, reversed step) evaluates. `ys` is the column stride of
+  /// a y step (3D only).
+  template <int Dim = 2, class Wavefield>
+  KOKKOS_INLINE_FUNCTION T laplacian(const Wavefield& u, int s, int z, int x, int ys = 0) const {
+    return laplacian_of<Dim>(ViewTaps<T, Wavefield>{u, s, z, x, ys});
   }
 
   /// The same sum on raw pointers, for the host row/line paths: `u` points at the cell, `zs`
   /// and `ys` are the strides of a z and a y step.
   template <int Dim = 2>
   KOKKOS_INLINE_FUNCTION T laplacian_at(const T* u, long zs, long ys = 0) const {
-    T c0 = d2z[0] + d2x[0];
-    if constexpr (Dim == 3) c0 += d2y[0];
-    T lap = c0 * u[0];
-    PWAVE_UNROLL
-    for (int j = 1; j <= radius; ++j) {
-      lap += d2z[j] * (u[j * zs] + u[-j * zs]) + d2x[j] * (u[j] + u[-j]);
-      if constexpr (Dim == 3) lap += d2y[j] * (u[j * ys] + u[-j * ys]);
-    }
-    return lap;
+    return laplacian_of<Dim>(PointerTaps<T>{u, zs, ys});
   }
 };
 
@@ -223,6 +247,8 @@ struct RegionPrefetch {
 template <class T, int Order, int Dim = 2>
 struct InteriorStep {
   static constexpr int R = Stencil<Order>::radius;
+  static constexpr int radius = R;
+  using value_type = T;
   /// Rows the host path updates together: each u^n vector loaded serves up to 2R + 1 of them,
   /// which divides the load and cache traffic of the z taps by about block_rows / (2R + 1).
   static constexpr int block_rows = 8;
@@ -255,8 +281,16 @@ struct InteriorStep {
 
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
     const int z = iz + halo, x = (iy + hy) * ys + ix + halo;
-    u_next(s, z, x) = T(2) * u_cur(s, z, x) - u_next(s, z, x) +
-                      v2dt2(iz, iy * nx + ix) * c.template laplacian<Dim>(u_cur, s, z, x, ys);
+    update(s, iz, iy, ix, ViewTaps<T, Field<T>>{u_cur, s, z, x, ys});
+  }
+  /// The cell update with u^n's taps taken from `t` (see ScaledStencil::laplacian_of):
+  /// operator() reads them from u_cur, the z-marching launch (backends/z_march.hpp) from
+  /// registers and team scratch.
+  template <class Taps>
+  KOKKOS_INLINE_FUNCTION void update(int s, int iz, int iy, int ix, const Taps& t) const {
+    const int z = iz + halo, x = (iy + hy) * ys + ix + halo;
+    u_next(s, z, x) = T(2) * t.center() - u_next(s, z, x) +
+                      v2dt2(iz, iy * nx + ix) * c.template laplacian_of<Dim>(t);
   }
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
 
