@@ -396,6 +396,33 @@ TEST(CliTasks, CheckPrintsStorageAndInversionPlan) {
 
   // The storage figures follow the padded grid: 61 x 81 cells, 151 snapshots, float32.
   EXPECT_TRUE(contains(r.out, "full 2.8 MB per shot")) << r.out;
+
+  // Band-pass stages: each stage's band.
+  std::string staged = fwi_deck(dir / "out", 5);
+  const std::string iterations = "  iterations: 5\n";
+  ASSERT_NE(staged.find(iterations), std::string::npos);
+  staged.replace(staged.find(iterations), iterations.size(),
+                 "  stages: [{iterations: 2, min_frequency: 3, max_frequency: 8}, "
+                 "{iterations: 1, min_frequency: 2}, {iterations: 1, max_frequency: 12}]\n");
+  write_file(dir / "bands.yaml", staged);
+  const Result bands = pwave("check '" + (dir / "bands.yaml").string() + "'", dir);
+  ASSERT_EQ(bands.code, 0) << bands.err;
+  EXPECT_TRUE(contains(
+      bands.out, "# fwi: 4 iterations in 3 stage(s): 2 at 3-8 Hz, 1 at >= 2 Hz, 1 at <= 12 Hz;"))
+      << bands.out;
+  // They run: summary.json names each stage's band, the log says what was filtered.
+  const Result run = pwave("run --no-plots '" + (dir / "bands.yaml").string() + "'", dir);
+  ASSERT_EQ(run.code, 0) << run.err;
+  const YAML::Node stages = YAML::LoadFile((dir / "out" / "summary.json").string())["stages"];
+  ASSERT_EQ(stages.size(), 3u);
+  EXPECT_EQ(stages[0]["min_frequency"].as<double>(), 3.0);
+  EXPECT_EQ(stages[0]["max_frequency"].as<double>(), 8.0);
+  EXPECT_EQ(stages[1]["min_frequency"].as<double>(), 2.0);
+  EXPECT_FALSE(stages[2]["min_frequency"]);
+  EXPECT_EQ(stages[2]["iterations_done"].as<int>(), 1);
+  const std::string log = read_text(dir / "out" / "pwave.log");
+  EXPECT_TRUE(contains(log, "stage 1/3: data and wavelet band-passed between 3")) << log;
+  EXPECT_TRUE(contains(log, "stage 2/3: data and wavelet high-passed above 2")) << log;
 }
 
 TEST(CliTasks, RunJsonOfAForwardRun) {

@@ -57,7 +57,10 @@ class MappedNpyTraces final : public ObservedTraces {
 /// from its binary header). A .npy file must hold a 3D C-order float32 or float64
 /// array in native byte order. A SEG-Y file's traces are grouped into shots by FieldRecord (one
 /// group per run of equal values; DeckObserved::shot_traces counts each group's traces). `dt`
-/// (seconds) is checked against the SEG-Y sample interval when the file gives one.
+/// (seconds) is checked against the SEG-Y sample interval when the file gives one; a recording
+/// delay (trace byte 109, one for the whole file) needs options.resample, which shifts the
+/// traces onto t = 0, dt, ... (SegyOptions). With `geometry`, every trace of a gather must have
+/// the source of its first trace.
 /// Throws InputError(key = "", where = path) saying what is wrong.
 /// With `geometry` (SEG-Y only), the acquisition comes from the trace headers (`options`): each
 /// gather is a shot, its source at (SourceX, SourceY) and datum - SurfaceElevationAtSource +
