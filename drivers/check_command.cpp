@@ -74,7 +74,11 @@ void print_gradient_figures(const io::Deck& deck, std::size_t bytes) {
   for (std::size_t i = 0; i < inv.stages.size(); ++i) {
     const StageConfig& s = inv.stages[i];
     std::cout << (i ? "," : "") << " " << s.iterations
-              << (s.max_frequency > 0 ? format(" at <= %g Hz", s.max_frequency) : " unfiltered");
+              << (s.min_frequency > 0 && s.max_frequency > 0
+                      ? format(" at %g-%g Hz", s.min_frequency, s.max_frequency)
+                  : s.min_frequency > 0 ? format(" at >= %g Hz", s.min_frequency)
+                  : s.max_frequency > 0 ? format(" at <= %g Hz", s.max_frequency)
+                                        : std::string(" unfiltered"));
   }
   std::cout << "; batch size " << per_iteration << " of " << nshots << " shots; "
             << inv.optimizer.type << format(" with learning rate %g ", inv.optimizer.learning_rate)

@@ -37,7 +37,12 @@ std::string stages_text(const io::DeckInversion& inv) {
   for (std::size_t i = 0; i < inv.stages.size(); ++i) {
     char buf[96];
     const StageConfig& st = inv.stages[i];
-    if (st.max_frequency > 0) {
+    if (st.min_frequency > 0 && st.max_frequency > 0) {
+      std::snprintf(buf, sizeof buf, "%d at %g-%g Hz", st.iterations, st.min_frequency,
+                    st.max_frequency);
+    } else if (st.min_frequency > 0) {
+      std::snprintf(buf, sizeof buf, "%d at >= %g Hz", st.iterations, st.min_frequency);
+    } else if (st.max_frequency > 0) {
       std::snprintf(buf, sizeof buf, "%d at <= %g Hz", st.iterations, st.max_frequency);
     } else {
       std::snprintf(buf, sizeof buf, "%d unfiltered", st.iterations);
@@ -171,12 +176,16 @@ void run_fwi_task(const io::Deck& deck, const fs::path& dir, bool resume, int st
   for (std::size_t i = 0; i < per_stage.size(); ++i) {
     const StageMisfits& sm = per_stage[i];
     summary << (i ? ", " : "") << "{\"max_frequency\": " << json_number(inv.stages[i].max_frequency)
+            << (inv.stages[i].min_frequency > 0
+                    ? ", \"min_frequency\": " + json_number(inv.stages[i].min_frequency)
+                    : std::string())
             << ", \"iterations_done\": " << sm.done
             << ", \"misfit_first\": " << (sm.done ? json_number(sm.first) : "null")
             << ", \"misfit_last\": " << (sm.done ? json_number(sm.last) : "null") << "}";
   }
   summary << "], \"storage\": " << json_string(to_string(deck.storage)) << ", \"shots\": " << nshots
           << ", \"resumed\": " << (resume ? "true" : "false")
+          << ", \"dead_traces\": " << result.dead_traces
           << ", \"seconds\": " << json_number(seconds) << "}\n";
   ResultFiles files(dir);
   io::write_text_file(files.add("summary.json"), summary.str());

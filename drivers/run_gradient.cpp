@@ -1,5 +1,6 @@
 #include <chrono>
 #include <cstdio>
+#include <memory>
 #include <optional>
 #include <sstream>
 
@@ -8,6 +9,7 @@
 #include "pwave/core/log.hpp"
 #include "pwave/io/atomic_file.hpp"
 #include "pwave/io/npy.hpp"
+#include "pwave/io/segy.hpp"
 #include "pwave/propagation/gradient.hpp"
 #include "run_outputs.hpp"
 #include "run_tasks.hpp"
@@ -65,6 +67,7 @@ void run_gradient_task(const io::Deck& deck, const fs::path& dir) {
   summary << "{\"task\": \"gradient\", \"misfit\": " << json_number(g.misfit)
           << ", \"storage\": " << json_string(to_string(deck.storage)) << ", \"shots\": " << nshots
           << ", \"receivers\": " << nrec << ", \"nt\": " << nt
+          << ", \"dead_traces\": " << g.dead_traces
           << ", \"gradient_max_abs\": " << json_number(gmax)
           << (has_rho ? ", \"gradient_rho_max_abs\": " + json_number(max_abs(g.gradient_rho))
                       : std::string())
@@ -76,6 +79,17 @@ void run_gradient_task(const io::Deck& deck, const fs::path& dir) {
   io::write_npy(files.add("gradient.npy"), g.gradient.data(), shape);
   if (has_rho) io::write_npy(files.add("gradient_rho.npy"), g.gradient_rho.data(), shape);
   write_traces_npy(files, "synthetic.npy", g.synthetic, p.shots);
+  if (deck.output.segy) {
+    // SEG-Y observed data: on their time axis with their trace headers; else pwave's gathers.
+    const auto segy = std::dynamic_pointer_cast<const io::SegyTraces>(deck.observed.traces);
+    if (segy) {
+      io::write_synthetic_segy(files.add("synthetic.segy"), *segy, g.synthetic, p.dt);
+    } else {
+      const std::vector<float> f32(g.synthetic.data(), g.synthetic.data() + g.synthetic.size());
+      io::write_shot_gathers_segy(files.add("synthetic.segy"), f32.data(), int(nshots), int(nrec),
+                                  int(nt), p.dt, p.shots, grid.is_3d());
+    }
+  }
   const std::vector<T> wavelet(p.wavelet.begin(), p.wavelet.end());
   io::write_npy(files.add("wavelet.npy"), wavelet.data(), {wavelet.size()});
   io::write_text_file(files.add("summary.json"), summary.str());

@@ -23,10 +23,12 @@ namespace {
 
 // Results of any task; an earlier run's files must not sit beside this run's.
 const char* const result_files[] = {
-    "receivers.npy",  "receivers.segy",     "wavelet.npy",        "gradient.npy",
-    "synthetic.npy",  "summary.json",       "run.json",           "observed.npy",
-    "true_model.npy", "true_model_rho.npy", "initial_model.npy",  "initial_model_rho.npy",
-    "history.csv",    "checkpoint.bin",     "receiver_counts.npy"};
+    "receivers.npy",      "receivers.segy",    "wavelet.npy",
+    "gradient.npy",       "synthetic.npy",     "summary.json",
+    "run.json",           "observed.npy",      "true_model.npy",
+    "true_model_rho.npy", "initial_model.npy", "initial_model_rho.npy",
+    "history.csv",        "checkpoint.bin",    "receiver_counts.npy",
+    "synthetic.segy"};
 // model_final.npy, model_0005.npy, gradient_0005.npy, gradient_rho.npy, model_rho_final.npy,
 // gradient_rho_0005.npy, wavelet_0005.npy, wavelet_estimate.npy, figures.
 const std::regex result_pattern(

@@ -3,6 +3,7 @@
 // file's headers gets the geometry of the deck that lists it, and the same misfit.
 
 #include <gtest/gtest.h>
+#include <segyio/segy.h>
 #include <yaml-cpp/yaml.h>
 
 #include <cmath>
@@ -11,6 +12,7 @@
 
 #include "cli_fixtures.hpp"
 #include "pwave/io/deck.hpp"
+#include "pwave/io/npy.hpp"
 
 namespace fs = std::filesystem;
 
@@ -80,6 +82,48 @@ TEST(CliSegyGeometry, AcquisitionFromTheHeadersMatchesTheListedOne) {
   };
   EXPECT_GT(misfit("listed"), 0.0);
   EXPECT_EQ(misfit("listed"), misfit("headers"));
+
+  // output.segy: synthetic.segy holds the observed file's traces with their headers byte for
+  // byte, on its axis (the same as the simulation's here: the samples are synthetic.npy's).
+  segy_file* in = segy_open(segy.c_str(), "rb");
+  ASSERT_NE(in, nullptr);
+  for (const char* name : {"listed", "headers"}) {
+    const std::string file = (dir / name / "synthetic.segy").string();
+    segy_file* fp = segy_open(file.c_str(), "rb");
+    ASSERT_NE(fp, nullptr) << file;
+    char bin[SEGY_BINARY_HEADER_SIZE];
+    ASSERT_EQ(segy_binheader(fp, bin), SEGY_OK);
+    ASSERT_EQ(segy_samples(bin), 150);
+    const long trace0 = segy_trace0(bin);
+    const int bsize = segy_trsize(SEGY_IEEE_FLOAT_4_BYTE, 150);
+    int count = 0, observed_count = 0;
+    ASSERT_EQ(segy_traces(fp, &count, trace0, bsize), SEGY_OK);
+    ASSERT_EQ(segy_traces(in, &observed_count, trace0, bsize), SEGY_OK);
+    EXPECT_EQ(count, observed_count);
+    const pwave::io::NpyArray syn = pwave::io::read_npy((dir / name / "synthetic.npy").string());
+    const pwave::io::NpyArray counts =
+        pwave::io::read_npy((dir / name / "receiver_counts.npy").string());
+    ASSERT_EQ(syn.shape.size(), 3u);
+    int t = 0;
+    std::vector<float> samples(150);
+    for (std::size_t s = 0; s < syn.shape[0]; ++s) {
+      for (std::size_t r = 0; r < std::size_t(counts.data[s]); ++r, ++t) {
+        char a[SEGY_TRACE_HEADER_SIZE], b[SEGY_TRACE_HEADER_SIZE];
+        ASSERT_EQ(segy_traceheader(in, t, a, trace0, bsize), SEGY_OK);
+        ASSERT_EQ(segy_traceheader(fp, t, b, trace0, bsize), SEGY_OK);
+        ASSERT_EQ(std::string(a, sizeof a), std::string(b, sizeof b)) << name << " trace " << t;
+        ASSERT_EQ(segy_readtrace(fp, t, samples.data(), trace0, bsize), SEGY_OK);
+        segy_to_native(SEGY_IEEE_FLOAT_4_BYTE, 150, samples.data());
+        for (std::size_t n = 0; n < 150; ++n) {
+          ASSERT_EQ(samples[n], float(syn.data[(s * syn.shape[1] + r) * 150 + n]))
+              << name << " trace " << t << " sample " << n;
+        }
+      }
+    }
+    EXPECT_EQ(t, count);
+    segy_close(fp);
+  }
+  segy_close(in);
 
   // A forward deck cannot take its positions from data.
   write_file(dir / "bad.yaml", deck("forward", dir / "bad", "  from: observed\n", ""));

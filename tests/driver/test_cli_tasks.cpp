@@ -82,7 +82,7 @@ std::vector<std::string> lines(const std::string& text) {
   return out;
 }
 
-const char* const history_header = "iteration,stage,misfit,gradient_norm,step,seconds";
+const char* const history_header = "iteration,stage,misfit,gradient_norm,step,seconds,dead_traces";
 
 TEST(CliTasks, GradientRunWritesGradientSyntheticAndSummary) {
   const auto dir = scratch_dir("gradient");
@@ -160,6 +160,21 @@ TEST(CliTasks, GradientRunWritesGradientSyntheticAndSummary) {
   }
   EXPECT_EQ(YAML::LoadFile((out_full / "summary.json").string())["storage"].as<std::string>(),
             "full");
+  EXPECT_EQ(summary["dead_traces"].as<long>(), 0);
+
+  // Two dead observed traces (one all zero, one holding a NaN) are counted in summary.json.
+  std::vector<float> values(obs.data.begin(), obs.data.end());
+  for (std::size_t n = 0; n < 150; ++n) values[(0 * 5 + 1) * 150 + n] = 0.0f;  // shot 0, rec 1
+  values[(1 * 5 + 3) * 150 + 40] = std::nanf("");                              // shot 1, rec 3
+  pwave::io::write_npy((dir / "dead.npy").string(), values.data(), obs.shape);
+  const fs::path out_dead = dir / "out_dead";
+  const Result dead = pwave("run --no-plots '" + (dir / "gradient.yaml").string() +
+                                "' --set 'observed.file=" + (dir / "dead.npy").string() +
+                                "' --set 'output.directory=" + out_dead.string() + "'",
+                            dir);
+  ASSERT_EQ(dead.code, 0) << dead.err;
+  EXPECT_TRUE(contains(dead.err, "warning: observed: 2 dead traces")) << dead.err;
+  EXPECT_EQ(YAML::LoadFile((out_dead / "summary.json").string())["dead_traces"].as<long>(), 2);
 }
 
 TEST(CliTasks, GradientRejectsDataOfAnotherShape) {
@@ -216,6 +231,8 @@ TEST(CliTasks, FwiRunWritesModelsAndHistory) {
   const YAML::Node summary = YAML::LoadFile((out / "summary.json").string());
   EXPECT_EQ(summary["iterations_done"].as<int>(), 3);
   EXPECT_TRUE(summary["completed"].as<bool>());
+  EXPECT_EQ(summary["dead_traces"].as<long>(), 0);
+  for (int i = 1; i <= 3; ++i) EXPECT_EQ(history[i].substr(history[i].rfind(',')), ",0");
   // The CPML stays at the initial model's vmax.
   EXPECT_EQ(YAML::LoadFile((out / "deck.resolved.yaml").string())["boundary"]["pml_velocity"]
                 .as<double>(),
@@ -248,9 +265,14 @@ TEST(CliTasks, FwiRunWritesModelsAndHistory) {
     const std::vector<std::string> h = lines(read_text(dir / run_dir / "history.csv"));
     ASSERT_EQ(h.size(), history.size()) << run_dir;
     for (std::size_t i = 1; i < h.size(); ++i) {
-      // Same iteration, stage, misfit, gradient norm and step; only the seconds differ.
-      EXPECT_EQ(h[i].substr(0, h[i].rfind(',')), history[i].substr(0, history[i].rfind(',')))
-          << run_dir;
+      // Same iteration, stage, misfit, gradient norm, step and dead traces; only the seconds
+      // (the sixth column) differ.
+      const auto without_seconds = [](const std::string& row) {
+        std::size_t at = 0;
+        for (int c = 0; c < 5; ++c) at = row.find(',', at) + 1;
+        return row.substr(0, at) + row.substr(row.find(',', at));
+      };
+      EXPECT_EQ(without_seconds(h[i]), without_seconds(history[i])) << run_dir;
     }
     EXPECT_EQ(read_text(dir / run_dir / "model_final.npy"), read_text(out / "model_final.npy"))
         << run_dir;
@@ -281,6 +303,12 @@ TEST(CliTasks, FwiRunWritesModelsAndHistory) {
             dir);
   ASSERT_EQ(excluded.code, 0) << excluded.err;
   EXPECT_TRUE(contains(excluded.err, "warning: observed: 1 dead traces")) << excluded.err;
+  // The count is in history.csv (per iteration, of its shots) and summary.json.
+  const std::vector<std::string> bad_history = lines(read_text(dir / "out_bad" / "history.csv"));
+  ASSERT_EQ(bad_history.size(), 2u);
+  EXPECT_EQ(bad_history[1].substr(bad_history[1].rfind(',')), ",1");
+  EXPECT_EQ(YAML::LoadFile((dir / "out_bad" / "summary.json").string())["dead_traces"].as<long>(),
+            1);
 }
 
 TEST(CliTasks, FwiStopsAndResumes) {
@@ -368,6 +396,33 @@ TEST(CliTasks, CheckPrintsStorageAndInversionPlan) {
 
   // The storage figures follow the padded grid: 61 x 81 cells, 151 snapshots, float32.
   EXPECT_TRUE(contains(r.out, "full 2.8 MB per shot")) << r.out;
+
+  // Band-pass stages: each stage's band.
+  std::string staged = fwi_deck(dir / "out", 5);
+  const std::string iterations = "  iterations: 5\n";
+  ASSERT_NE(staged.find(iterations), std::string::npos);
+  staged.replace(staged.find(iterations), iterations.size(),
+                 "  stages: [{iterations: 2, min_frequency: 3, max_frequency: 8}, "
+                 "{iterations: 1, min_frequency: 2}, {iterations: 1, max_frequency: 12}]\n");
+  write_file(dir / "bands.yaml", staged);
+  const Result bands = pwave("check '" + (dir / "bands.yaml").string() + "'", dir);
+  ASSERT_EQ(bands.code, 0) << bands.err;
+  EXPECT_TRUE(contains(
+      bands.out, "# fwi: 4 iterations in 3 stage(s): 2 at 3-8 Hz, 1 at >= 2 Hz, 1 at <= 12 Hz;"))
+      << bands.out;
+  // They run: summary.json names each stage's band, the log says what was filtered.
+  const Result run = pwave("run --no-plots '" + (dir / "bands.yaml").string() + "'", dir);
+  ASSERT_EQ(run.code, 0) << run.err;
+  const YAML::Node stages = YAML::LoadFile((dir / "out" / "summary.json").string())["stages"];
+  ASSERT_EQ(stages.size(), 3u);
+  EXPECT_EQ(stages[0]["min_frequency"].as<double>(), 3.0);
+  EXPECT_EQ(stages[0]["max_frequency"].as<double>(), 8.0);
+  EXPECT_EQ(stages[1]["min_frequency"].as<double>(), 2.0);
+  EXPECT_FALSE(stages[2]["min_frequency"]);
+  EXPECT_EQ(stages[2]["iterations_done"].as<int>(), 1);
+  const std::string log = read_text(dir / "out" / "pwave.log");
+  EXPECT_TRUE(contains(log, "stage 1/3: data and wavelet band-passed between 3")) << log;
+  EXPECT_TRUE(contains(log, "stage 2/3: data and wavelet high-passed above 2")) << log;
 }
 
 TEST(CliTasks, RunJsonOfAForwardRun) {

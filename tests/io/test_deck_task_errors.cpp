@@ -245,10 +245,29 @@ TEST(DeckTaskErrors, IterationsBatchAndStages) {
       "inversion.stages[1].iterations", "deck.yaml:18", "expected a positive integer");
   EXPECT_DECK_ERROR(deck_error(edit(staged, "{max_frequency: 8}", "{iterations: 1, fmax: 8}")),
                     "inversion.stages[1].fmax", "deck.yaml:18",
-                    "unknown key 'fmax' (valid keys: iterations, max_frequency)");
+                    "unknown key 'fmax' (valid keys: iterations, max_frequency, min_frequency)");
   EXPECT_DECK_ERROR(
       deck_error(edit(staged, "{max_frequency: 8}", "{iterations: 1, max_frequency: -8}")),
       "inversion.stages[1].max_frequency", "deck.yaml:18", "expected a number >= 0");
+  EXPECT_DECK_ERROR(
+      deck_error(edit(staged, "{max_frequency: 8}", "{iterations: 1, min_frequency: -2}")),
+      "inversion.stages[1].min_frequency", "deck.yaml:18", "expected a number >= 0");
+  EXPECT_DECK_ERROR(deck_error(edit(staged, "{max_frequency: 8}",
+                                    "{iterations: 1, min_frequency: 8, max_frequency: 8}")),
+                    "inversion.stages[1].min_frequency", "deck.yaml:18",
+                    "is 8 Hz, not below max_frequency 8 Hz");
+  EXPECT_DECK_ERROR(deck_error(edit(staged, "{max_frequency: 8}",
+                                    "{iterations: 1, min_frequency: 9, max_frequency: 8}")),
+                    "inversion.stages[1].min_frequency", "deck.yaml:18",
+                    "is 9 Hz, not below max_frequency 8 Hz");
+  EXPECT_DECK_ERROR(
+      deck_error(edit(staged, "{max_frequency: 8}", "{iterations: 1, max_frequency: 500}")),
+      "inversion.stages[1].max_frequency", "deck.yaml:18",
+      "is 500 Hz, at or above the Nyquist frequency 500 Hz of time.dt = 0.001 s");
+  EXPECT_DECK_ERROR(
+      deck_error(edit(staged, "{max_frequency: 8}", "{iterations: 1, min_frequency: 700}")),
+      "inversion.stages[1].min_frequency", "deck.yaml:18",
+      "is 700 Hz, at or above the Nyquist frequency 500 Hz of time.dt = 0.001 s");
   EXPECT_DECK_ERROR(deck_error(edit(fwi_deck(), "  iterations: 5\n", "  stages: []\n")),
                     "inversion.stages", "deck.yaml:18", "expected a non-empty list");
   EXPECT_DECK_ERROR(deck_error(edit(fwi_deck(), "  iterations: 5\n",

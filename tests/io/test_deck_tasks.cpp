@@ -114,6 +114,9 @@ TEST(DeckTasks, StagesOptimizersAndConditioning) {
   EXPECT_DOUBLE_EQ(inv.stages[0].max_frequency, 4.0);
   EXPECT_EQ(inv.stages[1].iterations, 2);
   EXPECT_DOUBLE_EQ(inv.stages[1].max_frequency, 0.0);
+  EXPECT_DOUBLE_EQ(inv.stages[0].min_frequency, 0.0);
+  EXPECT_DOUBLE_EQ(inv.stages[1].min_frequency, 0.0);
+  EXPECT_FALSE(d.resolved["inversion"]["stages"][0]["min_frequency"]);  // as before: not echoed
   EXPECT_EQ(inv.total_iterations(), 5);
   EXPECT_EQ(inv.optimizer.type, "lbfgs");
   EXPECT_EQ(inv.optimizer.memory, 7);
@@ -368,6 +371,34 @@ TEST(DeckModelForms, SmoothAppliesToFilesAndBuiltModels) {
   for (std::size_t i = 0; i < m.vp.size(); ++i) {
     ASSERT_NEAR(built.problem.model.vp[i], m.vp[i], 1e-3) << i;
   }
+}
+
+}  // namespace
+}  // namespace pwave::test
+
+namespace pwave::test {
+namespace {
+
+TEST(DeckTasks, BandPassStages) {
+  const std::string text = edit(fwi_deck(), "  iterations: 5\n",
+                                "  stages: [{iterations: 2, min_frequency: 3, max_frequency: 8}, "
+                                "{iterations: 1, min_frequency: 2.5}, {iterations: 1}]\n");
+  const io::Deck d = io::load_deck_text(text, "deck.yaml");
+  const io::DeckInversion& inv = d.inversion;
+  ASSERT_EQ(inv.stages.size(), 3u);
+  EXPECT_DOUBLE_EQ(inv.stages[0].min_frequency, 3.0);
+  EXPECT_DOUBLE_EQ(inv.stages[0].max_frequency, 8.0);
+  EXPECT_DOUBLE_EQ(inv.stages[1].min_frequency, 2.5);  // a high-pass alone
+  EXPECT_DOUBLE_EQ(inv.stages[1].max_frequency, 0.0);
+  EXPECT_DOUBLE_EQ(inv.stages[2].min_frequency, 0.0);
+  const YAML::Node stages = d.resolved["inversion"]["stages"];
+  EXPECT_EQ(stages[0]["min_frequency"].as<double>(), 3.0);
+  EXPECT_EQ(stages[1]["min_frequency"].as<double>(), 2.5);
+  EXPECT_FALSE(stages[2]["min_frequency"]);
+  // The resolved deck loads again to the same stages.
+  const io::Deck again = io::load_deck_text(io::resolved_yaml(d), "deck.yaml");
+  EXPECT_DOUBLE_EQ(again.inversion.stages[0].min_frequency, 3.0);
+  EXPECT_DOUBLE_EQ(again.inversion.stages[1].min_frequency, 2.5);
 }
 
 }  // namespace

@@ -23,10 +23,12 @@ struct OptimizerConfig {
 };
 
 /// One stage of a multiscale inversion: data and wavelet low-pass filtered below
-/// `max_frequency` Hz (0 = unfiltered), run for `iterations` iterations.
+/// `max_frequency` Hz (0 = no low-pass) and high-pass filtered above `min_frequency` Hz (0 = no
+/// high-pass; BandpassFilter), run for `iterations` iterations.
 struct StageConfig {
   int iterations = 0;
   double max_frequency = 0.0;
+  double min_frequency = 0.0;
 };
 
 /// Source wavelet estimation during an inversion (deck `wavelet.estimate`;

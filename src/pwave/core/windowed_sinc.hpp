@@ -1,7 +1,7 @@
 #pragma once
 // The Kaiser-windowed sinc, shared by Hicks's source and receiver interpolation
 // (acquisition/hicks.cpp) and the band-limited resampling of observed traces
-// (io/deck_observed.cpp).
+// (io/trace_resampler.cpp).
 
 #include <cmath>
 

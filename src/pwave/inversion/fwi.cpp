@@ -10,8 +10,8 @@
 
 #include "pwave/core/error.hpp"
 #include "pwave/core/log.hpp"
+#include "pwave/inversion/bandpass.hpp"
 #include "pwave/inversion/conditioning.hpp"
-#include "pwave/inversion/lowpass.hpp"
 #include "pwave/inversion/optimizer.hpp"
 #include "pwave/inversion/wavelet_estimation.hpp"
 #include "pwave/parallel/allreduce.hpp"
@@ -102,7 +102,10 @@ std::string fingerprint(const FwiConfig& c, int precision_bytes) {
     << (g.is_3d() ? std::to_string(g.ny) + "x" : std::string()) << g.nx << ' ' << c.problem.nt
     << ' ' << c.problem.shots.size() << ' ' << c.optimizer.type << ' ' << c.batch_size << ' '
     << c.seed;
-  for (const StageConfig& s : c.stages) f << ' ' << s.iterations << '@' << s.max_frequency;
+  for (const StageConfig& s : c.stages) {
+    f << ' ' << s.iterations << '@' << s.max_frequency;
+    if (s.min_frequency > 0) f << "hp" << s.min_frequency;  // none: as before band-passes
+  }
   if (c.parameters != std::vector<physics::Parameter>{physics::Parameter::vp}) {
     f << " parameters";
     for (physics::Parameter p : c.parameters) f << ' ' << physics::name(p);
@@ -275,8 +278,8 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed, Fw
   // the same filter per trace as filtering all data first) as it starts; the full data stay
   // where `observed` keeps them.
   parallel::ShotPlan plan;
-  std::optional<LowpassFilter> filter;
-  typename ShotGradient<T>::Hooks hooks;  // hooks.filter: the stage's low-pass, if any
+  std::optional<BandpassFilter> filter;
+  typename ShotGradient<T>::Hooks hooks;  // hooks.filter: the stage's band-pass, if any
   const auto grid_view = [&](const DeviceVector<T>& v) {
     return GridView<T>(v.data(), nz, nplane);
   };
@@ -314,10 +317,13 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed, Fw
     return j;
   };
 
-  // The stage's low-pass of the injected wavelet (0: none).
-  double stage_cutoff = 0.0;
+  // The stage's band-pass of the injected wavelet (both 0: none).
+  double stage_min_frequency = 0.0, stage_max_frequency = 0.0;
   const auto inject_wavelet = [&]() {
-    prop.set_wavelet(stage_cutoff > 0 ? lowpass(wavelet, stage_cutoff, cfg.problem.dt) : wavelet);
+    prop.set_wavelet(
+        stage_min_frequency > 0 || stage_max_frequency > 0
+            ? bandpass(wavelet, stage_min_frequency, stage_max_frequency, cfg.problem.dt)
+            : wavelet);
   };
   // Source wavelet estimation (wavelet_estimation.hpp): the ranks' `shots` modelled with the
   // current model and wavelet, their spectra (one row per shot) summed over all ranks in batch
@@ -363,6 +369,8 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed, Fw
       observer.wavelet(it, wavelet);
     }
   };
+  // Dead traces of each shot this rank's evaluations staged (-1: not drawn by this rank).
+  std::vector<double> dead_per_shot(static_cast<std::size_t>(nshots), -1.0);
   std::vector<int> all_shots(static_cast<std::size_t>(nshots));
   for (int s = 0; s < nshots; ++s) all_shots[std::size_t(s)] = s;
 
@@ -378,18 +386,28 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed, Fw
       continue;
     }
     shot_gradient.invalidate_observed();
-    if (stage.max_frequency > 0) {
-      filter.emplace(stage.max_frequency, cfg.problem.dt);
+    if (stage.max_frequency > 0 || stage.min_frequency > 0) {
+      filter.emplace(stage.min_frequency, stage.max_frequency, cfg.problem.dt);
       hooks.filter = [&](T* trace, std::size_t n) { filter->apply(trace, n); };
-      if (root)
+      if (root) {
+        std::string band;
+        if (stage.min_frequency > 0 && stage.max_frequency > 0) {
+          band = "band-passed between " + std::to_string(stage.min_frequency) + " and " +
+                 std::to_string(stage.max_frequency) + " Hz";
+        } else if (stage.min_frequency > 0) {
+          band = "high-passed above " + std::to_string(stage.min_frequency) + " Hz";
+        } else {
+          band = "low-passed below " + std::to_string(stage.max_frequency) + " Hz";
+        }
         log::info("stage " + std::to_string(si + 1) + "/" + std::to_string(cfg.stages.size()) +
-                  ": data and wavelet low-passed below " + std::to_string(stage.max_frequency) +
-                  " Hz");
+                  ": data and wavelet " + band);
+      }
     } else {
       filter.reset();
       hooks.filter = nullptr;
     }
-    stage_cutoff = stage.max_frequency;
+    stage_min_frequency = stage.min_frequency;
+    stage_max_frequency = stage.max_frequency;
     inject_wavelet();
     for (; done < stage_end; ++done) {
       const long it = done + 1;
@@ -411,8 +429,9 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed, Fw
       const double per_it =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count() /
           double(iterations_this_run);
-      state.history.push_back(
-          HistoryRow{it, int(si) + 1, info.misfit, info.gradient_norm, info.step, secs});
+      for (int s : plan.shots) dead_per_shot[std::size_t(s)] = shot_gradient.shot_dead_traces(s);
+      state.history.push_back(HistoryRow{it, int(si) + 1, info.misfit, info.gradient_norm,
+                                         info.step, secs, shot_gradient.dead_traces()});
       char line[256];
       std::snprintf(line, sizeof line,
                     "iteration %ld/%ld (stage %zu/%zu): misfit %.6e, |g| %.3e, step %.3g m/s, "
@@ -468,6 +487,8 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed, Fw
   }
   result.completed = !stopped_early;
   result.wavelet = wavelet;
+  comm.allreduce_max(dead_per_shot);  // a shot's count from any rank that staged it
+  for (double d : dead_per_shot) result.dead_traces += d > 0 ? long(d) : 0;
   if (root && result.completed) observer.finished(result.model, params);
   for (const HistoryRow& r : state.history) result.misfits.push_back(r.misfit);
   result.seconds =

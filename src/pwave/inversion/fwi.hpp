@@ -21,6 +21,10 @@ struct FwiResult {
   bool completed = false;       ///< every iteration done (false after FwiConfig::stop_after)
   /// The wavelet at the end: the last estimate with wavelet estimation, else the problem's.
   std::vector<double> wavelet;
+  /// Observed traces excluded from the misfit as dead (all zero, or NaN/Inf;
+  /// misfit::Selection::exclude_dead_traces) in the shots the iterations of this call drew, each
+  /// shot counted once (with every shot in every iteration: the data set's dead traces).
+  long dead_traces = 0;
 };
 
 /// Runs the inversion of `observed` [shot][receiver][time] (host) in precision T and returns the

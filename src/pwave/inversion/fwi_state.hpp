@@ -14,6 +14,10 @@ struct HistoryRow {
   double gradient_norm = 0;  ///< Euclidean norm of the conditioned gradient (optimiser units)
   double step = 0;           ///< largest model change of the step (the first parameter's unit)
   double seconds = 0;        ///< wall time of the iteration
+  /// Observed traces of the iteration's shots excluded from the misfit as dead (all zero, or
+  /// NaN/Inf; gradient.selection.dead_traces); -1: unknown (a row of a checkpoint written
+  /// before pwave kept the count).
+  long dead_traces = -1;
 };
 
 /// Everything needed to continue an inversion after `iteration` completed iterations.

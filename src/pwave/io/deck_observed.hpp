@@ -1,6 +1,6 @@
 #pragma once
 // Observed data files of gradient and fwi decks: [shot][receiver][time] as .npy, or as a SEG-Y
-// file of shot gathers such as pwave writes (traces in shot-major order, FieldRecord = shot + 1).
+// file of shot gathers (segy_gathers.hpp: gathers and geometry from the trace headers).
 // Neither is loaded: a .npy file is memory-mapped and its values read in place, in the file's
 // own dtype; a SEG-Y file is indexed once and its traces read shot by shot when needed. So a
 // rank's memory holds the shots it propagates, never the whole data set.
@@ -14,6 +14,7 @@
 #include "pwave/io/deck.hpp"
 #include "pwave/io/mapped_file.hpp"
 #include "pwave/io/npy.hpp"
+#include "pwave/io/segy_gathers.hpp"
 
 namespace pwave::io {
 
@@ -50,78 +51,16 @@ class MappedNpyTraces final : public ObservedTraces {
   NpyHeader header_;
 };
 
-/// Trace header bytes (1-based, as in the SEG-Y standard; segyio's field constants are these
-/// numbers) of a SEG-Y file's gathers and geometry. 0 for a scalar: the file has none
-/// (coordinates, or elevations and depths, as stored).
-struct SegyHeaderBytes {
-  int shot = 9;                 ///< FieldRecord: gathers are runs of equal values
-  int source_x = 73;            ///< SourceX
-  int source_y = 77;            ///< SourceY
-  int group_x = 81;             ///< GroupX
-  int group_y = 85;             ///< GroupY
-  int scalar = 71;              ///< SourceGroupScalar (coordinates)
-  int elevation_scalar = 69;    ///< ElevationScalar (elevations and depths)
-  int receiver_elevation = 41;  ///< ReceiverGroupElevation
-  int source_elevation = 45;    ///< SurfaceElevationAtSource
-  int source_depth = 49;        ///< SourceDepth
-};
-
-/// How a SEG-Y file's traces make gathers and, when asked, the acquisition.
-struct SegyOptions {
-  SegyHeaderBytes bytes;
-  bool gather_by_source = false;  ///< gathers: runs of equal (SourceX, SourceY), not of `shot`
-  /// Resample every trace to `nt` samples at read_observed_file's `dt` when the file's sample
-  /// interval or count differ (windowed sinc, low-passed below the coarser Nyquist frequency);
-  /// else a different interval is an error.
-  bool resample = false;
-  int nt = 0;
-  // The acquisition from the headers (read_observed_file's `geometry` given):
-  const Grid* grid = nullptr;  ///< the model: positions are checked inside it
-  double datum = 0.0;          ///< m: z = datum - elevation (+ source depth)
-  bool rotate = false;         ///< map survey (X, Y) with origin and azimuth
-  double x0 = 0.0, y0 = 0.0;   ///< survey coordinates of model (x, y) = (0, 0)
-  double azimuth = 90.0;       ///< degrees clockwise from north (+Y) of the model's x axis
-  bool drop_outside = false;   ///< leave out receivers outside the model (else an error)
-};
-
-/// Band-limited resampling of traces from `n_in` samples at `dt_in` to `n_out` at `dt_out`
-/// (seconds, both starting at t = 0): a Kaiser-windowed sinc (12 zero crossings each side,
-/// beta 8) whose cutoff is 0.9 of the lower of the two Nyquist frequencies, so that
-/// downsampling low-passes first (no aliasing). Each output sample's weights are normalised to
-/// sum to 1 over the whole window; samples of the window outside the input count as zeros.
-/// Output times past the input's last sample are 0. Equal intervals: a copy (cut or padded).
-class TraceResampler {
- public:
-  TraceResampler(int n_in, double dt_in, int n_out, double dt_out);
-  void apply(const float* in, double* out) const;
-  int n_in() const { return n_in_; }
-  int n_out() const { return n_out_; }
-
- private:
-  int n_in_, n_out_;
-  bool copy_ = false;
-  std::vector<int> first_;           ///< per output sample: first input sample of its weights
-  std::vector<std::size_t> offset_;  ///< per output sample: its weights in w_ (n_out + 1)
-  std::vector<double> w_;
-};
-
-/// Whether `byte` (1-based) starts a SEG-Y trace header field that segyio reads.
-bool segy_trace_field(int byte);
-
-/// The acquisition read from SEG-Y trace headers: one shot per gather, and what to log.
-struct HeaderGeometry {
-  std::vector<ShotGeometry> shots;
-  std::vector<std::string> notes;     ///< the geometry summary (log lines)
-  std::vector<std::string> warnings;  ///< traces dropped, far off the line, ...
-};
-
 /// Opens `path` as "npy" or "segy": checks its structure and returns its shape and a reader
 /// (`traces`, null when the shape is not 3D: the caller reports the shape). Values are not
 /// read here (see check_observed_values). A SEG-Y file may be big- or little-endian (detected
 /// from its binary header). A .npy file must hold a 3D C-order float32 or float64
 /// array in native byte order. A SEG-Y file's traces are grouped into shots by FieldRecord (one
 /// group per run of equal values; DeckObserved::shot_traces counts each group's traces). `dt`
-/// (seconds) is checked against the SEG-Y sample interval when the file gives one.
+/// (seconds) is checked against the SEG-Y sample interval when the file gives one; a recording
+/// delay (trace byte 109, one for the whole file) needs options.resample, which shifts the
+/// traces onto t = 0, dt, ... (SegyOptions). With `geometry`, every trace of a gather must have
+/// the source of its first trace.
 /// Throws InputError(key = "", where = path) saying what is wrong.
 /// With `geometry` (SEG-Y only), the acquisition comes from the trace headers (`options`): each
 /// gather is a shot, its source at (SourceX, SourceY) and datum - SurfaceElevationAtSource +

@@ -72,7 +72,8 @@ DeckKey build_schema() {
                {leaf("type"), leaf("learning_rate"), leaf("beta1"), leaf("beta2"), leaf("epsilon"),
                 leaf("momentum"), leaf("memory")}},
        DeckKey{"bounds", {leaf("vp"), leaf("rho")}}, leaf("smoothing"), leaf("water_depth"),
-       leaf("source_taper"), DeckKey{"stages", {leaf("iterations"), leaf("max_frequency")}},
+       leaf("source_taper"),
+       DeckKey{"stages", {leaf("iterations"), leaf("max_frequency"), leaf("min_frequency")}},
        leaf("output_every"), leaf("checkpoint_every")}};
   return DeckKey{"",
                  {leaf("task"), leaf("precision"), model, time, wavelet, acquisition, physics,

@@ -370,7 +370,7 @@ Node read_optimizer(const DeckReader& r, const Node& inv, OptimizerConfig& opt) 
   return out;
 }
 
-void read_stages(const DeckReader& r, const Node& inv, DeckInversion& d) {
+void read_stages(const DeckReader& r, const Node& inv, double dt, DeckInversion& d) {
   const Node iterations = r.child(inv, "inversion", "iterations");
   const Node stages = r.child(inv, "inversion", "stages");
   if (DeckReader::given(iterations) && DeckReader::given(stages)) {
@@ -387,7 +387,7 @@ void read_stages(const DeckReader& r, const Node& inv, DeckInversion& d) {
   }
   if (!stages.IsSequence() || stages.size() == 0) {
     r.fail("inversion.stages", stages,
-           "expected a non-empty list of {iterations, max_frequency}, got " +
+           "expected a non-empty list of {iterations, max_frequency, min_frequency}, got " +
                DeckReader::describe(stages));
   }
   for (std::size_t i = 0; i < stages.size(); ++i) {
@@ -398,6 +398,30 @@ void read_stages(const DeckReader& r, const Node& inv, DeckInversion& d) {
                              item + ".iterations", 1);
     const Node f = r.child(stages[i], item, "max_frequency");
     if (DeckReader::given(f)) s.max_frequency = r.non_negative(f, item + ".max_frequency");
+    const Node fmin = r.child(stages[i], item, "min_frequency");
+    if (DeckReader::given(fmin)) s.min_frequency = r.non_negative(fmin, item + ".min_frequency");
+    // The band-pass (inversion/bandpass.hpp): 0 <= min < max < Nyquist (a 0 leaves its side
+    // unfiltered).
+    const double nyquist = 0.5 / dt;
+    std::ostringstream why;
+    if (s.max_frequency >= nyquist) {
+      why.str("");
+      why << "is " << s.max_frequency << " Hz, at or above the Nyquist frequency " << nyquist
+          << " Hz of time.dt = " << dt << " s";
+      r.fail(item + ".max_frequency", f, why.str());
+    }
+    if (s.min_frequency >= nyquist) {
+      why.str("");
+      why << "is " << s.min_frequency << " Hz, at or above the Nyquist frequency " << nyquist
+          << " Hz of time.dt = " << dt << " s";
+      r.fail(item + ".min_frequency", fmin, why.str());
+    }
+    if (s.min_frequency > 0 && s.max_frequency > 0 && s.min_frequency >= s.max_frequency) {
+      why.str("");
+      why << "is " << s.min_frequency << " Hz, not below max_frequency " << s.max_frequency
+          << " Hz (the stage keeps min_frequency to max_frequency)";
+      r.fail(item + ".min_frequency", fmin, why.str());
+    }
     d.stages.push_back(s);
   }
 }
@@ -559,7 +583,7 @@ void read_inversion_section(const DeckReader& r, const Node& root, Deck& deck, N
   }
   r.check_keys(inv, key);
   DeckInversion& d = deck.inversion;
-  read_stages(r, inv, d);
+  read_stages(r, inv, deck.problem.dt, d);
   const int nshots = int(deck.problem.shots.size());
   const Node batch = r.child(inv, key, "batch_size");
   if (DeckReader::given(batch)) {
@@ -603,6 +627,8 @@ void read_inversion_section(const DeckReader& r, const Node& root, Deck& deck, N
     Node n(YAML::NodeType::Map);
     n["iterations"] = s.iterations;
     n["max_frequency"] = yaml_number(s.max_frequency);
+    // Echoed when given: decks without high-passes resolve as before.
+    if (s.min_frequency > 0) n["min_frequency"] = yaml_number(s.min_frequency);
     n.SetStyle(YAML::EmitterStyle::Flow);
     stages.push_back(n);
   }

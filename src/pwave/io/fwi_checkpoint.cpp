@@ -59,6 +59,10 @@ void write_checkpoint(const std::string& path, const FwiState& st) {
     put_doubles(out, rows);
     // Added after the first version: a file that ends before it has no estimated wavelet.
     put_doubles(out, st.wavelet);
+    // Added later still: each row's dead-trace count (a file that ends before: unknown, -1).
+    std::vector<double> dead;
+    for (const HistoryRow& r : st.history) dead.push_back(double(r.dead_traces));
+    put_doubles(out, dead);
     out.flush();
     if (!out) throw RuntimeError("could not write the checkpoint " + file.temp_path());
   }
@@ -87,17 +91,24 @@ FwiState read_checkpoint(const std::string& path) {
                                     rows[i + 4], rows[i + 5]});
   }
   if (r.in.peek() != std::char_traits<char>::eof()) st.wavelet = r.doubles();
+  if (r.in.peek() != std::char_traits<char>::eof()) {
+    const std::vector<double> dead = r.doubles();
+    if (dead.size() != st.history.size()) r.fail();
+    for (std::size_t i = 0; i < dead.size(); ++i) st.history[i].dead_traces = long(dead[i]);
+  }
   return st;
 }
 
 std::string history_csv(const std::vector<HistoryRow>& rows) {
   std::ostringstream o;
-  o << "iteration,stage,misfit,gradient_norm,step,seconds\n";
+  o << "iteration,stage,misfit,gradient_norm,step,seconds,dead_traces\n";
   char line[256];
   for (const HistoryRow& r : rows) {
-    std::snprintf(line, sizeof line, "%ld,%d,%.10g,%.10g,%.10g,%.4f\n", r.iteration, r.stage,
+    std::snprintf(line, sizeof line, "%ld,%d,%.10g,%.10g,%.10g,%.4f,", r.iteration, r.stage,
                   r.misfit, r.gradient_norm, r.step, r.seconds);
     o << line;
+    if (r.dead_traces >= 0) o << r.dead_traces;  // empty: unknown (an older checkpoint's row)
+    o << '\n';
   }
   return o.str();
 }

@@ -17,7 +17,8 @@ void write_checkpoint(const std::string& path, const FwiState& state);
 /// checkpoint or is truncated.
 FwiState read_checkpoint(const std::string& path);
 
-/// history.csv text for the rows: "iteration,stage,misfit,gradient_norm,step,seconds".
+/// history.csv text for the rows: "iteration,stage,misfit,gradient_norm,step,seconds,dead_traces"
+/// (dead_traces empty for a row whose count is unknown, HistoryRow::dead_traces < 0).
 std::string history_csv(const std::vector<HistoryRow>& rows);
 
 }  // namespace pwave::io

@@ -43,6 +43,22 @@ std::int32_t to_centimetres(double metres, const std::string& path, const char* 
 }
 
 // 40 lines of 80 columns, "Cnn " first, as SEG-Y rev 1 asks; segyio converts it to EBCDIC.
+// lines[38] and lines[39] are set here.
+std::string card_image(std::vector<std::string> lines) {
+  lines.resize(40);
+  lines[38] = "SEG Y REV1";
+  lines[39] = "END TEXTUAL HEADER";
+  std::string text;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    char prefix[8];
+    std::snprintf(prefix, sizeof prefix, "C%02d ", int(i + 1));
+    std::string line = prefix + lines[i];
+    line.resize(80, ' ');
+    text += line;
+  }
+  return text;
+}
+
 std::string textual_header(const std::vector<ShotGeometry>& shots, long ntraces, int nt, double dt,
                            int dt_us, bool three_d) {
   std::vector<std::string> lines(40);
@@ -71,17 +87,7 @@ std::string textual_header(const std::vector<ShotGeometry>& shots, long ntraces,
     lines[7] = "SourceDepth (49) in cm and ReceiverGroupElevation (41) = -z in cm, scalar (69)";
     lines[8] = "= -100; offset (37) = receiver x - source x in whole metres";
   }
-  lines[38] = "SEG Y REV1";
-  lines[39] = "END TEXTUAL HEADER";
-  std::string text;
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    char prefix[8];
-    std::snprintf(prefix, sizeof prefix, "C%02d ", int(i + 1));
-    std::string line = prefix + lines[i];
-    line.resize(80, ' ');
-    text += line;
-  }
-  return text;
+  return card_image(lines);
 }
 
 void set_field(char* header, int field, std::int32_t value, const std::string& path) {
@@ -223,5 +229,94 @@ void write_shot_gathers_segy(const std::string& path, const float* traces, int n
   check(segy_close(fp.release()), path, "cannot close '" + file.temp_path() + "'");
   file.commit();
 }
+
+template <class T>
+void write_synthetic_segy(const std::string& path, const SegyTraces& observed,
+                          const HostArray3<T>& synthetic, double dt) {
+  const SegyTraces::Layout& data = observed.layout();
+  const TimeAxis file_axis = data.axis;
+  const int nt = int(synthetic.extent(2));
+  if (synthetic.extent(0) != observed.shots() || synthetic.extent(1) < observed.receivers()) {
+    fail(path, "the synthetics hold " + std::to_string(synthetic.extent(0)) + " shots of " +
+                   std::to_string(synthetic.extent(1)) + " receivers, the observed file " +
+                   std::to_string(observed.shots()) + " of up to " +
+                   std::to_string(observed.receivers()));
+  }
+  if (file_axis.n <= 0 || file_axis.n > kMaxInt16) {
+    fail(path, std::to_string(file_axis.n) + " samples per trace do not fit SEG-Y rev 1");
+  }
+  const long dt_us = std::lround(file_axis.dt * 1e6);
+  if (dt_us < 1 || dt_us > kMaxInt16) fail(path, "the data's sample interval does not fit");
+  // From the simulation's axis to the data's: the reverse of observed.resample's reading.
+  const TraceResampler to_data(TimeAxis{nt, dt, 0.0}, file_axis);
+
+  AtomicFile file(path);
+  std::unique_ptr<segy_file, SegyCloser> fp(segy_open(file.temp_path().c_str(), "w+b"));
+  if (!fp) fail(path, "cannot open '" + file.temp_path() + "': " + std::strerror(errno));
+  check(segy_set_format(fp.get(), SEGY_IEEE_FLOAT_4_BYTE), path, "cannot set the sample format");
+
+  long ntraces = 0;
+  for (std::size_t s = 0; s < observed.shots(); ++s)
+    ntraces += long(observed.file_traces(s).size());
+  std::vector<std::string> lines(6);
+  lines[0] = "pwave synthetic traces, modelled for the observed data of";
+  std::string name = data.path;
+  if (name.size() > 76) name = "..." + name.substr(name.size() - 73);
+  lines[1] = name;
+  lines[2] = "trace headers copied from that file's traces, in the order pwave read them";
+  lines[3] = std::to_string(observed.shots()) + " shots, " + std::to_string(ntraces) + " traces";
+  std::ostringstream axis;
+  axis << "samples: IEEE float32 big-endian, " << file_axis.n << " at " << dt_us
+       << " us from t = " << file_axis.start * 1e3 << " ms (the data's axis)";
+  lines[4] = axis.str();
+  std::ostringstream sim;
+  sim << "resampled from the simulation's " << nt << " samples at dt = " << dt << " s";
+  lines[5] = sim.str();
+  check(segy_write_textheader(fp.get(), 0, card_image(lines).c_str()), path,
+        "cannot write the textual header");
+
+  char bin[SEGY_BINARY_HEADER_SIZE];
+  observed.read_binary_header(bin);
+  set_bfield(bin, SEGY_BIN_FORMAT, SEGY_IEEE_FLOAT_4_BYTE, path);
+  set_bfield(bin, SEGY_BIN_SAMPLES, file_axis.n, path);
+  set_bfield(bin, SEGY_BIN_INTERVAL, int(dt_us), path);
+  set_bfield(bin, SEGY_BIN_EXT_HEADERS, 0, path);
+  // The rev 2 byte-order constant (bytes 3297-3300), if any, says big-endian now.
+  unsigned char* order = reinterpret_cast<unsigned char*>(bin + 96);
+  if (order[0] || order[1] || order[2] || order[3]) {
+    order[0] = 1, order[1] = 2, order[2] = 3, order[3] = 4;
+  }
+  check(segy_write_binheader(fp.get(), bin), path, "cannot write the binary header");
+
+  const long trace0 = segy_trace0(bin);
+  const int trace_bsize = segy_trsize(SEGY_IEEE_FLOAT_4_BYTE, file_axis.n);
+  std::vector<double> resampled(std::size_t(file_axis.n));
+  std::vector<float> buf(std::size_t(file_axis.n));
+  int traceno = 0;
+  for (std::size_t s = 0; s < observed.shots(); ++s) {
+    const std::vector<int> traces = observed.file_traces(s);
+    for (std::size_t r = 0; r < traces.size(); ++r, ++traceno) {
+      char th[SEGY_TRACE_HEADER_SIZE];
+      observed.read_trace_header(traces[r], th);
+      set_field(th, SEGY_TR_SAMPLE_COUNT, file_axis.n, path);
+      set_field(th, SEGY_TR_SAMPLE_INTER, int(dt_us), path);
+      check(segy_write_traceheader(fp.get(), traceno, th, trace0, trace_bsize), path,
+            "cannot write trace header " + std::to_string(traceno));
+      to_data.apply(&synthetic(s, r, 0), resampled.data());
+      for (int n = 0; n < file_axis.n; ++n) buf[std::size_t(n)] = float(resampled[std::size_t(n)]);
+      check(segy_from_native(SEGY_IEEE_FLOAT_4_BYTE, file_axis.n, buf.data()), path,
+            "cannot convert trace " + std::to_string(traceno));
+      check(segy_writetrace(fp.get(), traceno, buf.data(), trace0, trace_bsize), path,
+            "cannot write trace " + std::to_string(traceno));
+    }
+  }
+  check(segy_close(fp.release()), path, "cannot close '" + file.temp_path() + "'");
+  file.commit();
+}
+
+template void write_synthetic_segy<float>(const std::string&, const SegyTraces&,
+                                          const HostArray3<float>&, double);
+template void write_synthetic_segy<double>(const std::string&, const SegyTraces&,
+                                           const HostArray3<double>&, double);
 
 }  // namespace pwave::io

@@ -115,6 +115,8 @@ class ShotGradient {
   int chunk() const { return chunk_; }
   /// Dead observed traces (all zero, or NaN/Inf) the last evaluate() excluded, over all ranks.
   long dead_traces() const { return dead_traces_; }
+  /// Dead observed traces of `shot` when this rank last staged it (0 if it never did).
+  int shot_dead_traces(int shot) const { return staging_.dead_traces(shot); }
   /// Wall time spent in the cross-rank sums so far (seconds).
   double reduce_seconds() const { return reduce_seconds_; }
 
