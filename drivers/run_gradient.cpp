@@ -76,8 +76,7 @@ void run_gradient_task(const io::Deck& deck, const fs::path& dir) {
   io::write_npy(files.add("gradient.npy"), g.gradient.data(), shape);
   if (has_rho) io::write_npy(files.add("gradient_rho.npy"), g.gradient_rho.data(), shape);
   write_traces_npy(files, "synthetic.npy", g.synthetic, p.shots);
-  const std::vector<T> wavelet(p.wavelet.begin(), p.wavelet.end());
-  io::write_npy(files.add("wavelet.npy"), wavelet.data(), {wavelet.size()});
+  write_wavelet_npy<T>(files, p);
   io::write_text_file(files.add("summary.json"), summary.str());
   files.commit();
 

@@ -21,6 +21,9 @@ struct FwiResult {
   bool completed = false;       ///< every iteration done (false after FwiConfig::stop_after)
   /// The wavelet at the end: the last estimate with wavelet estimation, else the problem's.
   std::vector<double> wavelet;
+  /// Every shot's wavelet at the end, [shot][time], when the shots have their own (per-shot
+  /// estimation or ForwardProblem::shot_wavelets); empty otherwise.
+  std::vector<std::vector<double>> shot_wavelets;
 };
 
 /// Runs the inversion of `observed` [shot][receiver][time] (host) in precision T and returns the
