@@ -441,6 +441,27 @@ TEST(WaveletEstimation, PerShotRecoversShotDependentWavelets) {
   EXPECT_EQ(kept_shots, 3);
 }
 
+// A shared estimate with per-shot initial wavelets (ForwardProblem::shot_wavelets) applies the
+// one filter to every shot's wavelet: identical rows give bitwise the shared run (misfits,
+// model, wavelets), reported per shot.
+TEST(WaveletEstimation, SharedEstimateOfIdenticalRowsIsTheSharedRunBitwise) {
+  FwiConfig c = estimation_config();
+  c.stages = {StageConfig{2, 0.0}};
+  const HostArray3<double> observed = observed_data(c);
+  const FwiResult shared = run_fwi<double>(c, observed);
+  FwiConfig rows = c;
+  rows.problem.shot_wavelets.assign(c.problem.shots.size(), c.problem.wavelet);
+  rows.problem.wavelet.clear();
+  WaveletRecorder seen;
+  const FwiResult table = run_fwi<double>(rows, observed, seen);
+  EXPECT_EQ(table.misfits, shared.misfits);
+  EXPECT_EQ(table.model.vp, shared.model.vp);
+  ASSERT_EQ(table.shot_wavelets.size(), c.problem.shots.size());
+  for (const std::vector<double>& w : table.shot_wavelets) EXPECT_EQ(w, shared.wavelet);
+  EXPECT_EQ(seen.tables.size(), 2u);
+  EXPECT_TRUE(seen.wavelets.empty());
+}
+
 // Per shot: a run stopped and resumed ends bitwise where the uninterrupted run ends (the
 // checkpoint holds every shot's wavelet); wavelet_NNNN.npy and wavelet_estimate.npy are
 // [shots, nt]; the checkpoint of a shared estimate is another inversion's.
