@@ -96,6 +96,15 @@ void print_gradient_figures(const io::Deck& deck, std::size_t bytes) {
             << format("; %.0f gradient shot propagations (forward + adjoint) in all",
                       double(inv.total_iterations()) * per_iteration)
             << "\n";
+  const WaveletEstimation& we = inv.wavelet_estimation;
+  if (we.enabled) {
+    std::cout << "# fwi: wavelet estimated every " << name(we.every)
+              << format(", water level %g, ", we.water_level)
+              << (we.per_shot
+                      ? format("per shot (%g wavelets, each from its own traces)", double(nshots))
+                      : std::string("one for every shot"))
+              << "\n";
+  }
 }
 
 }  // namespace
@@ -132,6 +141,10 @@ int check_command(const CommandLine& cl) {
             << format("h = %g m; at least %g wanted)", std::max({g.dx, g.dz, dy}),
                       physics::min_points_per_wavelength)
             << "\n";
+  if (!p.shot_wavelets.empty()) {
+    std::cout << "# wavelet: one per shot, " << p.shot_wavelets.size() << " rows of " << p.nt
+              << " samples (wavelet.file)\n";
+  }
   const int* wd = p.boundary.width;
   if (g.is_3d()) {
     std::cout << "# grid: " << g.nz << " x " << g.ny << " x " << g.nx << " = " << g.cells()

@@ -55,8 +55,7 @@ void run_forward_task(const io::Deck& deck, const fs::path& dir) {
   // A failure part-way removes what this run already wrote: results come all or none.
   ResultFiles files(dir);
   write_traces_npy(files, "receivers.npy", traces, p.shots);
-  const std::vector<T> wavelet(p.wavelet.begin(), p.wavelet.end());
-  io::write_npy(files.add("wavelet.npy"), wavelet.data(), {wavelet.size()});
+  write_wavelet_npy<T>(files, p);
   if (deck.output.segy) {
     const std::vector<float> f32(traces.data(), traces.data() + traces.size());
     io::write_shot_gathers_segy(files.add("receivers.segy"), f32.data(), int(nshots), int(nrec),

@@ -93,18 +93,19 @@ void run_fwi_task(const io::Deck& deck, const fs::path& dir, bool resume, int st
   std::string parameters;
   for (physics::Parameter q : inv.parameters)
     parameters += (parameters.empty() ? "" : ", ") + std::string(physics::name(q));
-  log::info("fwi: " + std::to_string(inv.total_iterations()) + " iterations (" + stages_text(inv) +
-            ") of [" + parameters + "], " +
-            std::to_string(inv.batch_size > 0 ? inv.batch_size : nshots) + " of " +
-            std::to_string(nshots) + " shots per iteration, " + inv.optimizer.type + ", " +
-            to_string(deck.storage) + " storage" +
-            (deck.misfit.function != misfit::Misfit::l2
-                 ? std::string(", misfit ") + misfit::name(deck.misfit.function)
-                 : std::string()) +
-            (inv.wavelet_estimation.enabled
-                 ? std::string(", wavelet estimated every ") + name(inv.wavelet_estimation.every)
-                 : std::string()) +
-            (resume ? ", resuming" : ""));
+  log::info(
+      "fwi: " + std::to_string(inv.total_iterations()) + " iterations (" + stages_text(inv) +
+      ") of [" + parameters + "], " + std::to_string(inv.batch_size > 0 ? inv.batch_size : nshots) +
+      " of " + std::to_string(nshots) + " shots per iteration, " + inv.optimizer.type + ", " +
+      to_string(deck.storage) + " storage" +
+      (deck.misfit.function != misfit::Misfit::l2
+           ? std::string(", misfit ") + misfit::name(deck.misfit.function)
+           : std::string()) +
+      (inv.wavelet_estimation.enabled
+           ? std::string(inv.wavelet_estimation.per_shot ? ", per-shot wavelets" : ", wavelet") +
+                 " estimated every " + name(inv.wavelet_estimation.every)
+           : std::string()) +
+      (resume ? ", resuming" : ""));
   {
     ResultFiles files(dir);
     io::write_grid_npy<T>(files.add("initial_model.npy"), grid, p.model.vp);
@@ -136,8 +137,7 @@ void run_fwi_task(const io::Deck& deck, const fs::path& dir, bool resume, int st
   }
   {
     ResultFiles files(dir);
-    const std::vector<T> wavelet(p.wavelet.begin(), p.wavelet.end());
-    io::write_npy(files.add("wavelet.npy"), wavelet.data(), {wavelet.size()});
+    write_wavelet_npy<T>(files, p);
     files.commit();
   }
 

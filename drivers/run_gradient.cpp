@@ -90,8 +90,7 @@ void run_gradient_task(const io::Deck& deck, const fs::path& dir) {
                                   int(nt), p.dt, p.shots, grid.is_3d());
     }
   }
-  const std::vector<T> wavelet(p.wavelet.begin(), p.wavelet.end());
-  io::write_npy(files.add("wavelet.npy"), wavelet.data(), {wavelet.size()});
+  write_wavelet_npy<T>(files, p);
   io::write_text_file(files.add("summary.json"), summary.str());
   files.commit();
 

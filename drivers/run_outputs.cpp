@@ -93,6 +93,22 @@ template void write_traces_npy<float>(ResultFiles&, const std::string&, const Ho
 template void write_traces_npy<double>(ResultFiles&, const std::string&, const HostArray3<double>&,
                                        const std::vector<ShotGeometry>&);
 
+template <class T>
+void write_wavelet_npy(ResultFiles& files, const ForwardProblem& p) {
+  if (p.shot_wavelets.empty()) {
+    const std::vector<T> w(p.wavelet.begin(), p.wavelet.end());
+    io::write_npy(files.add("wavelet.npy"), w.data(), {w.size()});
+    return;
+  }
+  std::vector<T> w;
+  for (const std::vector<double>& row : p.shot_wavelets) w.insert(w.end(), row.begin(), row.end());
+  io::write_npy(files.add("wavelet.npy"), w.data(),
+                {p.shot_wavelets.size(), p.shot_wavelets[0].size()});
+}
+
+template void write_wavelet_npy<float>(ResultFiles&, const ForwardProblem&);
+template void write_wavelet_npy<double>(ResultFiles&, const ForwardProblem&);
+
 std::string json_number(double value) {
   if (!std::isfinite(value)) return "null";
   char buf[64];

@@ -40,6 +40,11 @@ template <class T>
 void write_traces_npy(ResultFiles& files, const std::string& name, const HostArray3<T>& traces,
                       const std::vector<ShotGeometry>& shots);
 
+/// Writes the injected source time function as wavelet.npy in precision T: [time], or
+/// [shot, time] when the shots have their own (ForwardProblem::shot_wavelets).
+template <class T>
+void write_wavelet_npy(ResultFiles& files, const ForwardProblem& problem);
+
 /// `value` as a JSON number (shortest form that reads back exactly; null if not finite).
 std::string json_number(double value);
 /// `text` as a JSON string, quoted and escaped.

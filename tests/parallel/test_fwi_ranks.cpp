@@ -189,5 +189,38 @@ TEST(FwiRanks, WaveletEstimationIsBitwiseIndependentOfTheRankCount) {
   }
 }
 
+// Per-shot estimation: each shot's wavelet is estimated by the rank that models it and gathered
+// to every rank, so every shot's wavelet, the misfits and the model are bitwise those of one
+// rank (the data of each shot made with its own wavelet).
+TEST(FwiRanks, PerShotWaveletEstimationIsBitwiseIndependentOfTheRankCount) {
+  const auto& world = parallel::test_env::world();
+  FwiConfig c = rank_test_config("adam");
+  c.wavelet_estimation.enabled = true;
+  c.wavelet_estimation.per_shot = true;
+  ForwardProblem truth = c.problem;
+  truth.model = anomaly_model(c);
+  for (std::size_t s = 0; s < c.problem.shots.size(); ++s) {
+    truth.shot_wavelets.push_back(ricker(10.0 + 2.0 * double(s), 0.09 + 0.005 * double(s),
+                                         c.problem.dt, c.problem.nt, 1.5 + 0.5 * double(s)));
+  }
+  const auto observed = forward_model<float>(truth);
+  for (const auto every : {WaveletEstimation::Every::iteration, WaveletEstimation::Every::stage}) {
+    c.wavelet_estimation.every = every;
+    c.problem.shot_batch = every == WaveletEstimation::Every::stage ? 1 : 0;
+    const FwiResult many = run_fwi<float>(c, observed, world);
+    const FwiResult one = run_fwi<float>(c, observed, parallel::Communicator::self());
+    ASSERT_EQ(one.shot_wavelets.size(), c.problem.shots.size());
+    EXPECT_TRUE(one.wavelet.empty());
+    EXPECT_EQ(many.shot_wavelets, one.shot_wavelets)
+        << world.size() << " ranks, every " << name(every);
+    for (const std::vector<double>& w : one.shot_wavelets) EXPECT_NE(w, c.problem.wavelet);
+    EXPECT_NE(one.shot_wavelets[0], one.shot_wavelets[1]);
+    EXPECT_EQ(many.misfits, one.misfits) << world.size() << " ranks, every " << name(every);
+    EXPECT_EQ(0, std::memcmp(many.model.vp.data(), one.model.vp.data(),
+                             one.model.vp.size() * sizeof(double)))
+        << world.size() << " ranks differ from one rank, every " << name(every);
+  }
+}
+
 }  // namespace
 }  // namespace pwave

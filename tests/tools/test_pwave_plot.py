@@ -269,6 +269,28 @@ class Figures(unittest.TestCase):
         r = run_tool(self.dir, "--dpi", "60", "--only", "wavelet_estimate")
         self.assertEqual(r.returncode, 1, r.stderr)
 
+    def test_fwi_run_with_per_shot_wavelets(self):
+        """wavelet.estimate.per_shot writes [shots, nt] estimates (and a [shots, nt] wavelet.npy
+        when the deck gave one row per shot): both figures draw a few shots."""
+        make_fwi_run(self.dir)
+        rows = np.array([a * ricker(NT, DT, f0=f0, t0=0.12)
+                         for a, f0 in ((1.0, 12.0), (1.7, 12.0), (-1.2, 8.0), (2.0, 10.0),
+                                       (0.8, 14.0), (1.1, 11.0))])
+        for it in (1, 2):
+            np.save(os.path.join(self.dir, f"wavelet_{it:04d}.npy"), (rows * it).astype("<f4"))
+        np.save(os.path.join(self.dir, "wavelet_estimate.npy"), (rows * 2).astype("<f4"))
+        r = run_tool(self.dir, "--dpi", "60", "--only", "wavelet_estimate,wavelet")
+        self.assertEqual(r.returncode, 0, f"stdout:\n{r.stdout}\nstderr:\n{r.stderr}")
+        self.assert_figures(self.dir, ["wavelet.png", "wavelet_estimate.png"], r.stdout)
+        np.save(os.path.join(self.dir, "wavelet.npy"), rows.astype("<f4"))  # one row per shot
+        r = run_tool(self.dir, "--dpi", "60", "--only", "wavelet_estimate,wavelet")
+        self.assertEqual(r.returncode, 0, f"stdout:\n{r.stdout}\nstderr:\n{r.stderr}")
+        self.assert_figures(self.dir, ["wavelet.png", "wavelet_estimate.png"], r.stdout)
+        np.save(os.path.join(self.dir, "wavelet.npy"), np.zeros((2, 3, NT), "<f4"))
+        r = run_tool(self.dir, "--dpi", "60", "--only", "wavelet")
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("expected 1 or 2 dimensions", r.stderr)
+
     def test_forward_and_gradient_tasks(self):
         w = ricker(NT, DT)
         fwd = os.path.join(self.dir, "forward")

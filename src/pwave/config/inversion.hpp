@@ -45,6 +45,10 @@ struct WaveletEstimation {
   /// eps = water_level * max_f P(f), P the synthetic data's power per frequency: where P is
   /// below about eps the filter tends to 1 (the wavelet is kept there). >= 0.
   double water_level = 1e-3;
+  /// One wavelet per shot, each estimated from its own traces (the same filter, from the sums of
+  /// that shot alone) and applied to its own wavelet; shots outside the estimate's minibatch
+  /// keep theirs. false: one filter from every shot's traces, applied to every shot's wavelet.
+  bool per_shot = false;
 };
 
 /// The deck's name of an estimation cadence: "iteration" or "stage".

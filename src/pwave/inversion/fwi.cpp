@@ -114,6 +114,7 @@ std::string fingerprint(const FwiConfig& c, int precision_bytes) {
   if (c.misfit.function != misfit::Misfit::l2) f << " misfit " << misfit::name(c.misfit.function);
   const WaveletEstimation& we = c.wavelet_estimation;
   if (we.enabled) f << " wavelet-estimate " << name(we.every) << ' ' << we.water_level;
+  if (we.enabled && we.per_shot) f << " per-shot";
   return f.str();
 }
 
@@ -239,8 +240,17 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed, Fw
 
   // The wavelet of the iterations (full band; a multiscale stage low-passes what the propagator
   // injects): the problem's, or with wavelet estimation the latest estimate.
-  std::vector<double> wavelet = cfg.problem.wavelet;
+  // `wavelets`: one row shared by every shot, or one per shot (the problem's shot_wavelets, or
+  // the shared one repeated for a per-shot estimate).
   const WaveletEstimation& estimation = cfg.wavelet_estimation;
+  const bool per_shot =
+      !cfg.problem.shot_wavelets.empty() || (estimation.enabled && estimation.per_shot);
+  std::vector<std::vector<double>> wavelets;
+  if (!cfg.problem.shot_wavelets.empty()) {
+    wavelets = cfg.problem.shot_wavelets;
+  } else {
+    wavelets.assign(per_shot ? std::size_t(nshots) : 1, cfg.problem.wavelet);
+  }
 
   const std::string print = fingerprint(cfg, int(sizeof(T)));
   FwiState state;
@@ -256,13 +266,26 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed, Fw
     for (std::size_t i = 0; i < np * ncells; ++i) h(i) = T(state.model[i]);
     Kokkos::deep_copy(model, h);
     opt.load(state.optimizer);
-    if (!state.wavelet.empty()) {
-      if (state.wavelet.size() != std::size_t(nt)) {
+    const auto resumed = [&](const std::vector<double>& w) {
+      if (w.size() != std::size_t(nt)) {
         throw InputError("--resume", saved->source,
-                         "the checkpoint's wavelet has " + std::to_string(state.wavelet.size()) +
+                         "the checkpoint's wavelet has " + std::to_string(w.size()) +
                              " samples; time.nt is " + std::to_string(nt));
       }
-      wavelet = state.wavelet;
+      return w;
+    };
+    if (!state.shot_wavelets.empty()) {
+      if (!per_shot || state.shot_wavelets.size() != std::size_t(nshots)) {
+        throw InputError("--resume", saved->source,
+                         "the checkpoint holds " + std::to_string(state.shot_wavelets.size()) +
+                             " per-shot wavelets; this inversion has " +
+                             (per_shot ? std::to_string(nshots) + " shots" : "a shared wavelet"));
+      }
+      for (std::size_t s = 0; s < wavelets.size(); ++s) {
+        wavelets[s] = resumed(state.shot_wavelets[s]);
+      }
+    } else if (!state.wavelet.empty()) {
+      for (std::vector<double>& w : wavelets) w = resumed(state.wavelet);
     }
     if (root) log::info("resuming after iteration " + std::to_string(state.iteration));
   }
@@ -317,22 +340,35 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed, Fw
     return j;
   };
 
-  // The stage's band-pass of the injected wavelet (both 0: none).
+  // The stage's band-pass of the injected wavelets (both 0: none).
   double stage_min_frequency = 0.0, stage_max_frequency = 0.0;
+  const auto band = [&](const std::vector<double>& w) {
+    return stage_min_frequency > 0 || stage_max_frequency > 0
+               ? bandpass(w, stage_min_frequency, stage_max_frequency, cfg.problem.dt)
+               : w;
+  };
   const auto inject_wavelet = [&]() {
-    prop.set_wavelet(
-        stage_min_frequency > 0 || stage_max_frequency > 0
-            ? bandpass(wavelet, stage_min_frequency, stage_max_frequency, cfg.problem.dt)
-            : wavelet);
+    if (!per_shot) {
+      prop.set_wavelet(band(wavelets[0]));
+      return;
+    }
+    std::vector<std::vector<double>> injected(wavelets.size());
+    for (std::size_t s = 0; s < wavelets.size(); ++s) injected[s] = band(wavelets[s]);
+    prop.set_shot_wavelets(injected);
   };
   // Source wavelet estimation (wavelet_estimation.hpp): the ranks' `shots` modelled with the
-  // current model and wavelet, their spectra (one row per shot) summed over all ranks in batch
-  // order (bitwise the same on any number of ranks), then the wavelet updated. Collective.
+  // current model and wavelets, their spectra (one row per shot), then
+  // - shared: the rows summed over all ranks in batch order (bitwise the same on any number of
+  //   ranks) and the one filter applied to every wavelet;
+  // - per shot: each shot's wavelet updated from its own row by the rank that models it, and
+  //   the new wavelets gathered, in batch order, to every rank (copies: bitwise the same).
+  // Collective. `batch`: the shots of every rank (global ids, batch order).
   std::optional<WaveletEstimator> estimator;
   if (estimation.enabled) estimator.emplace(nt);
   std::vector<double> spectra;  // [this rank's shot][WaveletEstimator::row_size()]
   typename Traces<T>::host_mirror_type host_syn, host_obs;
-  const auto estimate_wavelet = [&](long it, const parallel::ShotPlan& shots) {
+  const auto estimate_wavelet = [&](long it, const std::vector<int>& batch,
+                                    const parallel::ShotPlan& shots) {
     set_model(model);  // the propagator may hold a line search's trial model
     const std::size_t row = estimator->row_size();
     spectra.assign(shots.shots.size() * row, 0.0);
@@ -351,22 +387,53 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed, Fw
                                spectra.data() + std::size_t(first + k) * row);
           }
         });
-    const std::vector<double> sums = parallel::ordered_sum(comm, shots.positions(), spectra, row);
-    std::vector<double> next = estimator->update(wavelet, sums.data(), estimation.water_level);
     double change = 0, before = 0;
-    for (int n = 0; n < nt; ++n) {
-      change += (next[n] - wavelet[n]) * (next[n] - wavelet[n]);
-      before += wavelet[n] * wavelet[n];
+    const auto replace = [&](std::vector<double>& w, std::vector<double> next) {
+      for (int n = 0; n < nt; ++n) {
+        change += (next[n] - w[n]) * (next[n] - w[n]);
+        before += w[n] * w[n];
+      }
+      w = std::move(next);
+    };
+    if (!estimation.per_shot) {
+      const std::vector<double> sums = parallel::ordered_sum(comm, shots.positions(), spectra, row);
+      for (std::vector<double>& w : wavelets) {
+        replace(w, estimator->update(w, sums.data(), estimation.water_level));
+      }
+    } else {
+      std::vector<double> mine;  // this rank's shots' new wavelets, [shot][time]
+      mine.reserve(shots.shots.size() * std::size_t(nt));
+      for (std::size_t k = 0; k < shots.shots.size(); ++k) {
+        const std::vector<double> next =
+            estimator->update(wavelets[std::size_t(shots.shots[k])], spectra.data() + k * row,
+                              estimation.water_level);
+        mine.insert(mine.end(), next.begin(), next.end());
+      }
+      // The ranks' shares are contiguous pieces of the batch in rank order: their
+      // concatenation is the batch's new wavelets in batch order.
+      const std::vector<double> all = comm.allgatherv(mine);
+      if (all.size() != batch.size() * std::size_t(nt)) {
+        throw RuntimeError("wavelet estimation: gathered " + std::to_string(all.size()) +
+                           " samples for " + std::to_string(batch.size()) + " shots");
+      }
+      for (std::size_t b = 0; b < batch.size(); ++b) {
+        const auto from = all.begin() + std::ptrdiff_t(b * std::size_t(nt));
+        replace(wavelets[std::size_t(batch[b])], std::vector<double>(from, from + nt));
+      }
     }
-    wavelet = std::move(next);
     inject_wavelet();
     if (root) {
-      char line[160];
+      char line[200];
       std::snprintf(line, sizeof line,
-                    "iteration %ld: wavelet estimated from %d shots, changed by %.3g of its norm",
-                    it, shots.batch, before > 0 ? std::sqrt(change / before) : 0.0);
+                    "iteration %ld: %s estimated from %d shots, changed by %.3g of its norm", it,
+                    estimation.per_shot ? "per-shot wavelets" : "wavelet", shots.batch,
+                    before > 0 ? std::sqrt(change / before) : 0.0);
       log::info(line);
-      observer.wavelet(it, wavelet);
+      if (per_shot) {
+        observer.shot_wavelets(it, wavelets);
+      } else {
+        observer.wavelet(it, wavelets[0]);
+      }
     }
   };
   // Dead traces of each shot this rank's evaluations staged (-1: not drawn by this rank).
@@ -412,12 +479,12 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed, Fw
     for (; done < stage_end; ++done) {
       const long it = done + 1;
       const auto t0 = std::chrono::steady_clock::now();
-      plan =
-          parallel::plan_shots(draw_batch(cfg.seed, it, nshots, batch), comm.rank(), comm.size());
+      const std::vector<int> minibatch = draw_batch(cfg.seed, it, nshots, batch);
+      plan = parallel::plan_shots(minibatch, comm.rank(), comm.size());
       if (estimation.enabled && estimation.every == WaveletEstimation::Every::iteration) {
-        estimate_wavelet(it, plan);
+        estimate_wavelet(it, minibatch, plan);
       } else if (estimation.enabled && done == stage_start) {  // every stage, from every shot
-        estimate_wavelet(it, parallel::plan_shots(all_shots, comm.rank(), comm.size()));
+        estimate_wavelet(it, all_shots, parallel::plan_shots(all_shots, comm.rank(), comm.size()));
       }
       const StepInfo info = opt.step(model, gradient, objective);
       if (!std::isfinite(info.misfit)) {
@@ -466,7 +533,11 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed, Fw
         state.model.assign(h.data(), h.data() + np * ncells);
         state.optimizer = opt.save();
         state.iteration = it;
-        if (estimation.enabled) state.wavelet = wavelet;
+        if (estimation.enabled && per_shot) {
+          state.shot_wavelets = wavelets;
+        } else if (estimation.enabled) {
+          state.wavelet = wavelets[0];
+        }
         if (root) observer.checkpoint(state);
       }
       if (stopping && it < total) {
@@ -486,7 +557,11 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed, Fw
     result.model.values(params[k]) = to_host(physical_block(model, k));
   }
   result.completed = !stopped_early;
-  result.wavelet = wavelet;
+  if (per_shot) {
+    result.shot_wavelets = wavelets;
+  } else {
+    result.wavelet = wavelets[0];
+  }
   comm.allreduce_max(dead_per_shot);  // a shot's count from any rank that staged it
   for (double d : dead_per_shot) result.dead_traces += d > 0 ? long(d) : 0;
   if (root && result.completed) observer.finished(result.model, params);

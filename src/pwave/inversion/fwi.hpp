@@ -25,6 +25,9 @@ struct FwiResult {
   /// misfit::Selection::exclude_dead_traces) in the shots the iterations of this call drew, each
   /// shot counted once (with every shot in every iteration: the data set's dead traces).
   long dead_traces = 0;
+  /// Every shot's wavelet at the end, [shot][time], when the shots have their own (per-shot
+  /// estimation or ForwardProblem::shot_wavelets); empty otherwise.
+  std::vector<std::vector<double>> shot_wavelets;
 };
 
 /// Runs the inversion of `observed` [shot][receiver][time] (host) in precision T and returns the

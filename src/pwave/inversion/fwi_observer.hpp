@@ -54,6 +54,11 @@ class FwiObserver {
   virtual void wavelet(long iteration, const std::vector<double>& wavelet) {
     (void)iteration, (void)wavelet;
   }
+  /// The same when every shot has its own wavelet (WaveletEstimation::per_shot, or
+  /// ForwardProblem::shot_wavelets): every shot's, [shot][time] (wavelet() is not called then).
+  virtual void shot_wavelets(long iteration, const std::vector<std::vector<double>>& wavelets) {
+    (void)iteration, (void)wavelets;
+  }
   /// After the last iteration (not when stopping early): the final model; `parameters` are the
   /// inverted ones (the others are as given).
   virtual void finished(const Model& model, const std::vector<physics::Parameter>& parameters) {

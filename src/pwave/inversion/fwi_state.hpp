@@ -30,6 +30,9 @@ struct FwiState {
   /// The wavelet the next iteration starts from when it is estimated
   /// (WaveletEstimation); empty: the problem's.
   std::vector<double> wavelet;
+  /// Per-shot wavelets (WaveletEstimation::per_shot, or the problem's shot_wavelets) the next
+  /// iteration starts from, [shot][time]; empty: `wavelet` (shared).
+  std::vector<std::vector<double>> shot_wavelets;
 };
 
 }  // namespace pwave

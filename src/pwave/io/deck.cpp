@@ -231,6 +231,7 @@ Deck load_deck_text(const std::string& text, const std::string& path,
     res["acquisition"] = resolved_acquisition(acq, three_d);
   }
   deck.problem.hicks_half_width = acq.hicks_half_width;
+  check_wavelet_shots(r, root, deck);
   resolve_section(res, "physics", [&](Node& n) { read_physics(r, root, deck, n); });
   check_density(r, root, deck.problem);
   resolve_section(res, "boundary", [&](Node& n) { read_boundary(r, root, deck, n); });

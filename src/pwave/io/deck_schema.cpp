@@ -27,9 +27,10 @@ DeckKey material(const char* name) {
 DeckKey build_schema() {
   DeckKey model{"model", {leaf("shape"), leaf("spacing"), material("vp"), material("rho")}};
   DeckKey time{"time", {leaf("dt"), leaf("nt")}};
-  DeckKey wavelet{"wavelet",
-                  {leaf("type"), leaf("peak_frequency"), leaf("delay"), leaf("amplitude"),
-                   leaf("file"), DeckKey{"estimate", {leaf("every"), leaf("water_level")}}}};
+  DeckKey wavelet{
+      "wavelet",
+      {leaf("type"), leaf("peak_frequency"), leaf("delay"), leaf("amplitude"), leaf("file"),
+       DeckKey{"estimate", {leaf("every"), leaf("water_level"), leaf("per_shot")}}}};
   DeckKey acquisition{"acquisition",
                       {DeckKey{"sources", {coordinate("x"), coordinate("y"), coordinate("z")}},
                        DeckKey{"receivers",

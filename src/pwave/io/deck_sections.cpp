@@ -17,23 +17,40 @@ namespace {
 using Node = YAML::Node;
 constexpr int default_cpml_width = 20;
 
-std::vector<double> read_wavelet_file(const DeckReader& r, const Node& file, int nt) {
+// wavelet.file: [nt] (shared) into problem.wavelet, or [rows, nt] (one row per shot: the count
+// is checked against the shots by check_wavelet_shots) into problem.shot_wavelets.
+void read_wavelet_file(const DeckReader& r, const Node& file, int nt, ForwardProblem& p) {
   const std::string name = r.text(file, "wavelet.file");
   const NpyArray array = read_deck_npy(r, file, "wavelet.file");
-  if (array.shape.size() != 1 || array.shape[0] != std::size_t(nt)) {
+  const std::size_t rank = array.shape.size();
+  if (rank < 1 || rank > 2 || array.shape[rank - 1] != std::size_t(nt) ||
+      (rank == 2 && array.shape[0] < 1)) {
     std::string shape;
     for (std::size_t s : array.shape) shape += (shape.empty() ? "" : ", ") + std::to_string(s);
     r.fail("wavelet.file", file,
            "'" + name + "' has shape (" + shape + ") but time.nt = " + std::to_string(nt) +
-               " needs a 1D array of " + std::to_string(nt) + " samples");
+               " needs a 1D array of " + std::to_string(nt) + " samples (one wavelet for every " +
+               "shot) or a 2D array [shots, " + std::to_string(nt) + "] (one row per shot)");
   }
   for (std::size_t i = 0; i < array.data.size(); ++i) {
     if (!std::isfinite(array.data[i])) {
       r.fail("wavelet.file", file,
-             "sample " + std::to_string(i) + " of '" + name + "' is not finite");
+             (rank == 2 ? "sample " + std::to_string(i % std::size_t(nt)) + " of row " +
+                              std::to_string(i / std::size_t(nt))
+                        : "sample " + std::to_string(i)) +
+                 " of '" + name + "' is not finite");
     }
   }
-  return array.data;
+  p.wavelet.clear();
+  p.shot_wavelets.clear();
+  if (rank == 1) {
+    p.wavelet = array.data;
+    return;
+  }
+  for (std::size_t s = 0; s < array.shape[0]; ++s) {
+    const auto from = array.data.begin() + std::ptrdiff_t(s * std::size_t(nt));
+    p.shot_wavelets.emplace_back(from, from + nt);
+  }
 }
 
 // wavelet.estimate: true, false or {every, water_level}; task fwi only. Echoed for fwi decks
@@ -68,6 +85,8 @@ void read_wavelet_estimate(const DeckReader& r, const Node& root, const Node& w,
     }
     const Node level = r.child(node, key, "water_level");
     if (DeckReader::given(level)) e.water_level = r.non_negative(level, key + ".water_level");
+    const Node per_shot = r.child(node, key, "per_shot");
+    if (DeckReader::given(per_shot)) e.per_shot = r.boolean(per_shot, key + ".per_shot");
   }
   if (!e.enabled) {
     resolved["estimate"] = false;
@@ -82,6 +101,7 @@ void read_wavelet_estimate(const DeckReader& r, const Node& root, const Node& w,
   Node out(YAML::NodeType::Map);
   out["every"] = name(e.every);
   out["water_level"] = yaml_number(e.water_level);
+  out["per_shot"] = e.per_shot;
   out.SetStyle(YAML::EmitterStyle::Flow);
   resolved["estimate"] = out;
 }
@@ -142,9 +162,13 @@ void read_wavelet(const DeckReader& r, const Node& root, Deck& deck, Node& resol
       r.fail(key + ".delay", delay_node,
              "applies to wavelet.type: ricker only (shift the samples in the file instead)");
     }
-    const Node required_file = r.required(w, key, "file", "path of a 1D .npy file of nt samples");
-    p.wavelet = read_wavelet_file(r, required_file, p.nt);
+    const Node required_file =
+        r.required(w, key, "file", "path of a .npy file of nt samples, or [shots, nt]");
+    read_wavelet_file(r, required_file, p.nt, p);
     for (double& s : p.wavelet) s *= amplitude;
+    for (std::vector<double>& row : p.shot_wavelets) {
+      for (double& s : row) s *= amplitude;
+    }
     fs::path path(r.text(required_file, key + ".file"));
     if (path.is_relative()) path = fs::path(r.deck_dir()) / path;
     std::error_code ec;
@@ -152,6 +176,17 @@ void read_wavelet(const DeckReader& r, const Node& root, Deck& deck, Node& resol
   }
   resolved["amplitude"] = yaml_number(amplitude);
   read_wavelet_estimate(r, root, w, deck, resolved);
+}
+
+void check_wavelet_shots(const DeckReader& r, const Node& root, const Deck& deck) {
+  const ForwardProblem& p = deck.problem;
+  if (p.shot_wavelets.empty() || p.shot_wavelets.size() == p.shots.size()) return;
+  const Node file = r.child(r.child(root, "", "wavelet"), "wavelet", "file");
+  r.fail("wavelet.file", file,
+         "'" + r.text(file, "wavelet.file") + "' holds " + std::to_string(p.shot_wavelets.size()) +
+             " wavelets ([shots, nt] rows) but the acquisition has " +
+             std::to_string(p.shots.size()) + " shots; give one row per shot, or a 1D array of " +
+             std::to_string(p.nt) + " samples shared by every shot");
 }
 
 void read_physics(const DeckReader& r, const Node& root, Deck& deck, Node& resolved) {

@@ -12,11 +12,14 @@ namespace pwave::io {
 /// time: dt (seconds, > 0) and nt (steps, >= 1). Required.
 void read_time(const DeckReader& r, const YAML::Node& root, Deck& deck, YAML::Node& resolved);
 
-/// wavelet: a Ricker (peak_frequency Hz, delay s, amplitude) or a 1D .npy file of nt samples,
-/// and for task fwi `estimate` (inversion.wavelet_estimation; the wavelet above is then the
-/// initial one). Needs time and the task read first; fills problem.wavelet and
-/// problem.peak_frequency. Required.
+/// wavelet: a Ricker (peak_frequency Hz, delay s, amplitude) or a .npy file of nt samples (or
+/// [shots, nt]: one row per shot), and for task fwi `estimate` (inversion.wavelet_estimation;
+/// the wavelet above is then the initial one). Needs time and the task read first; fills
+/// problem.wavelet (or problem.shot_wavelets) and problem.peak_frequency. Required.
 void read_wavelet(const DeckReader& r, const YAML::Node& root, Deck& deck, YAML::Node& resolved);
+/// After the acquisition: a wavelet.file of [shots, nt] rows must have one row per shot (exit 2
+/// naming wavelet.file, its file and line otherwise).
+void check_wavelet_shots(const DeckReader& r, const YAML::Node& root, const Deck& deck);
 
 /// physics: equation (acoustic | acoustic_variable_density; default acoustic) and order (2, 4, 6
 /// or 8; default 8).

@@ -63,6 +63,13 @@ void write_checkpoint(const std::string& path, const FwiState& st) {
     std::vector<double> dead;
     for (const HistoryRow& r : st.history) dead.push_back(double(r.dead_traces));
     put_doubles(out, dead);
+    // Added later still: the per-shot wavelets, their count then their samples one shot after
+    // the other (a file that ends before has none).
+    put_i64(out, std::int64_t(st.shot_wavelets.size()));
+    std::vector<double> table;
+    for (const std::vector<double>& w : st.shot_wavelets)
+      table.insert(table.end(), w.begin(), w.end());
+    put_doubles(out, table);
     out.flush();
     if (!out) throw RuntimeError("could not write the checkpoint " + file.temp_path());
   }
@@ -95,6 +102,19 @@ FwiState read_checkpoint(const std::string& path) {
     const std::vector<double> dead = r.doubles();
     if (dead.size() != st.history.size()) r.fail();
     for (std::size_t i = 0; i < dead.size(); ++i) st.history[i].dead_traces = long(dead[i]);
+  }
+  if (r.in.peek() != std::char_traits<char>::eof()) {
+    const std::int64_t shots = r.i64();
+    const std::vector<double> table = r.doubles();
+    if (shots < 0 || (shots == 0 && !table.empty()) ||
+        (shots > 0 && table.size() % std::size_t(shots) != 0)) {
+      r.fail();
+    }
+    const std::size_t nt = shots > 0 ? table.size() / std::size_t(shots) : 0;
+    for (std::int64_t s = 0; s < shots; ++s) {
+      const auto from = table.begin() + std::ptrdiff_t(std::size_t(s) * nt);
+      st.shot_wavelets.emplace_back(from, from + std::ptrdiff_t(nt));
+    }
   }
   return st;
 }

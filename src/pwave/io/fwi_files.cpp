@@ -83,6 +83,17 @@ void FwiFiles<T>::wavelet(long iteration, const std::vector<double>& wavelet) {
 }
 
 template <class T>
+void FwiFiles<T>::shot_wavelets(long iteration, const std::vector<std::vector<double>>& wavelets) {
+  std::filesystem::create_directories(directory_);
+  const std::size_t nt = wavelets.empty() ? 0 : wavelets[0].size();
+  std::vector<T> w;
+  w.reserve(wavelets.size() * nt);
+  for (const std::vector<double>& row : wavelets) w.insert(w.end(), row.begin(), row.end());
+  write_npy(path(numbered("wavelet", iteration)), w.data(), {wavelets.size(), nt});
+  write_npy(path("wavelet_estimate.npy"), w.data(), {wavelets.size(), nt});
+}
+
+template <class T>
 void FwiFiles<T>::finished(const Model& model, const std::vector<physics::Parameter>& parameters) {
   for (physics::Parameter p : parameters) {
     write_grid_npy<T>(path(stem("model", p) + "_final.npy"), model.grid, model.values(p));

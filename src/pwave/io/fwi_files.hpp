@@ -16,8 +16,9 @@ namespace pwave::io {
 ///                      (model_rho_NNNN.npy, gradient_rho_NNNN.npy);
 ///   model_final.npy (model_rho_final.npy)  after the last iteration;
 ///   wavelet_NNNN.npy, wavelet_estimate.npy  with wavelet estimation, each time the wavelet
-///                      changes: the estimate iteration NNNN starts from, shape [nt], and the
-///                      same as the latest estimate;
+///                      changes: the estimate iteration NNNN starts from, shape [nt] ([shots, nt]
+///                      when every shot has its own wavelet), and the same as the latest
+///                      estimate;
 ///   checkpoint.bin     the state to resume from (io/fwi_checkpoint.hpp).
 /// With `resume`, resume_point() reads checkpoint.bin from the directory (a missing one is a
 /// warning: the run starts from the initial model).
@@ -33,6 +34,7 @@ class FwiFiles : public FwiObserver {
                 const std::vector<ParameterSnapshot>& parameters) override;
   void checkpoint(const FwiState& state) override;
   void wavelet(long iteration, const std::vector<double>& wavelet) override;
+  void shot_wavelets(long iteration, const std::vector<std::vector<double>>& wavelets) override;
   void finished(const Model& model, const std::vector<physics::Parameter>& parameters) override;
 
   /// The path of a file in the directory.

@@ -26,6 +26,12 @@ struct PointTaps {
   KOKKOS_INLINE_FUNCTION int taps() const { return int(weight.extent(2)); }
 };
 
+/// Each batch slot's source time function divided by the cell volume, s_shot(t_n) / (dx dz
+/// [dy]): [shot slot][time]. Loaded when the batch changes (a shared wavelet: every row the
+/// same), so the kernels index the slot's own wavelet.
+template <class T>
+using SlotWavelets = Kokkos::View<const T**, Kokkos::LayoutRight, MemSpace>;
+
 /// Adds v^2 dt^2 s(t_n) / (dx dz [dy]) h_k at each tap k of each shot's source: the discrete
 /// form of the source term v^2 s(t) delta(x - x_s), delta spread over the taps' weights h_k.
 /// Launched over (shot, tap, n): the taps of one source are distinct cells, so no two threads
@@ -34,8 +40,8 @@ template <class T>
 struct InjectSource {
   Field<T> u_next;
   GridView<T> v2dt2;
-  PointTaps<T> source;                       ///< [shot][0][tap]
-  Kokkos::View<const T*, MemSpace> wavelet;  ///< s(t_n) / cell volume
+  PointTaps<T> source;      ///< [shot][0][tap]
+  SlotWavelets<T> wavelet;  ///< [shot][time]: s(t_n) / cell volume
   ColumnMap column;
   int first_shot;
 
@@ -43,7 +49,7 @@ struct InjectSource {
     const T h = source.weight(first_shot + s, 0, k);
     if (h == T(0)) return;
     const int iz = source.cell(first_shot + s, 0, k, 0), q = source.cell(first_shot + s, 0, k, 1);
-    u_next(s, iz + column.halo, column(q)) += v2dt2(iz, q) * wavelet(n) * h;
+    u_next(s, iz + column.halo, column(q)) += v2dt2(iz, q) * wavelet(first_shot + s, n) * h;
   }
 };
 

@@ -173,9 +173,27 @@ AcousticPropagator<T>::AcousticPropagator(const ForwardProblem& problem, int bat
 
   taps_ = propagation::ShotTaps<T>(problem_, propagation::PaddedLayout::of(problem_), capacity_);
 
-  std::vector<double> w(problem_.wavelet);
-  for (double& x : w) x /= g.cell_volume();
-  scaled_wavelet_ = to_device<T>(w, "pwave::scaled_wavelet");
+  scaled_wavelet_ = Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>("pwave::scaled_wavelet",
+                                                                     capacity_, problem_.nt);
+  scaled_wavelet_host_ = Kokkos::create_mirror_view(scaled_wavelet_);
+  load_wavelets();
+}
+
+template <class T>
+void AcousticPropagator<T>::load_wavelets() {
+  const double volume = problem_.model.grid.cell_volume();
+  const bool own = per_shot_wavelets();
+  // A shared wavelet fills every slot (then batch changes copy nothing); per shot, the slots
+  // of the current batch (none before the first batch).
+  const int slots = own ? int(batch_.size()) : capacity_;
+  if (slots == 0) return;
+  for (int k = 0; k < slots; ++k) {
+    const std::vector<double>& w =
+        own ? problem_.shot_wavelets[std::size_t(batch_[k])] : problem_.wavelet;
+    for (int n = 0; n < problem_.nt; ++n)
+      scaled_wavelet_host_(k, n) = T(w[std::size_t(n)] / volume);
+  }
+  Kokkos::deep_copy(scaled_wavelet_, scaled_wavelet_host_);
 }
 
 template <class T>
@@ -223,6 +241,7 @@ void AcousticPropagator<T>::load_batch(const std::vector<int>& shots) {
   if (shots == batch_) return;
   taps_.load(shots);
   batch_ = shots;
+  if (per_shot_wavelets()) load_wavelets();
 }
 
 namespace {
@@ -279,10 +298,26 @@ void AcousticPropagator<T>::set_wavelet(const std::vector<double>& wavelet) {
                        " samples, got " + std::to_string(wavelet.size()));
   }
   problem_.wavelet = wavelet;
-  const Grid& g = problem_.model.grid;
-  auto h = Kokkos::create_mirror_view(scaled_wavelet_);
-  for (std::size_t n = 0; n < wavelet.size(); ++n) h(n) = T(wavelet[n] / g.cell_volume());
-  Kokkos::deep_copy(scaled_wavelet_, h);
+  problem_.shot_wavelets.clear();
+  load_wavelets();
+}
+
+template <class T>
+void AcousticPropagator<T>::set_shot_wavelets(const std::vector<std::vector<double>>& wavelets) {
+  if (wavelets.size() != problem_.shots.size()) {
+    throw RuntimeError("AcousticPropagator::set_shot_wavelets: expected " +
+                       std::to_string(problem_.shots.size()) + " wavelets (one per shot), got " +
+                       std::to_string(wavelets.size()));
+  }
+  for (std::size_t s = 0; s < wavelets.size(); ++s) {
+    if (wavelets[s].size() != std::size_t(problem_.nt)) {
+      throw RuntimeError("AcousticPropagator::set_shot_wavelets: shot " + std::to_string(s) +
+                         "'s wavelet has " + std::to_string(wavelets[s].size()) +
+                         " samples; expected " + std::to_string(problem_.nt));
+    }
+  }
+  problem_.shot_wavelets = wavelets;
+  load_wavelets();
 }
 
 template <class T>

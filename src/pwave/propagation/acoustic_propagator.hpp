@@ -66,9 +66,17 @@ class AcousticPropagator {
   /// Rows of an imaging sum: imaging_channels() padded grids stacked along z.
   int imaging_rows() const { return imaging_channels() * st_.nz; }
 
-  /// Replaces the source time function s(t_n) shared by all shots (nt samples), e.g. by a
-  /// low-passed one in a multiscale inversion. One small host-to-device copy.
+  /// Replaces the source time function s(t_n) by one shared by all shots (nt samples), e.g. by
+  /// a low-passed one in a multiscale inversion. One small host-to-device copy.
   void set_wavelet(const std::vector<double>& wavelet);
+  /// Gives every shot its own source time function: `wavelets[shot]` (one per shot of the
+  /// problem, nt samples each). The current batch's rows are copied to the device now, the
+  /// other shots' when a batch holding them is loaded (never inside the time loop). Throws
+  /// RuntimeError for a wrong count or length.
+  void set_shot_wavelets(const std::vector<std::vector<double>>& wavelets);
+  /// Whether the shots have their own wavelets (ForwardProblem::shot_wavelets or
+  /// set_shot_wavelets) rather than one shared.
+  bool per_shot_wavelets() const { return !problem_.shot_wavelets.empty(); }
 
   /// Allocates a history able to hold `count` shots with the given strategy (`interval`: steps
   /// between checkpoints, 0 = ceil(sqrt(nt))).
@@ -189,6 +197,9 @@ class AcousticPropagator {
                                       VariableDensityBackward<Order, FreeSurface, Dim>>;
   void allocate_adjoint();
   void load_batch(const std::vector<int>& shots);
+  // Fills scaled_wavelet_'s rows: every row with the shared wavelet, or slot k with shot
+  // batch_[k]'s own; then one host-to-device copy.
+  void load_wavelets();
   propagation::FrameRegion frame_region() const;
   /// Throws unless `traces` is at least [count][receivers][nt] (what the kernels index).
   void check_traces(const char* what, const Traces<T>& traces, int count) const;
@@ -211,7 +222,10 @@ class AcousticPropagator {
   // batch_[k]).
   propagation::ShotTaps<T> taps_;
   std::vector<int> batch_;
-  Kokkos::View<T*, MemSpace> scaled_wavelet_;
+  // [slot][time]: s(t_n) / cell volume of the shot in each slot of the batch (the same row in
+  // every slot for a shared wavelet), and its host side (the same memory on host backends).
+  Kokkos::View<T**, Kokkos::LayoutRight, MemSpace> scaled_wavelet_;
+  typename Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>::HostMirror scaled_wavelet_host_;
 };
 
 }  // namespace pwave

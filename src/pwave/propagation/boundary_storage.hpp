@@ -280,8 +280,8 @@ template <class T>
 struct ReconstructSource {
   Field<T> u_next, g, acc;
   GridView<T> w;
-  physics::PointTaps<T> source;              ///< [shot][0][tap]
-  Kokkos::View<const T*, MemSpace> wavelet;  ///< s(t_n) / cell volume
+  physics::PointTaps<T> source;      ///< [shot][0][tap]
+  physics::SlotWavelets<T> wavelet;  ///< [shot][time]: s(t_n) / cell volume
   FrameRegion region;
   int n, halo, first_shot;
   KOKKOS_INLINE_FUNCTION void operator()(int s) const {
@@ -291,7 +291,7 @@ struct ReconstructSource {
       const int iy = q / region.nx, ix = q % region.nx;
       if (h == T(0) || !region.inside_box(iz, iy, ix)) continue;
       const int x = region.column(iy, ix);
-      const T wf = w(iz, q) * wavelet(n) * h;
+      const T wf = w(iz, q) * wavelet(first_shot + s, n) * h;
       u_next(s, iz + halo, x) += wf;
       acc(s, iz, q) += g(s, iz + halo, x) * wf;
     }

@@ -114,7 +114,22 @@ void validate(const ForwardProblem& p) {
   }
   if (!(p.dt > 0) || !std::isfinite(p.dt)) throw InputError("time.dt", "", "must be positive");
   if (p.nt < 1) throw InputError("time.nt", "", "must be at least 1");
-  if (p.wavelet.size() != std::size_t(p.nt)) {
+  if (!p.shot_wavelets.empty()) {
+    if (p.shot_wavelets.size() != p.shots.size()) {
+      throw InputError("wavelet", "",
+                       "has " + std::to_string(p.shot_wavelets.size()) +
+                           " per-shot wavelets but the acquisition has " +
+                           std::to_string(p.shots.size()) + " shots (one row per shot)");
+    }
+    for (std::size_t s = 0; s < p.shot_wavelets.size(); ++s) {
+      if (p.shot_wavelets[s].size() != std::size_t(p.nt)) {
+        throw InputError("wavelet", "",
+                         "shot " + std::to_string(s) + "'s wavelet has " +
+                             std::to_string(p.shot_wavelets[s].size()) +
+                             " samples but time.nt is " + std::to_string(p.nt));
+      }
+    }
+  } else if (p.wavelet.size() != std::size_t(p.nt)) {
     throw InputError("wavelet", "",
                      "has " + std::to_string(p.wavelet.size()) + " samples but time.nt is " +
                          std::to_string(p.nt));

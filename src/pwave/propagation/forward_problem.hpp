@@ -29,10 +29,14 @@ struct ForwardProblem {
   /// Kaiser half-width (cells per side, 1-10) of the Hicks interpolation of sources and
   /// receivers between grid points (acquisition/hicks.hpp); points on grid points use that point.
   int hicks_half_width = 4;
-  std::vector<double> wavelet;                 ///< s(t_n), n = 0..nt-1, shared by all shots
-  double peak_frequency = 0.0;                 ///< Hz; used for the CPML alpha profile and checks
-  int shot_batch = 0;                          ///< shots propagated together per launch; 0 = all
-  int check_interval = 10;                     ///< steps between NaN/Inf checks of the wavefield
+  std::vector<double> wavelet;  ///< s(t_n), n = 0..nt-1, shared by all shots
+  /// One wavelet per shot instead: shot_wavelets[shot][n] = s_shot(t_n), as many rows as shots,
+  /// nt samples each. Empty (default): every shot injects `wavelet`. When given, `wavelet` is
+  /// not used by the propagation (it may be empty).
+  std::vector<std::vector<double>> shot_wavelets;
+  double peak_frequency = 0.0;  ///< Hz; used for the CPML alpha profile and checks
+  int shot_batch = 0;           ///< shots propagated together per launch; 0 = all
+  int check_interval = 10;      ///< steps between NaN/Inf checks of the wavefield
   Interior3D interior_3d = Interior3D::cells;  ///< the forward step's 3D interior launch
 };
 

@@ -391,8 +391,8 @@ struct SourceAdjoint {
   Kokkos::View<T**, Kokkos::LayoutRight, MemSpace> out;  ///< [shot][time], may be empty
   Field<T> g, img_b;
   GridView<T> v2dt2, w;
-  PointTaps<T> source;                       ///< [shot][0][tap]
-  Kokkos::View<const T*, MemSpace> wavelet;  ///< s(t_n) / V
+  PointTaps<T> source;      ///< [shot][0][tap]
+  SlotWavelets<T> wavelet;  ///< [shot][time]: s(t_n) / V
   ColumnMap column;
   T inv_volume;
   int first_shot, n;
@@ -405,7 +405,7 @@ struct SourceAdjoint {
       const T gs = g(s, iz + column.halo, column(q));
       const T ds = gs * v2dt2(iz, q) / w(iz, q) * inv_volume * h;
       sum = k == 0 ? ds : sum + ds;
-      img_b(s, iz, q) += gs * (wavelet(n) * h);
+      img_b(s, iz, q) += gs * (wavelet(first_shot + s, n) * h);
     }
     if (out.extent(0) > 0) out(s, n) = sum;
   }
