@@ -96,9 +96,25 @@ template <class F>
 struct has_lines<F, std::void_t<decltype(std::declval<const F&>().lines(0, 0, 0, 0, 0, 0)),
                                 decltype(F::block_lines)>> : std::true_type {};
 
+/// A functor's promise of host paths: `static constexpr bool host_rows = true` (2D rows:
+/// row() or rows()) and `host_lines = true` (3D x lines: line() or lines()). A functor that
+/// promises one and does not provide it (a misspelt name, a changed signature) is a compile
+/// error in the launch below, not a silent fallback to the cell-by-cell loop on the host.
+template <class F, class = void>
+struct promises_rows : std::false_type {};
+template <class F>
+struct promises_rows<F, std::void_t<decltype(F::host_rows)>> : std::bool_constant<F::host_rows> {};
+template <class F, class = void>
+struct promises_lines : std::false_type {};
+template <class F>
+struct promises_lines<F, std::void_t<decltype(F::host_lines)>> : std::bool_constant<F::host_lines> {
+};
+
 /// Host: cells [x0, x1) of rows [iz, iz + n) through the best interface f has.
 template <class F>
 void host_rows(const F& f, int s, int iz, int n, int x0, int x1) {
+  static_assert(!promises_rows<F>::value || has_rows<F>::value || has_row<F>::value,
+                "the functor promises a host row path (host_rows) but has no row()/rows()");
   if (x1 <= x0) return;
   if constexpr (has_rows<F>::value) {
     f.rows(s, iz, n, x0, x1);
@@ -150,6 +166,8 @@ struct Box {
 /// when f has it, else a cell loop); GPUs a 4D MDRange.
 template <class Exec, class F>
 void for_each_cell_3d(const char* name, const Exec& exec, int ns, const Box& b, const F& f) {
+  static_assert(!promises_lines<F>::value || has_lines<F>::value || has_line<F>::value,
+                "the functor promises a host line path (host_lines) but has no line()/lines()");
   if (ns <= 0 || b.empty()) return;
   if constexpr (uses_row_paths<Exec>() && has_lines<F>::value) {
     // One work item per block of F::block_lines depths of one y line, y varying fastest: the

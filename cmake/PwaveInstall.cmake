@@ -1,8 +1,9 @@
 # `cmake --install <build> --prefix P`: the library, its headers (include paths as in the tree:
-# "pwave/...", plus backends/launch.hpp which public headers include), the pwave executable,
-# tools/pwave-plot, and a CMake package: find_package(pwave) gives pwave::pwave with Kokkos,
-# Kokkos Kernels, yaml-cpp, segyio and (when built with it) MPI found again for the user, from
-# where this build found them. Included at the end of the top-level CMakeLists.txt.
+# "pwave/...", plus the backends/ headers public headers include: launch.hpp, host_vector.hpp),
+# the pwave executable, tools/pwave-plot, and a CMake package: find_package(pwave) gives
+# pwave::pwave with Kokkos, Kokkos Kernels, yaml-cpp, segyio and (when built with it) MPI found
+# again for the user, from where this build found them. Included at the end of the top-level
+# CMakeLists.txt.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 set(PWAVE_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/pwave" CACHE STRING
@@ -16,7 +17,7 @@ install(DIRECTORY "${PROJECT_SOURCE_DIR}/src/pwave/" DESTINATION "${CMAKE_INSTAL
         FILES_MATCHING PATTERN "*.hpp")
 install(FILES "${PROJECT_BINARY_DIR}/src/pwave/generated/pwave/core/version.hpp"
         DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/pwave/core")
-install(FILES "${PROJECT_SOURCE_DIR}/backends/launch.hpp"
+install(FILES "${PROJECT_SOURCE_DIR}/backends/launch.hpp" "${PROJECT_SOURCE_DIR}/backends/host_vector.hpp"
         DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/backends")
 install(PROGRAMS "${PROJECT_SOURCE_DIR}/tools/pwave-plot" DESTINATION "${CMAKE_INSTALL_BINDIR}")
 

@@ -242,6 +242,8 @@ struct ReconstructImage {
 /// GPUs both in each cell's thread.
 template <class T, int Order, int Dim = 2>
 struct ReverseStepBox {
+  static constexpr bool host_rows = true;   ///< promises row()/rows() (backends/launch.hpp)
+  static constexpr bool host_lines = true;  ///< promises line()/lines() (backends/launch.hpp)
   using Step = physics::InteriorStep<T, Order, Dim>;
   static constexpr int block_rows = Step::block_rows;
   static constexpr int block_lines = Step::block_lines;

@@ -64,6 +64,8 @@ struct AcousticAdjointState {
 /// bands no x strip); where not, that axis is a plain stencil on G. `Dim` 2 or 3.
 template <class T, int Order, bool InX, bool InZ, int Dim = 2, bool InY = false>
 struct AdjointFrameStep {
+  static constexpr bool host_rows = true;   ///< promises row()/rows() (backends/launch.hpp)
+  static constexpr bool host_lines = true;  ///< promises line()/lines() (backends/launch.hpp)
   static_assert(Dim == 3 || !InY, "a y strip needs a 3D grid");
   static constexpr int R = Stencil<Order>::radius;
   AcousticAdjointState<T> st;

@@ -52,6 +52,7 @@ KOKKOS_FORCEINLINE_FUNCTION T psi_transpose(T g, T& p, T a, T b) {
 
 template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
 struct HBar {
+  static constexpr bool host_lines = true;  ///< promises line()/lines() (backends/launch.hpp)
   AdjointState<T> a;
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
@@ -106,6 +107,7 @@ struct HBar {
 
 template <class T, int Order, int Dim, bool InX, bool InZ, bool InY, bool FreeSurface>
 struct GBar {
+  static constexpr bool host_lines = true;  ///< promises line()/lines() (backends/launch.hpp)
   static constexpr int R = StaggeredStencil<Order>::radius;
   AdjointState<T> a;
   Coefficients<T, Order> c;
@@ -223,6 +225,7 @@ KOKKOS_FORCEINLINE_FUNCTION T cell_share(T before, T after, bool last) {
 /// a.v.st.u_cur. Launched over the whole padded grid (no strip terms at cells).
 template <class T, int Order, int Dim, bool FreeSurface, bool Image>
 struct AdjointUpdate {
+  static constexpr bool host_lines = true;  ///< promises line()/lines() (backends/launch.hpp)
   static constexpr int R = StaggeredStencil<Order>::radius;
   /// Rows (3D: depths) one lines() call takes: the z imaging terms of the half point between
   /// two of them are computed once.

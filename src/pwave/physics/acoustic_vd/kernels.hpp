@@ -131,6 +131,7 @@ struct StripLine {
 /// of the launched box, advancing psi in the strips the box lies in (InX, InZ, InY).
 template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
 struct Flux {
+  static constexpr bool host_lines = true;  ///< promises line()/lines() (backends/launch.hpp)
   static constexpr int R = StaggeredStencil<Order>::radius;
   /// Rows (3D: depths) one lines() call takes.
   static constexpr int block_lines = 4;
@@ -212,6 +213,7 @@ struct Flux {
 /// advancing zeta in the strips the box lies in.
 template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
 struct Update {
+  static constexpr bool host_lines = true;  ///< promises line()/lines() (backends/launch.hpp)
   static constexpr int R = StaggeredStencil<Order>::radius;
   static constexpr int block_lines = 4;
   State<T> v;
@@ -339,6 +341,7 @@ void flux_axis_row(const T* c, const T* PWAVE_RESTRICT u, long stride, const T* 
 /// updates read, still comes from Flux (propagation::AcousticPropagator::step_vd).
 template <class T, int Order>
 struct FusedStep {
+  static constexpr bool host_lines = true;  ///< promises line()/lines() (backends/launch.hpp)
   static constexpr int R = StaggeredStencil<Order>::radius;
   /// Rows per work item (launch.hpp's lines() interface; iy is 0 in 2D).
   static constexpr int block_lines = 32;
@@ -406,6 +409,7 @@ using InteriorFlux = Flux<T, Order, Dim, false, false, false>;
 /// over u^{n+1}, and the imaging term G^{n+1} w L u^n of dJ/dw added into `acc`.
 template <class T, int Order, int Dim>
 struct ReverseUpdate {
+  static constexpr bool host_lines = true;  ///< promises line()/lines() (backends/launch.hpp)
   static constexpr int R = StaggeredStencil<Order>::radius;
   static constexpr int block_lines = 4;
   State<T> v;  ///< st.u_cur = u^n, st.u_prev = u^{n+1} (becomes u^{n-1})
