@@ -51,51 +51,20 @@ ForwardProblem vd_problem(int order, bool free_surface, bool three_d = false,
   return p;
 }
 
-// <F x, y> = <x, F* y>, F: wavelet -> data.
-void expect_vd_dot_product(ForwardProblem p, Storage storage) {
-  p.wavelet = test::random_vector(p.nt, 1);
-  AcousticPropagator<double> prop(p);
-  const int ns = 2, nrec = prop.max_receivers(), nt = p.nt;
-  Traces<double> d("d", ns, nrec, nt), y("y", ns, nrec, nt);
-  auto history = prop.make_history(ns, storage);
-  prop.forward(0, ns, d, {}, 0, 0, history);
-  auto hy = Kokkos::create_mirror_view(y);
-  const auto ry = test::random_vector(std::size_t(ns) * nrec * nt, 2);
-  for (int s = 0; s < ns; ++s)
-    for (int r = 0; r < nrec; ++r)
-      for (int n = 0; n < nt; ++n) hy(s, r, n) = ry[(std::size_t(s) * nrec + r) * nt + n];
-  Kokkos::deep_copy(y, hy);
-  GridView<double> grad("g", 2 * prop.padded_nz(), prop.padded_plane());
-  Kokkos::View<double**, Kokkos::LayoutRight, MemSpace> xs("xs", ns, nt);
-  prop.adjoint(0, ns, y, history, grad, xs);
-  auto hd = Kokkos::create_mirror_view(d);
-  auto hx = Kokkos::create_mirror_view(xs);
-  Kokkos::deep_copy(hd, d);
-  Kokkos::deep_copy(hx, xs);
-  double lhs = 0, rhs = 0;
-  for (int s = 0; s < ns; ++s) {
-    for (int r = 0; r < nrec; ++r)
-      for (int n = 0; n < nt; ++n) lhs += hd(s, r, n) * hy(s, r, n);
-    for (int n = 0; n < nt; ++n) rhs += p.wavelet[n] * hx(s, n);
-  }
-  ASSERT_NE(lhs, 0.0);
-  EXPECT_LT(std::abs(lhs - rhs) / std::abs(lhs), 1e-12) << "lhs " << lhs << " rhs " << rhs;
-}
-
 TEST(VariableDensity, DotProductOrder8) {
-  expect_vd_dot_product(vd_problem(8, false), Storage::full);
+  test::expect_dot_product(vd_problem(8, false), Storage::full);
 }
 TEST(VariableDensity, DotProductOrder4FreeSurface) {
-  expect_vd_dot_product(vd_problem(4, true), Storage::full);
+  test::expect_dot_product(vd_problem(4, true), Storage::full);
 }
 TEST(VariableDensity, DotProductOrder8FreeSurface3D) {
-  expect_vd_dot_product(vd_problem(8, true, true), Storage::full);
+  test::expect_dot_product(vd_problem(8, true, true), Storage::full);
 }
 TEST(VariableDensity, DotProductOffGridFreeSurfaceBoundary) {
-  expect_vd_dot_product(vd_problem(8, true, false, true), Storage::boundary);
+  test::expect_dot_product(vd_problem(8, true, false, true), Storage::boundary);
 }
 TEST(VariableDensity, DotProductOffGrid3DBoundary) {
-  expect_vd_dot_product(vd_problem(4, false, true, true), Storage::boundary);
+  test::expect_dot_product(vd_problem(4, false, true, true), Storage::boundary);
 }
 
 struct Gradients {
