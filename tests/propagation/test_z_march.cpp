@@ -2,7 +2,8 @@
 // z_march): it visits every cell of its box once and nothing else, hands each cell exactly the
 // taps of u^n a read from memory gives, and a forward run through it gives the traces of the
 // cell-wise launch bit for bit (constant density, orders 4 and 8, float and double, CPML on every
-// face or a free surface, tiles cut by the box's edges).
+// face or a free surface, tiles cut by the box's edges); so does the gradient, whose backward run
+// marches the adjoint interior and, with boundary storage, the reversed step with its imaging.
 
 #include <gtest/gtest.h>
 
@@ -10,6 +11,7 @@
 
 #include "backends/z_march.hpp"
 #include "pwave/propagation/forward.hpp"
+#include "pwave/propagation/gradient.hpp"
 #include "support/problems.hpp"
 
 namespace pwave {
@@ -125,6 +127,35 @@ TEST(ZMarch, ForwardTracesEqualTheCellWiseLaunchBitwise) {
   expect_same_traces<double>(8, false);
   expect_same_traces<float>(8, true);
   expect_same_traces<float>(4, false);
+}
+
+// The misfit gradient (its backward run through the same launch) against the cell-wise one.
+template <class T>
+void expect_same_gradient(int order, bool free_surface, Storage storage) {
+  ForwardProblem truth = varied_problem_3d(order, free_surface);
+  const auto observed = forward_model<T>(truth);
+  ForwardProblem cells = truth;
+  for (double& v : cells.model.vp) v = 0.98 * v + 30.0;
+  ForwardProblem march = cells;
+  march.interior_3d = Interior3D::z_march;
+  const auto a = misfit_gradient<T>(cells, observed, storage);
+  const auto b = misfit_gradient<T>(march, observed, storage);
+  ASSERT_GT(a.misfit, 0.0);
+  EXPECT_EQ(a.misfit, b.misfit);
+  long differ = 0;
+  double peak = 0;
+  for (std::size_t i = 0; i < a.gradient.size(); ++i) {
+    peak = std::max(peak, std::abs(double(a.gradient.data()[i])));
+    if (a.gradient.data()[i] != b.gradient.data()[i]) ++differ;
+  }
+  ASSERT_GT(peak, 0.0);
+  EXPECT_EQ(differ, 0) << "order " << order << ", storage " << to_string(storage);
+}
+
+TEST(ZMarch, GradientsEqualTheCellWiseLaunchBitwise) {
+  expect_same_gradient<double>(8, false, Storage::boundary);
+  expect_same_gradient<float>(4, true, Storage::boundary);
+  expect_same_gradient<double>(8, true, Storage::checkpoint);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // backward_loop.hpp, the entry points acoustic_propagator_backward.cpp.
 
 #include "backends/launch.hpp"
+#include "backends/z_march.hpp"
 #include "pwave/core/error.hpp"
 #include "pwave/physics/point_sources.hpp"
 #include "pwave/propagation/acoustic_propagator.hpp"
@@ -162,10 +163,19 @@ class AcousticPropagator<T>::ConstantDensityBackward {
                                           region_, n, R});
     // The box is the adjoint interior (adjoint_step_3d skips it in 3D).
     if constexpr (Dim == 3) {
-      backend::for_each_cell_3d("pwave::propagation::reverse_step_box", exec, count_,
-                                backend::Box{region_.z_lo, region_.z_hi, region_.y_lo, region_.y_hi,
-                                             region_.x_lo, region_.x_hi},
-                                reverse_[p]);
+      const backend::Box box{region_.z_lo, region_.z_hi, region_.y_lo,
+                             region_.y_hi, region_.x_lo, region_.x_hi};
+      if (prop_.problem_.interior_3d == Interior3D::z_march) {
+        // Two marches: the reversed step with its imaging term on u, the adjoint step on G
+        // (neither reads what the other writes).
+        backend::for_each_cell_z_march("pwave::propagation::reverse_step_box", exec, count_, box,
+                                       reverse_[p].rebuild);
+        backend::for_each_cell_z_march("pwave::physics::acoustic3d::adjoint_interior", exec, count_,
+                                       box, reverse_[p].adjoint);
+      } else {
+        backend::for_each_cell_3d("pwave::propagation::reverse_step_box", exec, count_, box,
+                                  reverse_[p]);
+      }
     } else {
       backend::for_each_cell("pwave::propagation::reverse_step_box", exec, count_, region_.z_lo,
                              region_.z_hi, region_.x_lo, region_.x_hi, reverse_[p]);
@@ -341,6 +351,7 @@ void AcousticPropagator<T>::adjoint_step_3d(const ExecSpace& exec, int count, bo
   cut(st.strip_top, st.nz, st.strip_bottom, cuts.z);
   cut(st.strip_front, st.ny, st.strip_back, cuts.y);
   cut(st.strip_left, st.nx, st.strip_right, cuts.x);
+  const bool march = !skip_interior && problem_.interior_3d == Interior3D::z_march;
   backend::for_each_box_3d(
       "pwave::physics::acoustic3d::adjoint_step", exec, count, cuts,
       [&](auto in_x, auto in_y, auto in_z) {
@@ -352,7 +363,13 @@ void AcousticPropagator<T>::adjoint_step_3d(const ExecSpace& exec, int count, bo
           return physics::AdjointFrameStep<T, Order, x, z, 3, y>(st, coef);
         }
       },
-      skip_interior);
+      skip_interior || march);
+  if (march) {
+    const backend::Box interior{cuts.z[1], cuts.z[2], cuts.y[1], cuts.y[2], cuts.x[1], cuts.x[2]};
+    backend::for_each_cell_z_march("pwave::physics::acoustic3d::adjoint_interior", exec, count,
+                                   interior,
+                                   physics::InteriorStep<T, Order, 3>(st.as_forward(), coef));
+  }
 }
 
 template <class T>

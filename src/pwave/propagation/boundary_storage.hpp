@@ -219,6 +219,8 @@ struct FrameImageRestore {
 template <class T, int Order, int Dim = 2>
 struct ReconstructImage {
   static constexpr int R = physics::Stencil<Order>::radius;
+  static constexpr int radius = R;
+  using value_type = T;
   Field<T> u_next, u_cur, g, acc;
   GridView<T> w;
   physics::ScaledStencil<T, Order> c;
@@ -226,9 +228,16 @@ struct ReconstructImage {
   int hy = 0, ys = 0, nx = 0;  ///< 3D: y halo, column stride of y, padded nx
 
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
+    const int z = iz + halo, x = (iy + hy) * ys + ix + halo;
+    update(s, iz, iy, ix, physics::ViewTaps<T, Field<T>>{u_cur, s, z, x, ys});
+  }
+  /// The cell's update with u^n's taps from `t` (operator(): from u_cur; the z-marching launch,
+  /// backends/z_march.hpp: from registers and team scratch).
+  template <class Taps>
+  KOKKOS_INLINE_FUNCTION void update(int s, int iz, int iy, int ix, const Taps& t) const {
     const int z = iz + halo, x = (iy + hy) * ys + ix + halo, q = iy * nx + ix;
-    const T wlap = w(iz, q) * c.template laplacian<Dim>(u_cur, s, z, x, ys);
-    u_next(s, z, x) = T(2) * u_cur(s, z, x) - u_next(s, z, x) + wlap;
+    const T wlap = w(iz, q) * c.template laplacian_of<Dim>(t);
+    u_next(s, z, x) = T(2) * t.center() - u_next(s, z, x) + wlap;
     acc(s, iz, q) += g(s, z, x) * wlap;
   }
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }

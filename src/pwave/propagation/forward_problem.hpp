@@ -10,10 +10,11 @@
 
 namespace pwave {
 
-/// How the interior of a 3D grid is launched (execution.interior_3d): `cells`, cell by cell
-/// (an MDRange on GPUs, blocked x lines on host backends), or `z_march`, (x, y) tiles marching
-/// down the depths with the z taps in registers and the plane in team scratch
-/// (backends/z_march.hpp). Both give the same wavefields.
+/// How the interior of a 3D grid is launched (execution.interior_3d), constant-density equation:
+/// `cells`, cell by cell (an MDRange on GPUs, blocked x lines on host backends), or `z_march`,
+/// (x, y) tiles marching down the depths with the z taps in registers and the plane in team
+/// scratch (backends/z_march.hpp), in the forward step and the backward run. Both give the
+/// same wavefields, traces and gradients bit for bit.
 enum class Interior3D { cells, z_march };
 
 /// The discretised problem: u_tt = v^2 lap(u) + v^2 s(t) delta(x - x_s), u = u_t = 0 at t = 0
@@ -34,10 +35,10 @@ struct ForwardProblem {
   /// nt samples each. Empty (default): every shot injects `wavelet`. When given, `wavelet` is
   /// not used by the propagation (it may be empty).
   std::vector<std::vector<double>> shot_wavelets;
-  double peak_frequency = 0.0;  ///< Hz; used for the CPML alpha profile and checks
-  int shot_batch = 0;           ///< shots propagated together per launch; 0 = all
-  int check_interval = 10;      ///< steps between NaN/Inf checks of the wavefield
-  Interior3D interior_3d = Interior3D::cells;  ///< the forward step's 3D interior launch
+  double peak_frequency = 0.0;                 ///< Hz; used for the CPML alpha profile and checks
+  int shot_batch = 0;                          ///< shots propagated together per launch; 0 = all
+  int check_interval = 10;                     ///< steps between NaN/Inf checks of the wavefield
+  Interior3D interior_3d = Interior3D::cells;  ///< the 3D interior launch (constant density)
 };
 
 }  // namespace pwave
