@@ -54,8 +54,9 @@ std::string stages_text(const io::DeckInversion& inv) {
 
 }  // namespace
 
-/// Observed data from the true model, modelled once: each rank models its share of the shots
-/// and the shares are gathered on every rank (shot order = rank order).
+/// The data of a problem (the true model's observed data, the final model's synthetics): each
+/// rank models its share of the shots and the shares are gathered on every rank (shot order =
+/// rank order).
 template <class T>
 HostArray3<T> model_observed(const ForwardProblem& truth, const ProgressCallback& progress) {
   const parallel::Communicator& comm = world();
@@ -146,6 +147,28 @@ void run_fwi_task(const io::Deck& deck, const fs::path& dir, bool resume, int st
   // (only rank 0 writes there).
   io::FwiFiles<T> outputs(deck.output.directory, resume);
   const FwiResult result = run_fwi<T>(fwi_config(deck, stop_after), *observed, outputs, world());
+  if (result.completed) {
+    // The final model's data, full band, with the final wavelet(s) (the last estimate, or the
+    // deck's): to set beside the observed data (one more forward run of every shot).
+    ForwardProblem final_problem = p;
+    final_problem.model = result.model;
+    if (!result.shot_wavelets.empty()) {
+      final_problem.shot_wavelets = result.shot_wavelets;
+    } else if (!result.wavelet.empty()) {
+      final_problem.wavelet = result.wavelet;
+      final_problem.shot_wavelets.clear();
+    }
+    std::optional<log::Progress> progress;
+    const auto callback = [&](long done, long total) {
+      if (!progress) progress.emplace("synthetics (final model)", total);
+      progress->update(done);
+    };
+    const HostArray3<T> synthetic = model_observed<T>(final_problem, callback);
+    if (progress) progress->finish();
+    ResultFiles files(dir);
+    write_synthetics(files, deck, synthetic);
+    files.commit();
+  }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 

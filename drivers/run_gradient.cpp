@@ -1,6 +1,5 @@
 #include <chrono>
 #include <cstdio>
-#include <memory>
 #include <optional>
 #include <sstream>
 
@@ -9,7 +8,6 @@
 #include "pwave/core/log.hpp"
 #include "pwave/io/atomic_file.hpp"
 #include "pwave/io/npy.hpp"
-#include "pwave/io/segy.hpp"
 #include "pwave/propagation/gradient.hpp"
 #include "run_outputs.hpp"
 #include "run_tasks.hpp"
@@ -78,18 +76,7 @@ void run_gradient_task(const io::Deck& deck, const fs::path& dir) {
   if (grid.is_3d()) shape.insert(shape.begin() + 1, std::size_t(grid.ny));  // [nz, ny, nx]
   io::write_npy(files.add("gradient.npy"), g.gradient.data(), shape);
   if (has_rho) io::write_npy(files.add("gradient_rho.npy"), g.gradient_rho.data(), shape);
-  write_traces_npy(files, "synthetic.npy", g.synthetic, p.shots);
-  if (deck.output.segy) {
-    // SEG-Y observed data: on their time axis with their trace headers; else pwave's gathers.
-    const auto segy = std::dynamic_pointer_cast<const io::SegyTraces>(deck.observed.traces);
-    if (segy) {
-      io::write_synthetic_segy(files.add("synthetic.segy"), *segy, g.synthetic, p.dt);
-    } else {
-      const std::vector<float> f32(g.synthetic.data(), g.synthetic.data() + g.synthetic.size());
-      io::write_shot_gathers_segy(files.add("synthetic.segy"), f32.data(), int(nshots), int(nrec),
-                                  int(nt), p.dt, p.shots, grid.is_3d());
-    }
-  }
+  write_synthetics(files, deck, g.synthetic);
   write_wavelet_npy<T>(files, p);
   io::write_text_file(files.add("summary.json"), summary.str());
   files.commit();

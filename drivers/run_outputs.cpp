@@ -5,12 +5,15 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <regex>
 #include <sstream>
 
 #include "pwave/core/log.hpp"
 #include "pwave/io/atomic_file.hpp"
 #include "pwave/io/npy.hpp"
+#include "pwave/io/segy.hpp"
+#include "pwave/io/segy_gathers.hpp"
 
 #ifndef PWAVE_TOOLS_DIR
 #define PWAVE_TOOLS_DIR ""
@@ -92,6 +95,24 @@ template void write_traces_npy<float>(ResultFiles&, const std::string&, const Ho
                                       const std::vector<ShotGeometry>&);
 template void write_traces_npy<double>(ResultFiles&, const std::string&, const HostArray3<double>&,
                                        const std::vector<ShotGeometry>&);
+
+template <class T>
+void write_synthetics(ResultFiles& files, const io::Deck& deck, const HostArray3<T>& synthetic) {
+  const ForwardProblem& p = deck.problem;
+  write_traces_npy(files, "synthetic.npy", synthetic, p.shots);
+  if (!deck.output.segy) return;
+  const auto segy = std::dynamic_pointer_cast<const io::SegyTraces>(deck.observed.traces);
+  if (segy) {
+    io::write_synthetic_segy(files.add("synthetic.segy"), *segy, synthetic, p.dt);
+  } else {
+    const std::vector<float> f32(synthetic.data(), synthetic.data() + synthetic.size());
+    io::write_shot_gathers_segy(files.add("synthetic.segy"), f32.data(), int(synthetic.extent(0)),
+                                int(synthetic.extent(1)), int(synthetic.extent(2)), p.dt, p.shots,
+                                p.model.grid.is_3d());
+  }
+}
+template void write_synthetics<float>(ResultFiles&, const io::Deck&, const HostArray3<float>&);
+template void write_synthetics<double>(ResultFiles&, const io::Deck&, const HostArray3<double>&);
 
 template <class T>
 void write_wavelet_npy(ResultFiles& files, const ForwardProblem& p) {

@@ -40,6 +40,13 @@ template <class T>
 void write_traces_npy(ResultFiles& files, const std::string& name, const HostArray3<T>& traces,
                       const std::vector<ShotGeometry>& shots);
 
+/// Writes modelled traces [shot][receiver][time] of the deck's shots as synthetic.npy
+/// (write_traces_npy) and, with output.segy, as synthetic.segy: with SEG-Y observed data on the
+/// data's own time axis with their trace headers (io::write_synthetic_segy), else as pwave's
+/// shot gathers.
+template <class T>
+void write_synthetics(ResultFiles& files, const io::Deck& deck, const HostArray3<T>& synthetic);
+
 /// Writes the injected source time function as wavelet.npy in precision T: [time], or
 /// [shot, time] when the shots have their own (ForwardProblem::shot_wavelets).
 template <class T>

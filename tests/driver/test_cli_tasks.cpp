@@ -204,6 +204,18 @@ TEST(CliTasks, FwiRunWritesModelsAndHistory) {
     EXPECT_EQ(m.dtype, "<f4") << name;
   }
   EXPECT_EQ(npy(out / "observed.npy").shape, (std::vector<std::size_t>{2, 5, 150}));
+  // The final model's synthetics: those a forward run of model_final.npy gives (the CPML
+  // velocity fixed as the inversion fixed it: the initial model's 2000 m/s).
+  const auto synthetic = npy(out / "synthetic.npy");
+  EXPECT_EQ(synthetic.shape, (std::vector<std::size_t>{2, 5, 150}));
+  write_file(dir / "forward.yaml", forward_deck(dir / "final_forward"));
+  ASSERT_EQ(pwave("run --no-plots '" + (dir / "forward.yaml").string() +
+                      "' --set 'model.vp={file: " + (out / "model_final.npy").string() +
+                      "}' --set boundary.pml_velocity=2000",
+                  dir)
+                .code,
+            0);
+  EXPECT_EQ(npy(dir / "final_forward" / "receivers.npy").data, synthetic.data);
   EXPECT_DOUBLE_EQ(npy(out / "true_model.npy").data[20 * 61 + 30], 2200.0);
   EXPECT_DOUBLE_EQ(npy(out / "initial_model.npy").data[20 * 61 + 30], 2000.0);
   const auto final_model = npy(out / "model_final.npy");
