@@ -15,6 +15,7 @@
 // Backend names may appear here and in launch.hpp, nowhere else in shared code.
 
 #include <Kokkos_Core.hpp>
+#include <type_traits>
 
 #include "backends/launch.hpp"
 #include "pwave/core/kokkos_compat.hpp"
@@ -128,6 +129,21 @@ void for_each_cell_z_march(const char* name, const Exec& exec, int ns, const Box
           }
         }
       });
+}
+
+/// for_each_box_3d over `cuts` with its inner box (the one whose functor make(false, false,
+/// false) gives: no strip) launched by for_each_cell_z_march instead when `march`, else as the
+/// other boxes; `skip_center` leaves the inner box out either way (a caller that updates it
+/// elsewhere).
+template <class Exec, class Make>
+void for_each_box_3d_marched(const char* name, const Exec& exec, int ns, const BoxCuts& cuts,
+                             const Make& make, bool march, bool skip_center = false) {
+  for_each_box_3d(name, exec, ns, cuts, make, skip_center || march);
+  if (march && !skip_center) {
+    using F = std::false_type;
+    const Box center{cuts.z[1], cuts.z[2], cuts.y[1], cuts.y[2], cuts.x[1], cuts.x[2]};
+    for_each_cell_z_march(name, exec, ns, center, make(F{}, F{}, F{}));
+  }
 }
 
 }  // namespace pwave::backend

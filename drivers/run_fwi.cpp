@@ -85,6 +85,19 @@ HostArray3<T> model_observed(const ForwardProblem& truth, const ProgressCallback
   return out;
 }
 
+/// model_observed with a progress line named `what` (with an ETA) on rank 0.
+template <class T>
+HostArray3<T> model_with_progress(const ForwardProblem& problem, const std::string& what) {
+  std::optional<log::Progress> progress;
+  const auto callback = [&](long done, long total) {
+    if (!progress) progress.emplace(what, total);
+    progress->update(done);
+  };
+  HostArray3<T> traces = model_observed<T>(problem, callback);
+  if (progress) progress->finish();
+  return traces;
+}
+
 template <class T>
 void run_fwi_task(const io::Deck& deck, const fs::path& dir, bool resume, int stop_after) {
   const ForwardProblem& p = deck.problem;
@@ -120,13 +133,7 @@ void run_fwi_task(const io::Deck& deck, const fs::path& dir, bool resume, int st
   if (deck.has_true_model) {
     ForwardProblem truth = p;  // same acquisition, wavelet and (fixed) CPML
     truth.model = deck.true_model;
-    std::optional<log::Progress> progress;
-    const auto callback = [&](long done, long total) {
-      if (!progress) progress.emplace("observed data (true model)", total);
-      progress->update(done);
-    };
-    const HostArray3<T> modelled = model_observed<T>(truth, callback);
-    if (progress) progress->finish();
+    const HostArray3<T> modelled = model_with_progress<T>(truth, "observed data (true model)");
     ResultFiles files(dir);
     io::write_grid_npy<T>(files.add("true_model.npy"), grid, deck.true_model.vp);
     if (!deck.true_model.rho.empty()) {
@@ -158,13 +165,8 @@ void run_fwi_task(const io::Deck& deck, const fs::path& dir, bool resume, int st
       final_problem.wavelet = result.wavelet;
       final_problem.shot_wavelets.clear();
     }
-    std::optional<log::Progress> progress;
-    const auto callback = [&](long done, long total) {
-      if (!progress) progress.emplace("synthetics (final model)", total);
-      progress->update(done);
-    };
-    const HostArray3<T> synthetic = model_observed<T>(final_problem, callback);
-    if (progress) progress->finish();
+    const HostArray3<T> synthetic =
+        model_with_progress<T>(final_problem, "synthetics (final model)");
     ResultFiles files(dir);
     write_synthetics(files, deck, synthetic);
     files.commit();

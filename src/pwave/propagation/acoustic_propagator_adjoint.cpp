@@ -351,8 +351,7 @@ void AcousticPropagator<T>::adjoint_step_3d(const ExecSpace& exec, int count, bo
   cut(st.strip_top, st.nz, st.strip_bottom, cuts.z);
   cut(st.strip_front, st.ny, st.strip_back, cuts.y);
   cut(st.strip_left, st.nx, st.strip_right, cuts.x);
-  const bool march = !skip_interior && problem_.interior_3d == Interior3D::z_march;
-  backend::for_each_box_3d(
+  backend::for_each_box_3d_marched(
       "pwave::physics::acoustic3d::adjoint_step", exec, count, cuts,
       [&](auto in_x, auto in_y, auto in_z) {
         constexpr bool x = decltype(in_x)::value, y = decltype(in_y)::value;
@@ -363,13 +362,7 @@ void AcousticPropagator<T>::adjoint_step_3d(const ExecSpace& exec, int count, bo
           return physics::AdjointFrameStep<T, Order, x, z, 3, y>(st, coef);
         }
       },
-      skip_interior || march);
-  if (march) {
-    const backend::Box interior{cuts.z[1], cuts.z[2], cuts.y[1], cuts.y[2], cuts.x[1], cuts.x[2]};
-    backend::for_each_cell_z_march("pwave::physics::acoustic3d::adjoint_interior", exec, count,
-                                   interior,
-                                   physics::InteriorStep<T, Order, 3>(st.as_forward(), coef));
-  }
+      problem_.interior_3d == Interior3D::z_march, skip_interior);
 }
 
 template <class T>

@@ -61,8 +61,7 @@ void AcousticPropagator<T>::step_3d(const ExecSpace& exec, int count,
   const backend::BoxCuts cuts{{0, st.strip_top, st.nz - st.strip_bottom, st.nz},
                               {0, st.strip_front, st.ny - st.strip_back, st.ny},
                               {0, st.strip_left, st.nx - st.strip_right, st.nx}};
-  const bool march = problem_.interior_3d == Interior3D::z_march;
-  backend::for_each_box_3d(
+  backend::for_each_box_3d_marched(
       "pwave::physics::acoustic3d::step", exec, count, cuts,
       [&](auto in_x, auto in_y, auto in_z) {
         constexpr bool x = decltype(in_x)::value, y = decltype(in_y)::value;
@@ -73,12 +72,7 @@ void AcousticPropagator<T>::step_3d(const ExecSpace& exec, int count,
           return physics::CpmlStep<T, Order, x, z, 3, y>(st, coef);
         }
       },
-      march);
-  if (march) {
-    const backend::Box interior{cuts.z[1], cuts.z[2], cuts.y[1], cuts.y[2], cuts.x[1], cuts.x[2]};
-    backend::for_each_cell_z_march("pwave::physics::acoustic3d::step_interior", exec, count,
-                                   interior, physics::InteriorStep<T, Order, 3>(st, coef));
-  }
+      problem_.interior_3d == Interior3D::z_march);
 }
 
 PWAVE_INSTANTIATE_FORWARD(physics::acoustic::Physics)

@@ -149,14 +149,6 @@ struct ScaledStencil {
     return lap;
   }
 
-  /// The Laplacian at halo-layout cell (z, column) of shot s of a wavefield: what every
-  /// cell-wise kernel (forward interior, reversed step) evaluates. `ys` is the column stride of
-  /// a y step (3D only).
-  template <int Dim = 2, class Wavefield>
-  KOKKOS_INLINE_FUNCTION T laplacian(const Wavefield& u, int s, int z, int x, int ys = 0) const {
-    return laplacian_of<Dim>(ViewTaps<T, Wavefield>{u, s, z, x, ys});
-  }
-
   /// The same sum on raw pointers, for the host row/line paths: `u` points at the cell, `zs`
   /// and `ys` are the strides of a z and a y step.
   template <int Dim = 2>
@@ -368,7 +360,7 @@ struct InteriorStep {
     V c0, two, cz[R + 1], cx[R + 1], cy[R + 1];
     explicit Coef(const ScaledStencil<T, Order>& c) {
       using H = host::Vec<T>;
-      T c00 = c.d2z[0] + c.d2x[0];  // as laplacian_at: the y term added last
+      T c00 = c.d2z[0] + c.d2x[0];  // as laplacian_of: the y term added last
       if constexpr (Dim == 3) c00 += c.d2y[0];
       c0 = H::splat(c00);
       two = H::splat(T(2));
