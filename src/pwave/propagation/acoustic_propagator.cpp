@@ -264,7 +264,7 @@ void AcousticPropagator<T>::forward(const std::vector<int>& shots, const Traces<
                                     const ProgressCallback& progress, long steps_before,
                                     long steps_total, const History& history) {
   load_batch(shots);
-  const int count = int(shots.size()), first = 0;
+  const int count = int(shots.size());
   check_traces("AcousticPropagator::forward: the traces", traces, count);
   const bool is3d = problem_.model.grid.is_3d();
   if (is3d && history.template get_if<propagation::DifferenceHistory<T>>()) {
@@ -280,11 +280,11 @@ void AcousticPropagator<T>::forward(const std::vector<int>& shots, const Traces<
     known = physics::with_order(problem_.order, [&](auto order) {
       constexpr int Order = decltype(order)::value;
       if (is3d) {
-        forward_impl<Physics, Order, 3>(first, count, traces, progress, steps_before, steps_total,
-                                        history, 0, problem_.nt, false);
+        forward_impl<Physics, Order, 3>(count, traces, progress, steps_before, steps_total, history,
+                                        0, problem_.nt, false);
       } else {
-        forward_impl<Physics, Order, 2>(first, count, traces, progress, steps_before, steps_total,
-                                        history, 0, problem_.nt, false);
+        forward_impl<Physics, Order, 2>(count, traces, progress, steps_before, steps_total, history,
+                                        0, problem_.nt, false);
       }
     });
   });

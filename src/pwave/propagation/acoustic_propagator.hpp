@@ -132,12 +132,16 @@ class AcousticPropagator {
   // checkpoint), record nothing, fill the segment of the (checkpoint) history; otherwise start
   // from rest at step 0.
   template <class Physics, int Order, int Dim = 2>
-  void forward_impl(int first, int count, const Traces<T>& traces, const ProgressCallback& progress,
+  void forward_impl(int count, const Traces<T>& traces, const ProgressCallback& progress,
                     long steps_before, long steps_total, const History& history, int n_begin,
                     int n_end, bool recompute);
-  // What one forward step of an equation does (its step(exec, count, parity)), built once per
-  // run by forward_impl: acoustic_step.cpp and acoustic_vd_step.cpp, which instantiate the
-  // loop (forward_loop.hpp) for their equation.
+  // What one forward step of an equation does, built once per run by forward_impl from the
+  // propagator and the run's traces: fields(p) (the state in parity p's copy), current(p) and
+  // next(p) (the fields the histories keep), record, step, inject and free_surface, in the
+  // order the loop calls them. acoustic_step.cpp and acoustic_vd_step.cpp, which instantiate the
+  // loop (forward_loop.hpp) for their equation; PressureForward (forward_loop.hpp) is what the
+  // two acoustic equations share.
+  class PressureForward;
   template <int Order, int Dim>
   class ConstantDensityForward;
   template <int Order, int Dim>

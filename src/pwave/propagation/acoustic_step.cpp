@@ -11,27 +11,27 @@ namespace pwave {
 /// Every functor built once per parity of the step (no View copies or host work per step).
 template <class T>
 template <int Order, int Dim>
-class AcousticPropagator<T>::ConstantDensityForward {
+class AcousticPropagator<T>::ConstantDensityForward : public PressureForward {
  public:
   using State = physics::AcousticState<T>;
-  ConstantDensityForward(const AcousticPropagator& prop, const State& even, const State& odd)
-      : prop_(prop),
+  ConstantDensityForward(const AcousticPropagator& prop, const Traces<T>& traces)
+      : PressureForward(prop, traces),
+        prop_(prop),
         coef_(prop.template coefficients<physics::ScaledStencil<T, Order>, Dim>()),
-        parity_{&even, &odd},
-        interior_{{even, coef_}, {odd, coef_}},
-        side_{{even, coef_}, {odd, coef_}},
-        band_{{even, coef_}, {odd, coef_}},
-        corner_{{even, coef_}, {odd, coef_}},
-        frame_{even.nz,         even.nx,
-               even.strip_top,  even.nz - even.strip_bottom,
-               even.strip_left, even.nx - even.strip_right} {}
+        interior_{{this->fields(0), coef_}, {this->fields(1), coef_}},
+        side_{{this->fields(0), coef_}, {this->fields(1), coef_}},
+        band_{{this->fields(0), coef_}, {this->fields(1), coef_}},
+        corner_{{this->fields(0), coef_}, {this->fields(1), coef_}},
+        frame_{prop.st_.nz,         prop.st_.nx,
+               prop.st_.strip_top,  prop.st_.nz - prop.st_.strip_bottom,
+               prop.st_.strip_left, prop.st_.nx - prop.st_.strip_right} {}
   ConstantDensityForward(const ConstantDensityForward&) = delete;
   ConstantDensityForward& operator=(const ConstantDensityForward&) = delete;
 
   /// u^{n+1} (written over u^{n-1}) and the CPML memory variables of parity p's fields.
   void step(const ExecSpace& exec, int count, int p) const {
     if constexpr (Dim == 3) {
-      prop_.template step_3d<Order>(exec, count, *parity_[p], coef_);
+      prop_.template step_3d<Order>(exec, count, this->fields(p), coef_);
     } else {
       // The interior, and the CPML frame: left/right strips (x terms), top/bottom bands (z
       // terms), four corners. Host backends do it in one sweep, GPUs in one launch per region.
@@ -43,7 +43,6 @@ class AcousticPropagator<T>::ConstantDensityForward {
  private:
   const AcousticPropagator& prop_;
   const physics::ScaledStencil<T, Order> coef_;
-  const State* const parity_[2];
   const physics::InteriorStep<T, Order> interior_[2];
   const physics::CpmlStep<T, Order, true, false> side_[2];
   const physics::CpmlStep<T, Order, false, true> band_[2];

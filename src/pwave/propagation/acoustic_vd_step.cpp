@@ -121,18 +121,19 @@ void AcousticPropagator<T>::step_vd(
   }
 }
 
-/// The step of parity p's fields: the variable-density state over the shared pressure fields,
-/// one per parity, built once.
+/// The step of parity p's fields: the variable-density state over the shared pressure fields
+/// (PressureForward), one per parity, built once.
 template <class T>
 template <int Order, int Dim>
-class AcousticPropagator<T>::VariableDensityForward {
+class AcousticPropagator<T>::VariableDensityForward : public PressureForward {
  public:
   using State = physics::AcousticState<T>;
-  VariableDensityForward(const AcousticPropagator& prop, const State& even, const State& odd)
-      : prop_(prop),
+  VariableDensityForward(const AcousticPropagator& prop, const Traces<T>& traces)
+      : PressureForward(prop, traces),
+        prop_(prop),
         coef_(prop.template coefficients<physics::acoustic_vd::Coefficients<T, Order>, Dim>()),
-        even_(over(prop.vd_, even)),
-        odd_(over(prop.vd_, odd)) {}
+        even_(over(prop.vd_, this->fields(0))),
+        odd_(over(prop.vd_, this->fields(1))) {}
   VariableDensityForward(const VariableDensityForward&) = delete;
   VariableDensityForward& operator=(const VariableDensityForward&) = delete;
 

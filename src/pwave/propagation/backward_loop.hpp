@@ -32,8 +32,8 @@ void AcousticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
       const int c = n / checkpoints->interval;
       segment_begin = c * checkpoints->interval;
       restore_checkpoint(*checkpoints, c);
-      forward_impl<Physics, Order, Dim>(0, count, Traces<T>(), {}, 0, 0, history, segment_begin,
-                                        n + 1, true);
+      forward_impl<Physics, Order, Dim>(count, Traces<T>(), {}, 0, 0, history, segment_begin, n + 1,
+                                        true);
     }
     steps.source_adjoint(exec, p, n);
     if (frames) {
