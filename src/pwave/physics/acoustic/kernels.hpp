@@ -24,6 +24,7 @@
 // x-strips [shot][z][left + right columns], z-strips [shot][top + bottom rows][x].
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <type_traits>
 
@@ -61,6 +62,11 @@ struct AcousticState {
   KOKKOS_INLINE_FUNCTION int column(int iy, int ix) const { return (iy + hy) * ys + ix + halo; }
   /// Column of the halo-free [z][ny nx] arrays (v^2 dt^2, z strips) of padded cell (iy, ix).
   KOKKOS_INLINE_FUNCTION int plane(int iy, int ix) const { return iy * nx + ix; }
+  /// The state a step starts from, which a checkpoint keeps (propagation::CheckpointHistory):
+  /// u^{n-1}, u^n, and every axis' psi^{n-1} and zeta^{n-1} (the y ones empty in 2D).
+  std::array<Field<T>, 8> checkpointed() const {
+    return {u_prev, u_cur, psi_x, zeta_x, psi_z, zeta_z, psi_y, zeta_y};
+  }
 };
 
 /// Index in strip storage of padded index i along an axis of n cells whose CPML strips are its
