@@ -95,7 +95,10 @@ Gradients vd_gradient(const ForwardProblem& p, const HostArray3<double>& observe
   prop.adjoint(0, ns, res, history, imaging);
   const Grid& g = p.model.grid;
   GridView<double> gv("gv", g.nz, g.ny * g.nx), gr("gr", g.nz, g.ny * g.nx);
-  prop.model_gradients(imaging, gv, gr);
+  ParameterGrids<double> grads;
+  grads[physics::Parameter::vp] = gv;
+  grads[physics::Parameter::rho] = gr;
+  prop.model_gradients(imaging, grads);
   auto hv = Kokkos::create_mirror_view(gv);
   auto hrho = Kokkos::create_mirror_view(gr);
   Kokkos::deep_copy(hv, gv);

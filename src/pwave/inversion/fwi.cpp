@@ -175,12 +175,6 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed, Fw
                          std::to_string(nshots) + ", " + std::to_string(nrec) + ", " +
                          std::to_string(nt) + "]");
   }
-  // Constant density keeps the one-channel path (imaging -> dJ/dw -> dJ/dvp); variable density
-  // has its own chain rule for both parameters (AcousticPropagator::model_gradients).
-  const bool two_channels = prop.imaging_channels() > 1;
-  GridView<T> grad_w;
-  if (!two_channels)
-    grad_w = GridView<T>("pwave::fwi_grad_w", prop.padded_nz(), prop.padded_plane());
   const parallel::AllreduceChoice path = parallel::choose_allreduce_path(
       parallel::parse_gpu_aware_setting(cfg.gpu_aware_mpi, "execution.gpu_aware_mpi"));
   ShotGradient<T> shot_gradient(prop, observed, share, cfg.storage, path.path, comm, cfg.misfit);
@@ -229,11 +223,6 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed, Fw
     scaled_copy(block(x, k), physical[k], T(1.0 / scale[k]));
     return physical[k];
   };
-  GridView<T> grad_vp, grad_rho;  // variable density: dJ/dvp, dJ/drho on the model grid
-  if (two_channels) {
-    grad_vp = GridView<T>("pwave::fwi_grad_vp", nz, nplane);
-    grad_rho = GridView<T>("pwave::fwi_grad_rho", nz, nplane);
-  }
   Optimizer<T> opt(cfg.optimizer, np * ncells, bounds);
   GradientConditioner<T> cond(g, cfg.problem.shots, cfg.water_depth, cfg.source_taper,
                               cfg.smoothing);
@@ -306,35 +295,25 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed, Fw
   const auto grid_view = [&](const DeviceVector<T>& v) {
     return GridView<T>(v.data(), nz, nplane);
   };
-  // Sets the propagator's model to `m` (optimiser units); returns its blocks in physical units.
+  // Sets the propagator's model to `m` (optimiser units), each block in its physical unit.
   const auto set_model = [&](const DeviceVector<T>& m) {
-    std::vector<DeviceVector<T>> values(np);
-    for (std::size_t k = 0; k < np; ++k) values[k] = physical_block(m, k);
-    for (std::size_t k = 0; k < np; ++k) {
-      if (params[k] == physics::Parameter::vp) prop.set_velocity(grid_view(values[k]));
-      if (params[k] == physics::Parameter::rho) prop.set_density(grid_view(values[k]));
-    }
-    return values;
+    for (std::size_t k = 0; k < np; ++k)
+      prop.set_parameter(params[k], grid_view(physical_block(m, k)));
   };
   auto objective = [&](const DeviceVector<T>& m, const DeviceVector<T>& grad) {
     // Every rank, with or without shots: the chain rule below reads the propagator's model
     // (a rank that kept the previous one would take another step than the others).
-    const std::vector<DeviceVector<T>> values = set_model(m);
+    set_model(m);
     const double j = shot_gradient.evaluate(plan.shots, plan.positions(), hooks);
-    if (!two_channels) {  // constant density: vp is the only parameter
-      Kokkos::deep_copy(grad_w, T(0));
-      prop.add_imaging(shot_gradient.imaging(), grad_w);
-      fold_to_model(cfg.problem, grad_w, grid_view(values[0]), grid_view(grad));
-    } else {
-      prop.model_gradients(shot_gradient.imaging(), grad_vp, grad_rho);
-    }
+    // dJ/dp of each inverted parameter straight into its block of the gradient (the chain rule
+    // of the equation: AcousticPropagator::model_gradients), then dJ/d(optimiser variable) =
+    // dJ/dp / scale.
+    ParameterGrids<T> grads;
+    for (std::size_t k = 0; k < np; ++k) grads[params[k]] = grid_view(block(grad, k));
+    prop.model_gradients(shot_gradient.imaging(), grads);
     for (std::size_t k = 0; k < np; ++k) {
       const DeviceVector<T> gk = block(grad, k);
-      if (two_channels) {
-        const GridView<T>& src = params[k] == physics::Parameter::vp ? grad_vp : grad_rho;
-        // dJ/d(optimiser variable) = dJ/dp / scale.
-        scaled_copy(DeviceVector<T>(src.data(), ncells), gk, T(1.0 / scale[k]));
-      }
+      if (scale[k] != 1.0) scaled_copy(gk, gk, T(1.0 / scale[k]));
       cond.apply(grid_view(gk));
     }
     return j;

@@ -14,6 +14,8 @@ enum class Parameter {
 
 /// Every parameter, in the order of the enumeration.
 inline constexpr Parameter all_parameters[] = {Parameter::vp, Parameter::rho};
+/// How many parameters there are.
+inline constexpr int parameter_count = int(sizeof(all_parameters) / sizeof(all_parameters[0]));
 
 /// The deck name of a parameter.
 inline const char* name(Parameter p) {

@@ -112,6 +112,12 @@ AcousticPropagator<T>::AcousticPropagator(const ForwardProblem& problem, int bat
     }
   }
   Kokkos::deep_copy(st_.v2dt2, hv);
+  vp_ = GridView<T>("pwave::vp", g.nz, g.ny * g.nx);
+  auto hvp = host_mirror_uninit(vp_);
+  for (int iz = 0; iz < g.nz; ++iz)
+    for (int q = 0; q < g.ny * g.nx; ++q)
+      hvp(iz, q) = T(problem_.model.vp[std::size_t(iz) * g.ny * g.nx + q]);
+  Kokkos::deep_copy(vp_, hvp);
   const bool vd = problem_.equation == physics::Equation::acoustic_variable_density;
   if (vd) {
     // psi is advanced in place (no neighbour reads): the parity swap of forward() must see one
@@ -329,7 +335,24 @@ void AcousticPropagator<T>::set_velocity(const GridView<T>& vp) {
   propagation::extend_model("pwave::propagation::set_velocity",
                             propagation::PaddedLayout::of(problem_), g.nz, g.ny, g.nx, vp,
                             st_.v2dt2, propagation::SquareTimes<T>{T(problem_.dt * problem_.dt)});
+  Kokkos::deep_copy(vp_, vp);
   if (problem_.equation == physics::Equation::acoustic_variable_density) rebuild_vd_material();
+}
+
+template <class T>
+void AcousticPropagator<T>::set_parameter(physics::Parameter p, const GridView<T>& values) {
+  if (!physics::has_parameter(problem_.equation, p)) {
+    throw RuntimeError(std::string("AcousticPropagator::set_parameter: the ") +
+                       physics::name(problem_.equation) + " equation has no " + physics::name(p));
+  }
+  switch (p) {
+    case physics::Parameter::vp:
+      set_velocity(values);
+      return;
+    case physics::Parameter::rho:
+      set_density(values);
+      return;
+  }
 }
 
 template <class T>

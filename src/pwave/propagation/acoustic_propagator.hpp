@@ -9,6 +9,7 @@
 #include "pwave/physics/acoustic_vd/adjoint_kernels.hpp"
 #include "pwave/propagation/boundary_storage.hpp"
 #include "pwave/propagation/forward.hpp"
+#include "pwave/propagation/parameter_grids.hpp"
 #include "pwave/propagation/point_taps.hpp"
 #include "pwave/propagation/storage.hpp"
 #include "pwave/propagation/wavefield_history.hpp"
@@ -57,6 +58,10 @@ class AcousticPropagator {
   /// Variable density only: replaces the density by `rho` [nz][ny nx] (kg/m^3, device, model
   /// grid), rebuilding rho v^2 dt^2 and the half-point buoyancies on the device.
   void set_density(const GridView<T>& rho);
+
+  /// Replaces material parameter `p` by `values` [nz][ny nx] (its unit, device, model grid):
+  /// set_velocity or set_density. Throws RuntimeError for a parameter the equation lacks.
+  void set_parameter(physics::Parameter p, const GridView<T>& values);
 
   /// The equation this propagator runs.
   physics::Equation equation() const { return problem_.equation; }
@@ -116,11 +121,12 @@ class AcousticPropagator {
   /// grad_w += imaging / w^2 on the padded grid ([nz][nx] views).
   void add_imaging(const GridView<T>& imaging, const GridView<T>& grad_w) const;
 
-  /// dJ/dvp and, for variable density, dJ/drho (pass an empty view otherwise) on the model grid
-  /// [nz][ny nx] from an imaging sum of shot_imaging() rows ([channels nz][ny nx]): the chain
-  /// rule from w = rho v^2 dt^2 and b = 1/rho, CPML cells folded onto the edge cells they copy.
-  void model_gradients(const GridView<T>& imaging, const GridView<T>& grad_vp,
-                       const GridView<T>& grad_rho) const;
+  /// dJ/dp on the model grid [nz][ny nx] of each parameter p that `grads` has an array for (any
+  /// of the equation's parameters), from an imaging sum of shot_imaging() rows ([channels
+  /// nz][ny nx]): the chain rule from the equation's imaged quantities (w = rho v^2 dt^2, b =
+  /// 1/rho) to its parameters, CPML cells folded onto the edge cells they copy
+  /// (propagation/chain_rule.cpp). Throws RuntimeError for a parameter the equation lacks.
+  void model_gradients(const GridView<T>& imaging, const ParameterGrids<T>& grads) const;
 
   /// The adjoint of forward(shots, ...), which must be the forward() call just before.
   void adjoint(const std::vector<int>& shots, const Traces<T>& residual, const History& history,
@@ -213,6 +219,8 @@ class AcousticPropagator {
   ForwardProblem problem_;
   int capacity_ = 0, nrec_ = 0;
   physics::AcousticState<T> st_;
+  GridView<T> vp_;              // [nz][ny nx] the velocity on the model grid, as last set
+  mutable GridView<T> grad_w_;  // padded dJ/dw scratch of model_gradients (constant density)
   physics::AcousticAdjointState<T> adj_;  // allocated by the first adjoint() call
   Field<T> shot_grad_;                    // [shot][nz][nx] dJ/dw per shot, idem
   // Variable density: its device data, the padded density, the backward run's buffers, and

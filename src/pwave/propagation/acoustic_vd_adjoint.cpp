@@ -271,73 +271,8 @@ class AcousticPropagator<T>::VariableDensityBackward {
   backend::Box grid_, flux_box_, box_;
 };
 
-template <class T>
-void AcousticPropagator<T>::model_gradients(const GridView<T>& imaging, const GridView<T>& grad_vp,
-                                            const GridView<T>& grad_rho) const {
-  const Grid& g = problem_.model.grid;
-  const int channels = imaging_channels();
-  if (int(imaging.extent(0)) != channels * st_.nz || int(imaging.extent(1)) != padded_plane()) {
-    throw RuntimeError("AcousticPropagator::model_gradients: the imaging is " +
-                       std::to_string(imaging.extent(0)) + " x " +
-                       std::to_string(imaging.extent(1)) + ", expected " +
-                       std::to_string(channels * st_.nz) + " x " + std::to_string(padded_plane()));
-  }
-  const bool want_rho = channels > 1 && grad_rho.extent(0) > 0;
-  const auto check = [&](const GridView<T>& v, const char* what) {
-    if (int(v.extent(0)) != g.nz || int(v.extent(1)) != g.ny * g.nx) {
-      throw RuntimeError(std::string("AcousticPropagator::model_gradients: ") + what +
-                         " must be the model grid [nz][ny nx]");
-    }
-  };
-  check(grad_vp, "grad_vp");
-  if (want_rho) check(grad_rho, "grad_rho");
-  const GridView<T> v2dt2 = st_.v2dt2;
-  const GridView<T> w = channels > 1 ? vd_.w : st_.v2dt2;
-  const GridView<T> rho = rho_pad_;
-  const int* wd = problem_.boundary.width;
-  const int pad_top = wd[top], pad_left = wd[left], pad_front = g.is_3d() ? wd[front] : 0;
-  const int nz = g.nz, nx = g.nx, ny = g.ny;
-  const int pnz = st_.nz, pnx = st_.nx, pny = st_.ny;
-  const T dt = T(problem_.dt);
-  Kokkos::parallel_for(
-      "pwave::propagation::model_gradients",
-      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {nz, ny * nx}),
-      KOKKOS_LAMBDA(const int mz, const int mq) {
-        const int my = mq / nx, mx = mq % nx;
-        // The padded cells that copy model cell (mz, my, mx).
-        const int z_lo = mz == 0 ? 0 : mz + pad_top;
-        const int z_hi = mz == nz - 1 ? pnz : mz + pad_top + 1;
-        const int x_lo = mx == 0 ? 0 : mx + pad_left;
-        const int x_hi = mx == nx - 1 ? pnx : mx + pad_left + 1;
-        const int y_lo = my == 0 ? 0 : my + pad_front;
-        const int y_hi = my == ny - 1 ? pny : my + pad_front + 1;
-        T gv = 0, gr = 0;
-        for (int z = z_lo; z < z_hi; ++z)
-          for (int y = y_lo; y < y_hi; ++y)
-            for (int x = x_lo; x < x_hi; ++x) {
-              const int q = y * pnx + x;
-              const T ww = w(z, q);
-              const T dj_dw = imaging(z, q) / (ww * ww);
-              // w = rho v^2 dt^2 (rho = 1 for constant density): dw/dv = 2 w / v.
-              const T v = math::sqrt(v2dt2(z, q)) / dt;
-              gv += dj_dw * T(2) * ww / v;
-              if (want_rho) {
-                const T r = rho(z, q);
-                gr += dj_dw * v2dt2(z, q) - imaging(z + pnz, q) / (r * r);
-              }
-            }
-        grad_vp(mz, mq) = gv;
-        if (want_rho) grad_rho(mz, mq) = gr;
-      });
-  Kokkos::fence();
-}
-
-#define PWAVE_INSTANTIATE_VD(T)                                                                \
-  template void AcousticPropagator<T>::allocate_adjoint_vd();                                  \
-  template void AcousticPropagator<T>::model_gradients(const GridView<T>&, const GridView<T>&, \
-                                                       const GridView<T>&) const;
-PWAVE_INSTANTIATE_VD(float)
-PWAVE_INSTANTIATE_VD(double)
+template void AcousticPropagator<float>::allocate_adjoint_vd();
+template void AcousticPropagator<double>::allocate_adjoint_vd();
 
 PWAVE_INSTANTIATE_BACKWARD(physics::acoustic_vd::Physics)
 

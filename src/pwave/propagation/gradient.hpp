@@ -5,6 +5,7 @@
 #include "pwave/core/types.hpp"
 #include "pwave/misfit/selection.hpp"
 #include "pwave/parallel/communicator.hpp"
+#include "pwave/propagation/chain_rule.hpp"
 #include "pwave/propagation/forward.hpp"
 #include "pwave/propagation/storage.hpp"
 
@@ -44,15 +45,5 @@ GradientResult<T> misfit_gradient(
     const StorageOptions& storage = Storage::boundary, const ProgressCallback& progress = {},
     const parallel::Communicator& comm = parallel::Communicator::self(),
     const misfit::Options& misfit = {});
-
-/// Folds dJ/dw on the padded grid (w = v^2 dt^2) into dJ/dvp on the model grid:
-/// dJ/dvp = sum over the padded cells copying a model cell of dJ/dw * 2 vp dt^2.
-template <class T>
-GridView<T> fold_to_model(const ForwardProblem& problem, const GridView<T>& grad_w);
-
-/// The same into `out`, with vp [nz][nx] already on the device (no allocation).
-template <class T>
-void fold_to_model(const ForwardProblem& problem, const GridView<T>& grad_w, const GridView<T>& vp,
-                   const GridView<T>& out);
 
 }  // namespace pwave
