@@ -18,8 +18,8 @@
 #include "pwave/parallel/reproducible_sum.hpp"
 #include "pwave/parallel/shot_plan.hpp"
 #include "pwave/physics/stability.hpp"
-#include "pwave/propagation/acoustic_propagator.hpp"
 #include "pwave/propagation/gradient.hpp"
+#include "pwave/propagation/propagator.hpp"
 #include "pwave/propagation/shot_gradient.hpp"
 
 namespace pwave {
@@ -165,7 +165,8 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed, Fw
   // shots: device memory (wavefields, history, traces) is sized for one chunk.
   const int share = (batch + comm.size() - 1) / comm.size();
   const int chunk = cfg.problem.shot_batch > 0 ? std::min(cfg.problem.shot_batch, share) : share;
-  AcousticPropagator<T> prop(cfg.problem, chunk);
+  const std::unique_ptr<Propagator<T>> made = make_propagator<T>(cfg.problem, chunk);
+  Propagator<T>& prop = *made;
   const int nrec = prop.max_receivers();
   if (observed.receivers() != std::size_t(nrec) || observed.samples() != std::size_t(nt)) {
     throw InputError("observed", "",
@@ -306,7 +307,7 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed, Fw
     set_model(m);
     const double j = shot_gradient.evaluate(plan.shots, plan.positions(), hooks);
     // dJ/dp of each inverted parameter straight into its block of the gradient (the chain rule
-    // of the equation: AcousticPropagator::model_gradients), then dJ/d(optimiser variable) =
+    // of the equation: Propagator::model_gradients), then dJ/d(optimiser variable) =
     // dJ/dp / scale.
     ParameterGrids<T> grads;
     for (std::size_t k = 0; k < np; ++k) grads[params[k]] = grid_view(block(grad, k));

@@ -11,6 +11,7 @@
 #include "pwave/propagation/forward.hpp"
 #include "pwave/propagation/parameter_grids.hpp"
 #include "pwave/propagation/point_taps.hpp"
+#include "pwave/propagation/propagator.hpp"
 #include "pwave/propagation/storage.hpp"
 #include "pwave/propagation/wavefield_history.hpp"
 
@@ -20,7 +21,7 @@ namespace pwave {
 /// Construction copies the model, CPML profiles and geometry to the device and allocates the
 /// wavefields once; forward() allocates nothing.
 template <class T>
-class AcousticPropagator {
+class AcousticPropagator : public Propagator<T> {
  public:
   /// What forward() keeps for the gradient: one strategy's history (see Storage), made by
   /// make_history(); the default keeps nothing.
@@ -29,12 +30,12 @@ class AcousticPropagator {
   /// `batch_capacity` = most shots per forward() call; 0 = all shots of the problem.
   explicit AcousticPropagator(const ForwardProblem& problem, int batch_capacity = 0);
 
-  int batch_capacity() const { return capacity_; }
+  int batch_capacity() const override { return capacity_; }
   /// The problem this propagator runs (its model as given at construction).
-  const ForwardProblem& problem() const { return problem_; }
+  const ForwardProblem& problem() const override { return problem_; }
   /// Receivers of the widest shot: the receiver extent of Traces (shots with fewer record zero
   /// rows past their own receivers).
-  int max_receivers() const { return nrec_; }
+  int max_receivers() const override { return nrec_; }
   const physics::AcousticState<T>& state() const { return st_; }
 
   /// Runs shots [first, first + count) from rest and records traces(shot - first, receiver, n)
@@ -47,7 +48,7 @@ class AcousticPropagator {
   /// traces(k, ...) belong to shots[k]. This is how minibatches are run.
   void forward(const std::vector<int>& shots, const Traces<T>& traces,
                const ProgressCallback& progress = {}, long steps_before = 0, long steps_total = 0,
-               const History& history = History());
+               const History& history = History()) override;
 
   /// Replaces the velocity model by `vp` [nz][nx] ([nz][ny nx] in 3D; m/s, device, model grid)
   /// without a host
@@ -61,44 +62,44 @@ class AcousticPropagator {
 
   /// Replaces material parameter `p` by `values` [nz][ny nx] (its unit, device, model grid):
   /// set_velocity or set_density. Throws RuntimeError for a parameter the equation lacks.
-  void set_parameter(physics::Parameter p, const GridView<T>& values);
+  void set_parameter(physics::Parameter p, const GridView<T>& values) override;
 
   /// The equation this propagator runs.
   physics::Equation equation() const { return problem_.equation; }
   /// Imaging channels per shot: 1 (dJ/dw) for constant density, 2 (dJ/dw, dJ/db) for variable
   /// density. shot_imaging() rows stack them along z: [shot][channels nz][ny nx].
-  int imaging_channels() const { return physics::imaging_channels(problem_.equation); }
+  int imaging_channels() const override { return physics::imaging_channels(problem_.equation); }
   /// Rows of an imaging sum: imaging_channels() padded grids stacked along z.
-  int imaging_rows() const { return imaging_channels() * st_.nz; }
+  int imaging_rows() const override { return imaging_channels() * st_.nz; }
 
   /// Replaces the source time function s(t_n) by one shared by all shots (nt samples), e.g. by
   /// a low-passed one in a multiscale inversion. One small host-to-device copy.
-  void set_wavelet(const std::vector<double>& wavelet);
+  void set_wavelet(const std::vector<double>& wavelet) override;
   /// Gives every shot its own source time function: `wavelets[shot]` (one per shot of the
   /// problem, nt samples each). The current batch's rows are copied to the device now, the
   /// other shots' when a batch holding them is loaded (never inside the time loop). Throws
   /// RuntimeError for a wrong count or length.
-  void set_shot_wavelets(const std::vector<std::vector<double>>& wavelets);
+  void set_shot_wavelets(const std::vector<std::vector<double>>& wavelets) override;
   /// Whether the shots have their own wavelets (ForwardProblem::shot_wavelets or
   /// set_shot_wavelets) rather than one shared.
   bool per_shot_wavelets() const { return !problem_.shot_wavelets.empty(); }
 
   /// Allocates a history able to hold `count` shots with the given strategy (`interval`: steps
   /// between checkpoints, 0 = ceil(sqrt(nt))).
-  History make_history(int count, const StorageOptions& options) const;
+  History make_history(int count, const StorageOptions& options) const override;
   History make_history(int count, Storage storage, int interval) const {
     StorageOptions o(storage);
     o.interval = interval;
     return make_history(count, o);
   }
   /// Bytes per shot a history of this strategy takes.
-  double history_bytes_per_shot(const StorageOptions& options) const;
+  double history_bytes_per_shot(const StorageOptions& options) const override;
 
   /// Padded-grid extents (model + CPML), without the stencil halo.
   int padded_nz() const { return st_.nz; }
   int padded_nx() const { return st_.nx; }
-  int padded_ny() const { return st_.ny; }              ///< 1 in 2D
-  int padded_plane() const { return st_.ny * st_.nx; }  ///< columns of [nz][ny nx] grids
+  int padded_ny() const { return st_.ny; }                       ///< 1 in 2D
+  int padded_plane() const override { return st_.ny * st_.nx; }  ///< columns of [nz][ny nx] grids
 
   /// The exact adjoint of forward() for shots [first, first + count): back-propagates the data
   /// residuals `residual` [shot][receiver][time] (the adjoint source, dJ/d(trace)) and adds
@@ -114,8 +115,8 @@ class AcousticPropagator {
   /// ranks can be summed in a fixed order (parallel::OrderedSum) and then finished with
   /// add_imaging().
   void adjoint_per_shot(const std::vector<int>& shots, const Traces<T>& residual,
-                        const History& history);
-  const Field<T>& shot_imaging() const {
+                        const History& history) override;
+  const Field<T>& shot_imaging() const override {
     return imaging_channels() > 1 ? shot_channels_ : shot_grad_;
   }
   /// grad_w += imaging / w^2 on the padded grid ([nz][nx] views).
@@ -126,7 +127,7 @@ class AcousticPropagator {
   /// nz][ny nx]): the chain rule from the equation's imaged quantities (w = rho v^2 dt^2, b =
   /// 1/rho) to its parameters, CPML cells folded onto the edge cells they copy
   /// (propagation/chain_rule.cpp). Throws RuntimeError for a parameter the equation lacks.
-  void model_gradients(const GridView<T>& imaging, const ParameterGrids<T>& grads) const;
+  void model_gradients(const GridView<T>& imaging, const ParameterGrids<T>& grads) const override;
 
   /// The adjoint of forward(shots, ...), which must be the forward() call just before.
   void adjoint(const std::vector<int>& shots, const Traces<T>& residual, const History& history,

@@ -9,7 +9,7 @@
 #include "pwave/core/error.hpp"
 #include "pwave/physics/stability.hpp"
 #include "pwave/physics/stencil.hpp"
-#include "pwave/propagation/acoustic_propagator.hpp"
+#include "pwave/propagation/propagator.hpp"
 
 namespace pwave {
 
@@ -202,7 +202,8 @@ void validate(const ForwardProblem& p) {
 
 template <class T>
 HostArray3<T> forward_model(const ForwardProblem& problem, const ProgressCallback& progress) {
-  AcousticPropagator<T> prop(problem, problem.shot_batch);
+  const std::unique_ptr<Propagator<T>> made = make_propagator<T>(problem, problem.shot_batch);
+  Propagator<T>& prop = *made;
   const int nshots = int(problem.shots.size());
   const int nrec = prop.max_receivers();
   HostArray3<T> out("pwave::receivers", nshots, nrec, problem.nt);
@@ -212,7 +213,9 @@ HostArray3<T> forward_model(const ForwardProblem& problem, const ProgressCallbac
   long steps_before = 0;
   for (int first = 0; first < nshots; first += prop.batch_capacity()) {
     const int count = std::min(prop.batch_capacity(), nshots - first);
-    prop.forward(first, count, traces, progress, steps_before, steps_total);
+    std::vector<int> shots(std::size_t(count), 0);
+    for (int k = 0; k < count; ++k) shots[std::size_t(k)] = first + k;
+    prop.forward(shots, traces, progress, steps_before, steps_total);
     steps_before += problem.nt;
     const auto src = Kokkos::subview(traces, std::make_pair(0, count), Kokkos::ALL, Kokkos::ALL);
     const auto dst =

@@ -4,7 +4,7 @@
 #include "pwave/parallel/allreduce.hpp"
 #include "pwave/parallel/reproducible_sum.hpp"
 #include "pwave/parallel/shot_plan.hpp"
-#include "pwave/propagation/acoustic_propagator.hpp"
+#include "pwave/propagation/propagator.hpp"
 #include "pwave/propagation/shot_gradient.hpp"
 
 namespace pwave {
@@ -38,7 +38,8 @@ GradientResult<T> misfit_gradient(const ForwardProblem& problem, const ObservedT
   const parallel::ShotPlan plan = parallel::plan_shots(all, comm.rank(), comm.size());
   const int share = (nshots + comm.size() - 1) / comm.size();
   const int chunk = problem.shot_batch > 0 ? std::min(problem.shot_batch, share) : share;
-  AcousticPropagator<T> prop(problem, chunk);
+  const std::unique_ptr<Propagator<T>> made = make_propagator<T>(problem, chunk);
+  Propagator<T>& prop = *made;
   const int nrec = prop.max_receivers();
   check_observed_shape(problem, observed.shots(), observed.receivers(), observed.samples(), nrec);
   ShotGradient<T> shots(prop, observed, share, storage, parallel::choose_allreduce_path().path,
@@ -62,7 +63,7 @@ GradientResult<T> misfit_gradient(const ForwardProblem& problem, const ObservedT
 
   const Grid& g = problem.model.grid;
   out.gradient = HostArray2<T>("pwave::gradient_host", g.nz, g.ny * g.nx);  // [nz][ny nx] in 3D
-  // Every parameter of the equation (AcousticPropagator::model_gradients).
+  // Every parameter of the equation (Propagator::model_gradients).
   ParameterGrids<T> grads;
   for (const physics::Parameter p : physics::all_parameters) {
     if (physics::has_parameter(problem.equation, p))

@@ -72,10 +72,9 @@ void accumulate_rows(const GridView<T>& acc, const Field<T>& rows, int count,
 }  // namespace
 
 template <class T>
-ShotGradient<T>::ShotGradient(AcousticPropagator<T>& prop, const ObservedTraces& observed,
-                              int share, const StorageOptions& storage,
-                              parallel::AllreducePath path, const parallel::Communicator& comm,
-                              const misfit::Options& misfit)
+ShotGradient<T>::ShotGradient(Propagator<T>& prop, const ObservedTraces& observed, int share,
+                              const StorageOptions& storage, parallel::AllreducePath path,
+                              const parallel::Communicator& comm, const misfit::Options& misfit)
     : prop_(prop),
       comm_(comm),
       share_(share),

@@ -12,7 +12,7 @@
 #include "pwave/parallel/allreduce.hpp"
 #include "pwave/parallel/communicator.hpp"
 #include "pwave/parallel/reproducible_sum.hpp"
-#include "pwave/propagation/acoustic_propagator.hpp"
+#include "pwave/propagation/propagator.hpp"
 
 namespace pwave {
 
@@ -81,7 +81,7 @@ class ShotGradient {
   /// shots; `share`: the most shots this rank is given per evaluate(); `misfit`: the misfit
   /// function, whose adjoint source the adjoint propagation injects, and the data selection. Both
   /// references must outlive this object.
-  ShotGradient(AcousticPropagator<T>& prop, const ObservedTraces& observed, int share,
+  ShotGradient(Propagator<T>& prop, const ObservedTraces& observed, int share,
                const StorageOptions& storage, parallel::AllreducePath path,
                const parallel::Communicator& comm, const misfit::Options& misfit = {});
 
@@ -89,8 +89,8 @@ class ShotGradient {
   /// of shots[k], distinct over all ranks; every rank calls, with or without shots) and returns
   /// the misfit J (by default l2: 0.5 sum (d - d_obs)^2) over all ranks' shots. imaging() then
   /// holds the sum over all those shots of their imaging ([imaging_rows][padded plane]: dJ/dw =
-  /// imaging / w^2 for constant density, see AcousticPropagator::add_imaging; every equation:
-  /// model_gradients). With the model set on `prop` beforehand.
+  /// the equation's chain rule: Propagator::model_gradients). With the model set on `prop`
+  /// beforehand.
   double evaluate(const std::vector<int>& shots, const std::vector<long>& keys,
                   const Hooks& hooks = Hooks());
 
@@ -126,7 +126,7 @@ class ShotGradient {
   std::vector<int> stage_chunk(const std::vector<int>& shots, int first, int count, int chunks,
                                const Hooks& hooks);
 
-  AcousticPropagator<T>& prop_;
+  Propagator<T>& prop_;
   const parallel::Communicator& comm_;
   int share_, chunk_, nt_;
   misfit::Misfit kind_;
@@ -134,7 +134,7 @@ class ShotGradient {
   misfit::Workspace misfit_scratch_;  // envelope only: reserved once, reused by every chunk
   ObservedStaging<T> staging_;
   std::vector<int> staged_;  // shots whose observed traces device rows hold; empty: unknown
-  typename AcousticPropagator<T>::History history_;
+  typename Propagator<T>::History history_;
   Traces<T> syn_, res_;
   GridView<T> imaging_;
   Field<T> rows_;     // per-shot imaging of the whole share (several ranks, several chunks)

@@ -1,0 +1,20 @@
+#include "pwave/propagation/propagator.hpp"
+
+#include "pwave/propagation/acoustic_propagator.hpp"
+
+namespace pwave {
+
+template <class T>
+std::unique_ptr<Propagator<T>> make_propagator(const ForwardProblem& problem, int batch_capacity) {
+  std::unique_ptr<Propagator<T>> prop;
+  physics::with_equation(problem.equation, [&](auto) {
+    // Both acoustic equations run on AcousticPropagator.
+    prop = std::make_unique<AcousticPropagator<T>>(problem, batch_capacity);
+  });
+  return prop;
+}
+
+template std::unique_ptr<Propagator<float>> make_propagator(const ForwardProblem&, int);
+template std::unique_ptr<Propagator<double>> make_propagator(const ForwardProblem&, int);
+
+}  // namespace pwave
