@@ -91,12 +91,12 @@ def make_fwi_run(directory):
     np.save(os.path.join(directory, "gradient_0001.npy"), ((initial - true) * 1e-7).astype("<f4"))
     np.save(os.path.join(directory, "model_final.npy"), model.astype("<f8"))
     with open(os.path.join(directory, "history.csv"), "w") as f:
-        f.write("iteration,stage,misfit,gradient_norm,step,seconds\n")
+        f.write("iteration,stage,misfit,gradient_norm,step,seconds,dead_traces\n")
         misfit = 5.0
         for it in range(1, 7):
             stage = 0 if it <= 3 else 1
             misfit *= 2.5 if it == 4 else 0.7
-            f.write(f"{it},{stage},{misfit:.6g},{misfit * 30:.6g},20,0.5\n")
+            f.write(f"{it},{stage},{misfit:.6g},{misfit * 30:.6g},20,0.5,{3 if it == 1 else 0}\n")
     write_run_json(directory, "fwi")
 
 

@@ -9,8 +9,8 @@ namespace pwave::io {
 
 /// Writes an inversion's outputs into `directory` (created on the first write), every file
 /// atomically, array files as .npy in precision T:
-///   history.csv        "iteration,stage,misfit,gradient_norm,step,seconds", rewritten after
-///                      every iteration;
+///   history.csv        "iteration,stage,misfit,gradient_norm,step,seconds,dead_traces", rewritten
+///                      after every iteration;
 ///   model_NNNN.npy, gradient_NNNN.npy  every output_every iterations (NNNN from 0001), shape
 ///                      [nz, nx] or [nz, ny, nx]; a parameter other than vp inserts its name
 ///                      (model_rho_NNNN.npy, gradient_rho_NNNN.npy);
