@@ -1,0 +1,243 @@
+#pragma once
+// A small driver of the elastic kernels (physics/elastic), for tests that exercise them without
+// the propagator: a 2D model padded with a CPML on every side, one shot, a source on a grid
+// point and receivers on grid points, nt steps, traces back on the host.
+//
+// Time sampling, as the acoustic loop's "record before step n": sample n of a pressure trace is
+// p(t_n), of a velocity trace v(t_{n-1/2}). A force source's sample n is f(t_n) (the velocity
+// update of step n is centred there), an explosive source's m(t_{n+1/2}) (the stress update's).
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "pwave/physics/cpml.hpp"
+#include "pwave/physics/elastic/step.hpp"
+
+namespace pwave::test::elastic {
+
+/// A 2D model on its cells, row-major [nz][nx], square cells of h metres.
+struct Model2D {
+  int nz = 0, nx = 0;
+  double h = 0;
+  std::vector<double> vp, vs, rho;
+
+  static Model2D homogeneous(int nz, int nx, double h, double vp, double vs, double rho) {
+    const std::size_t n = std::size_t(nz) * nx;
+    return Model2D{nz,
+                   nx,
+                   h,
+                   std::vector<double>(n, vp),
+                   std::vector<double>(n, vs),
+                   std::vector<double>(n, rho)};
+  }
+  double vp_max() const { return *std::max_element(vp.begin(), vp.end()); }
+};
+
+/// What a receiver records at a model cell: vx at its point (iz, ix + 1/2), vz at
+/// (iz + 1/2, ix), or the pressure -(sxx + szz) / 2 at the cell.
+enum class Component { vx, vz, pressure };
+struct Receiver {
+  Component component;
+  int iz, ix;
+};
+
+/// A force along x (at the cell's vx point) or z (its vz point), or an explosive source at the
+/// cell. `samples`: f(t_n) in N/m (force per unit length: a line force in 2D), or m(t_{n+1/2})
+/// in Pa m^2 / s, n = 0 .. nt - 1.
+enum class SourceKind { force_x, force_z, explosive };
+struct Source {
+  SourceKind kind = SourceKind::force_z;
+  int iz = 0, ix = 0;
+  std::vector<double> samples;
+};
+
+struct Simulation {
+  int order = 8;
+  int width = 20;  ///< CPML cells on every side
+  int nt = 0;
+  double dt = 0;
+  double pml_frequency = 10.0;  ///< Hz, the CPML alpha term (the wavelet's peak)
+  double reflection = 1e-3;     ///< the CPML profile's target R
+  double pml_velocity = 0.0;    ///< m/s setting d0; 0: the model's largest vp
+  Source source;
+  std::vector<Receiver> receivers;
+};
+
+namespace detail {
+
+template <class T>
+Kokkos::View<T*, MemSpace> to_device(const std::vector<double>& v) {
+  Kokkos::View<T*, MemSpace> d("pwave::test::elastic::profile", v.size());
+  auto h = Kokkos::create_mirror_view(d);
+  for (std::size_t i = 0; i < v.size(); ++i) h(i) = T(v[i]);
+  Kokkos::deep_copy(d, h);
+  return d;
+}
+
+/// The padded grid's copy of one model array (edge values continued into the CPML).
+template <class T>
+GridView<T> padded(const Model2D& m, const std::vector<double>& values, int width) {
+  const int nz = m.nz + 2 * width, nx = m.nx + 2 * width;
+  GridView<T> d("pwave::test::elastic::model", nz, nx);
+  auto h = Kokkos::create_mirror_view(d);
+  const auto clamp = [](int i, int n) { return std::min(std::max(i, 0), n - 1); };
+  for (int iz = 0; iz < nz; ++iz)
+    for (int ix = 0; ix < nx; ++ix)
+      h(iz, ix) = T(values[std::size_t(clamp(iz - width, m.nz)) * m.nx + clamp(ix - width, m.nx)]);
+  Kokkos::deep_copy(d, h);
+  return d;
+}
+
+/// Points (padded cells) of one shot as PointTaps: one tap of weight 1 each.
+template <class T>
+physics::PointTaps<T> taps(const std::vector<std::pair<int, int>>& cells) {
+  const int n = std::max<int>(int(cells.size()), 1);
+  physics::PointTaps<T> t;
+  t.cell = decltype(t.cell)("pwave::test::elastic::cells", 1, n, 1);
+  t.weight = decltype(t.weight)("pwave::test::elastic::weights", 1, n, 1);
+  auto hc = Kokkos::create_mirror_view(t.cell);
+  auto hw = Kokkos::create_mirror_view(t.weight);
+  for (std::size_t k = 0; k < cells.size(); ++k) {
+    hc(0, k, 0, 0) = cells[k].first, hc(0, k, 0, 1) = cells[k].second;
+    hw(0, k, 0) = T(1);
+  }
+  Kokkos::deep_copy(t.cell, hc);
+  Kokkos::deep_copy(t.weight, hw);
+  return t;
+}
+
+template <class T, int Order>
+std::vector<std::vector<double>> run(const Model2D& m, const Simulation& r) {
+  namespace el = physics::elastic;
+  constexpr int R = physics::StaggeredStencil<Order>::radius;
+  const int w = r.width;
+  el::State<T> st;
+  st.nz = m.nz + 2 * w, st.nx = m.nx + 2 * w, st.ny = 1;
+  st.halo = R, st.hy = 0, st.ys = st.nx + 2 * R;
+  physics::cpml_strips(w, st.nz, w, R, st.strip_top, st.strip_bottom);
+  physics::cpml_strips(w, st.nx, w, R, st.strip_left, st.strip_right);
+  const auto field = [&](const char* name) {
+    return Field<T>(std::string(name), 1, st.nz + 2 * R, st.ys);
+  };
+  st.vx = field("pwave::test::elastic::vx"), st.vz = field("pwave::test::elastic::vz");
+  st.sxx = field("pwave::test::elastic::sxx"), st.szz = field("pwave::test::elastic::szz");
+  st.sxz = field("pwave::test::elastic::sxz");
+  const auto grid = [&](const char* name) { return GridView<T>(std::string(name), st.nz, st.nx); };
+  st.lambda = grid("pwave::test::elastic::lambda"), st.mu = grid("pwave::test::elastic::mu");
+  st.bx = grid("pwave::test::elastic::bx"), st.bz = grid("pwave::test::elastic::bz");
+  st.mu_xz = grid("pwave::test::elastic::mu_xz");
+
+  // CPML: the acoustic equations' profiles, memory variables on the strips.
+  const double vmax = r.pml_velocity > 0 ? r.pml_velocity : m.vp_max();
+  const auto axis = [&](int cells, el::AxisCpml<T>& a) {
+    const auto cell =
+        physics::cpml_profile(w, cells, w, m.h, r.dt, vmax, r.pml_frequency, r.reflection, Order);
+    const auto half =
+        physics::cpml_profile_half(w, cells, w, m.h, r.dt, vmax, r.pml_frequency, r.reflection);
+    a.cell.a = to_device<T>(cell.a), a.cell.b = to_device<T>(cell.b);
+    a.half.a = to_device<T>(half.a), a.half.b = to_device<T>(half.b);
+  };
+  axis(m.nx, st.cpml[el::X]);
+  axis(m.nz, st.cpml[el::Z]);
+  const int xcols = st.strip_left + st.strip_right, zrows = st.strip_top + st.strip_bottom;
+  for (int c : {el::X, el::Z}) {
+    st.cpml[el::X].stress[c] = Field<T>("pwave::test::elastic::psi_x", 1, st.nz, xcols);
+    st.cpml[el::X].velocity[c] = Field<T>("pwave::test::elastic::psi_x", 1, st.nz, xcols);
+    st.cpml[el::Z].stress[c] = Field<T>("pwave::test::elastic::psi_z", 1, zrows, st.nx);
+    st.cpml[el::Z].velocity[c] = Field<T>("pwave::test::elastic::psi_z", 1, zrows, st.nx);
+  }
+
+  Kokkos::parallel_for("pwave::physics::elastic::material",
+                       Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {st.nz, st.nx}),
+                       el::BuildMaterial<T>{st, padded<T>(m, m.vp, w), padded<T>(m, m.vs, w),
+                                            padded<T>(m, m.rho, w), T(r.dt)});
+
+  // Source: its wavelet over the cell area, on its cell.
+  Kokkos::View<T**, Kokkos::LayoutRight, MemSpace> wave("pwave::test::elastic::wavelet", 1, r.nt);
+  {
+    auto h = Kokkos::create_mirror_view(wave);
+    for (int n = 0; n < r.nt; ++n) h(0, n) = T(r.source.samples.at(std::size_t(n)) / (m.h * m.h));
+    Kokkos::deep_copy(wave, h);
+  }
+  const physics::ColumnMap column{st.nx, st.hy, st.ys, st.halo};
+  const auto source = taps<T>({{r.source.iz + w, r.source.ix + w}});
+
+  // Receivers, one group per component.
+  struct Group {
+    std::vector<int> index;  // receiver numbers
+    physics::PointTaps<T> taps;
+    Traces<T> traces;
+  };
+  Group groups[3];
+  for (int g = 0; g < 3; ++g) {
+    std::vector<std::pair<int, int>> cells;
+    for (std::size_t k = 0; k < r.receivers.size(); ++k) {
+      if (int(r.receivers[k].component) != g) continue;
+      groups[g].index.push_back(int(k));
+      cells.emplace_back(r.receivers[k].iz + w, r.receivers[k].ix + w);
+    }
+    groups[g].taps = taps<T>(cells);
+    groups[g].traces = Traces<T>("pwave::test::elastic::traces", 1, cells.size(), r.nt);
+  }
+  const physics::RecordReceivers<T> record_vx{groups[0].traces, st.vx, groups[0].taps, column, 0};
+  const physics::RecordReceivers<T> record_vz{groups[1].traces, st.vz, groups[1].taps, column, 0};
+  const el::RecordPressure<T, 2> record_p{groups[2].traces, st.sxx, st.syy, st.szz,
+                                          groups[2].taps,   column, 0};
+  const bool explosive = r.source.kind == SourceKind::explosive;
+  const bool along_x = r.source.kind == SourceKind::force_x;
+  const el::InjectForce<T> force{
+      along_x ? st.vx : st.vz, along_x ? st.bx : st.bz, source, wave, column, 0};
+  const el::InjectExplosive<T, 2> moment{st.sxx, st.syy, st.szz, source, wave, column, 0, T(r.dt)};
+  const el::Step<T, Order, 2> step(st, el::Coefficients<T, Order>(m.h, m.h));
+
+  ExecSpace exec;
+  using Range3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;
+  const auto launch_record = [&](const auto& f, const Group& g, int n) {
+    if (g.index.empty()) return;
+    Kokkos::parallel_for("pwave::physics::elastic::record",
+                         Range3(exec, {0, 0, n}, {1, int(g.index.size()), n + 1}), f);
+  };
+  for (int n = 0; n < r.nt; ++n) {
+    launch_record(record_vx, groups[0], n);
+    launch_record(record_vz, groups[1], n);
+    launch_record(record_p, groups[2], n);
+    step.update_velocity(exec, 1);
+    if (!explosive) {
+      Kokkos::parallel_for("pwave::physics::elastic::inject_force",
+                           Range3(exec, {0, 0, n}, {1, 1, n + 1}), force);
+    }
+    step.update_stress(exec, 1);
+    if (explosive) {
+      Kokkos::parallel_for("pwave::physics::elastic::inject_explosive",
+                           Range3(exec, {0, 0, n}, {1, 1, n + 1}), moment);
+    }
+  }
+  exec.fence();
+
+  std::vector<std::vector<double>> out(r.receivers.size(), std::vector<double>(r.nt));
+  for (const Group& g : groups) {
+    auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), g.traces);
+    for (std::size_t k = 0; k < g.index.size(); ++k)
+      for (int n = 0; n < r.nt; ++n) out[std::size_t(g.index[k])][std::size_t(n)] = h(0, k, n);
+  }
+  return out;
+}
+
+}  // namespace detail
+
+/// Runs `r` on model `m` in precision T: traces[receiver][n] (see the file's comment for the
+/// times of the samples).
+template <class T>
+std::vector<std::vector<double>> run(const Model2D& m, const Simulation& r) {
+  std::vector<std::vector<double>> traces;
+  if (!physics::with_order(r.order,
+                           [&](auto o) { traces = detail::run<T, decltype(o)::value>(m, r); })) {
+    throw std::invalid_argument("elastic fixture: order must be 2, 4, 6 or 8");
+  }
+  return traces;
+}
+
+}  // namespace pwave::test::elastic
