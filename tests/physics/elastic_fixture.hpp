@@ -1,7 +1,7 @@
 #pragma once
 // A small driver of the elastic kernels (physics/elastic), for tests that exercise them without
-// the propagator: a 2D model padded with a CPML on every side, one shot, a source on a grid
-// point and receivers on grid points, nt steps, traces back on the host.
+// the propagator: a 2D or 3D model padded with a CPML on every side, one shot, a source on a
+// grid point and receivers on grid points, nt steps, traces back on the host.
 //
 // Time sampling, as the acoustic loop's "record before step n": sample n of a pressure trace is
 // p(t_n), of a velocity trace v(t_{n-1/2}). A force source's sample n is f(t_n) (the velocity
@@ -18,40 +18,44 @@
 
 namespace pwave::test::elastic {
 
-/// A 2D model on its cells, row-major [nz][nx], square cells of h metres.
-struct Model2D {
-  int nz = 0, nx = 0;
+/// A model on its cells, row-major [nz][ny][nx] (ny = 1: 2D), cubic cells of h metres.
+struct Model {
+  int nz = 0, nx = 0, ny = 1;
   double h = 0;
   std::vector<double> vp, vs, rho;
 
-  static Model2D homogeneous(int nz, int nx, double h, double vp, double vs, double rho) {
-    const std::size_t n = std::size_t(nz) * nx;
-    return Model2D{nz,
-                   nx,
-                   h,
-                   std::vector<double>(n, vp),
-                   std::vector<double>(n, vs),
-                   std::vector<double>(n, rho)};
+  static Model homogeneous(int nz, int nx, double h, double vp, double vs, double rho, int ny = 1) {
+    const std::size_t n = std::size_t(nz) * ny * nx;
+    return Model{nz,
+                 nx,
+                 ny,
+                 h,
+                 std::vector<double>(n, vp),
+                 std::vector<double>(n, vs),
+                 std::vector<double>(n, rho)};
   }
+  bool is_3d() const { return ny > 1; }
   double vp_max() const { return *std::max_element(vp.begin(), vp.end()); }
 };
 
-/// What a receiver records at a model cell: vx at its point (iz, ix + 1/2), vz at
-/// (iz + 1/2, ix), or the pressure -(sxx + szz) / 2 at the cell.
-enum class Component { vx, vz, pressure };
+/// What a receiver records at a model cell: a velocity at its point (vx at (iz, iy, ix + 1/2),
+/// vy at (iz, iy + 1/2, ix), vz at (iz + 1/2, iy, ix)) or the pressure -tr(sigma) / Dim at the
+/// cell.
+enum class Component { vx, vz, pressure, vy };
 struct Receiver {
   Component component;
-  int iz, ix;
+  int iz, ix, iy = 0;
 };
 
-/// A force along x (at the cell's vx point) or z (its vz point), or an explosive source at the
-/// cell. `samples`: f(t_n) in N/m (force per unit length: a line force in 2D), or m(t_{n+1/2})
-/// in Pa m^2 / s, n = 0 .. nt - 1.
-enum class SourceKind { force_x, force_z, explosive };
+/// A force along x, y or z (at the cell's point of that velocity), or an explosive source at the
+/// cell. `samples`: f(t_n) in N/m in 2D (force per unit length: a line force), N in 3D; or
+/// m(t_{n+1/2}), n = 0 .. nt - 1.
+enum class SourceKind { force_x, force_z, explosive, force_y };
 struct Source {
   SourceKind kind = SourceKind::force_z;
   int iz = 0, ix = 0;
   std::vector<double> samples;
+  int iy = 0;
 };
 
 struct Simulation {
@@ -77,16 +81,25 @@ Kokkos::View<T*, MemSpace> to_device(const std::vector<double>& v) {
   return d;
 }
 
-/// The padded grid's copy of one model array (edge values continued into the CPML).
+/// The padded grid's copy of one model array, [nz][ny nx] (edge values continued into the
+/// CPML, none along y in 2D).
 template <class T>
-GridView<T> padded(const Model2D& m, const std::vector<double>& values, int width) {
-  const int nz = m.nz + 2 * width, nx = m.nx + 2 * width;
-  GridView<T> d("pwave::test::elastic::model", nz, nx);
+GridView<T> padded(const Model& m, const std::vector<double>& values, int width) {
+  const int wy = m.is_3d() ? width : 0;
+  const int nz = m.nz + 2 * width, ny = m.ny + 2 * wy, nx = m.nx + 2 * width;
+  GridView<T> d("pwave::test::elastic::model", nz, ny * nx);
   auto h = Kokkos::create_mirror_view(d);
   const auto clamp = [](int i, int n) { return std::min(std::max(i, 0), n - 1); };
-  for (int iz = 0; iz < nz; ++iz)
-    for (int ix = 0; ix < nx; ++ix)
-      h(iz, ix) = T(values[std::size_t(clamp(iz - width, m.nz)) * m.nx + clamp(ix - width, m.nx)]);
+  for (int iz = 0; iz < nz; ++iz) {
+    for (int iy = 0; iy < ny; ++iy) {
+      for (int ix = 0; ix < nx; ++ix) {
+        const std::size_t cell =
+            (std::size_t(clamp(iz - width, m.nz)) * m.ny + clamp(iy - wy, m.ny)) * m.nx +
+            clamp(ix - width, m.nx);
+        h(iz, iy * nx + ix) = T(values[cell]);
+      }
+    }
+  }
   Kokkos::deep_copy(d, h);
   return d;
 }
@@ -109,28 +122,38 @@ physics::PointTaps<T> taps(const std::vector<std::pair<int, int>>& cells) {
   return t;
 }
 
-template <class T, int Order>
-std::vector<std::vector<double>> run(const Model2D& m, const Simulation& r) {
+template <class T, int Order, int Dim>
+std::vector<std::vector<double>> run(const Model& m, const Simulation& r) {
   namespace el = physics::elastic;
   constexpr int R = physics::StaggeredStencil<Order>::radius;
-  const int w = r.width;
+  constexpr int X = el::X, Y = el::Y, Z = el::Z;
+  const int w = r.width, wy = Dim == 3 ? w : 0;
   el::State<T> st;
-  st.nz = m.nz + 2 * w, st.nx = m.nx + 2 * w, st.ny = 1;
-  st.halo = R, st.hy = 0, st.ys = st.nx + 2 * R;
+  st.nz = m.nz + 2 * w, st.nx = m.nx + 2 * w, st.ny = m.ny + 2 * wy;
+  st.halo = R, st.hy = Dim == 3 ? R : 0, st.ys = st.nx + 2 * R;
   physics::cpml_strips(w, st.nz, w, R, st.strip_top, st.strip_bottom);
   physics::cpml_strips(w, st.nx, w, R, st.strip_left, st.strip_right);
+  if (Dim == 3) physics::cpml_strips(w, st.ny, w, R, st.strip_front, st.strip_back);
+  const int plane = st.ny * st.nx;
   const auto field = [&](const char* name) {
-    return Field<T>(std::string(name), 1, st.nz + 2 * R, st.ys);
+    return Field<T>(std::string(name), 1, st.nz + 2 * R, (st.ny + 2 * st.hy) * st.ys);
   };
+  const auto grid = [&](const char* name) { return GridView<T>(std::string(name), st.nz, plane); };
   st.vx = field("pwave::test::elastic::vx"), st.vz = field("pwave::test::elastic::vz");
   st.sxx = field("pwave::test::elastic::sxx"), st.szz = field("pwave::test::elastic::szz");
   st.sxz = field("pwave::test::elastic::sxz");
-  const auto grid = [&](const char* name) { return GridView<T>(std::string(name), st.nz, st.nx); };
   st.lambda = grid("pwave::test::elastic::lambda"), st.mu = grid("pwave::test::elastic::mu");
   st.bx = grid("pwave::test::elastic::bx"), st.bz = grid("pwave::test::elastic::bz");
   st.mu_xz = grid("pwave::test::elastic::mu_xz");
+  if constexpr (Dim == 3) {
+    st.vy = field("pwave::test::elastic::vy"), st.syy = field("pwave::test::elastic::syy");
+    st.sxy = field("pwave::test::elastic::sxy"), st.syz = field("pwave::test::elastic::syz");
+    st.by = grid("pwave::test::elastic::by");
+    st.mu_xy = grid("pwave::test::elastic::mu_xy"), st.mu_yz = grid("pwave::test::elastic::mu_yz");
+  }
 
-  // CPML: the acoustic equations' profiles, memory variables on the strips.
+  // CPML: the acoustic equations' profiles, memory variables on the strips of the axes (one per
+  // velocity and stress component a derivative along the axis is taken of).
   const double vmax = r.pml_velocity > 0 ? r.pml_velocity : m.vp_max();
   const auto axis = [&](int cells, el::AxisCpml<T>& a) {
     const auto cell =
@@ -140,30 +163,43 @@ std::vector<std::vector<double>> run(const Model2D& m, const Simulation& r) {
     a.cell.a = to_device<T>(cell.a), a.cell.b = to_device<T>(cell.b);
     a.half.a = to_device<T>(half.a), a.half.b = to_device<T>(half.b);
   };
-  axis(m.nx, st.cpml[el::X]);
-  axis(m.nz, st.cpml[el::Z]);
-  const int xcols = st.strip_left + st.strip_right, zrows = st.strip_top + st.strip_bottom;
-  for (int c : {el::X, el::Z}) {
-    st.cpml[el::X].stress[c] = Field<T>("pwave::test::elastic::psi_x", 1, st.nz, xcols);
-    st.cpml[el::X].velocity[c] = Field<T>("pwave::test::elastic::psi_x", 1, st.nz, xcols);
-    st.cpml[el::Z].stress[c] = Field<T>("pwave::test::elastic::psi_z", 1, zrows, st.nx);
-    st.cpml[el::Z].velocity[c] = Field<T>("pwave::test::elastic::psi_z", 1, zrows, st.nx);
+  axis(m.nx, st.cpml[X]);
+  axis(m.nz, st.cpml[Z]);
+  if (Dim == 3) axis(m.ny, st.cpml[Y]);
+  const int xcols = st.ny * (st.strip_left + st.strip_right);
+  const int zrows = st.strip_top + st.strip_bottom;
+  const int ylines = (st.strip_front + st.strip_back) * st.nx;
+  for (int c : {X, Y, Z}) {
+    if (Dim == 2 && c == Y) continue;
+    const auto memory = [&](int rows, int cols) {
+      return Field<T>("pwave::test::elastic::psi", 1, rows, cols);
+    };
+    st.cpml[X].stress[c] = memory(st.nz, xcols), st.cpml[X].velocity[c] = memory(st.nz, xcols);
+    st.cpml[Z].stress[c] = memory(zrows, plane), st.cpml[Z].velocity[c] = memory(zrows, plane);
+    if (Dim == 3) {
+      st.cpml[Y].stress[c] = memory(st.nz, ylines);
+      st.cpml[Y].velocity[c] = memory(st.nz, ylines);
+    }
   }
 
   Kokkos::parallel_for("pwave::physics::elastic::material",
-                       Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {st.nz, st.nx}),
+                       Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {st.nz, plane}),
                        el::BuildMaterial<T>{st, padded<T>(m, m.vp, w), padded<T>(m, m.vs, w),
                                             padded<T>(m, m.rho, w), T(r.dt)});
 
-  // Source: its wavelet over the cell area, on its cell.
+  // Source: its wavelet over the cell volume, on its cell.
+  const double volume = Dim == 3 ? m.h * m.h * m.h : m.h * m.h;
   Kokkos::View<T**, Kokkos::LayoutRight, MemSpace> wave("pwave::test::elastic::wavelet", 1, r.nt);
   {
     auto h = Kokkos::create_mirror_view(wave);
-    for (int n = 0; n < r.nt; ++n) h(0, n) = T(r.source.samples.at(std::size_t(n)) / (m.h * m.h));
+    for (int n = 0; n < r.nt; ++n) h(0, n) = T(r.source.samples.at(std::size_t(n)) / volume);
     Kokkos::deep_copy(wave, h);
   }
   const physics::ColumnMap column{st.nx, st.hy, st.ys, st.halo};
-  const auto source = taps<T>({{r.source.iz + w, r.source.ix + w}});
+  const auto cell_of = [&](int iz, int iy, int ix) {
+    return std::pair<int, int>{iz + w, (iy + wy) * st.nx + ix + w};
+  };
+  const auto source = taps<T>({cell_of(r.source.iz, r.source.iy, r.source.ix)});
 
   // Receivers, one group per component.
   struct Group {
@@ -171,27 +207,38 @@ std::vector<std::vector<double>> run(const Model2D& m, const Simulation& r) {
     physics::PointTaps<T> taps;
     Traces<T> traces;
   };
-  Group groups[3];
-  for (int g = 0; g < 3; ++g) {
+  Group groups[4];
+  for (int g = 0; g < 4; ++g) {
     std::vector<std::pair<int, int>> cells;
     for (std::size_t k = 0; k < r.receivers.size(); ++k) {
-      if (int(r.receivers[k].component) != g) continue;
+      const Receiver& q = r.receivers[k];
+      if (int(q.component) != g) continue;
       groups[g].index.push_back(int(k));
-      cells.emplace_back(r.receivers[k].iz + w, r.receivers[k].ix + w);
+      cells.push_back(cell_of(q.iz, q.iy, q.ix));
     }
     groups[g].taps = taps<T>(cells);
     groups[g].traces = Traces<T>("pwave::test::elastic::traces", 1, cells.size(), r.nt);
   }
   const physics::RecordReceivers<T> record_vx{groups[0].traces, st.vx, groups[0].taps, column, 0};
   const physics::RecordReceivers<T> record_vz{groups[1].traces, st.vz, groups[1].taps, column, 0};
-  const el::RecordPressure<T, 2> record_p{groups[2].traces, st.sxx, st.syy, st.szz,
-                                          groups[2].taps,   column, 0};
-  const bool explosive = r.source.kind == SourceKind::explosive;
-  const bool along_x = r.source.kind == SourceKind::force_x;
-  const el::InjectForce<T> force{
-      along_x ? st.vx : st.vz, along_x ? st.bx : st.bz, source, wave, column, 0};
-  const el::InjectExplosive<T, 2> moment{st.sxx, st.syy, st.szz, source, wave, column, 0, T(r.dt)};
-  const el::Step<T, Order, 2> step(st, el::Coefficients<T, Order>(m.h, m.h));
+  const el::RecordPressure<T, Dim> record_p{groups[2].traces, st.sxx, st.syy, st.szz,
+                                            groups[2].taps,   column, 0};
+  const physics::RecordReceivers<T> record_vy{groups[3].traces, st.vy, groups[3].taps, column, 0};
+  const SourceKind kind = r.source.kind;
+  const bool explosive = kind == SourceKind::explosive;
+  const el::InjectForce<T> force{kind == SourceKind::force_x   ? st.vx
+                                 : kind == SourceKind::force_y ? st.vy
+                                                               : st.vz,
+                                 kind == SourceKind::force_x   ? st.bx
+                                 : kind == SourceKind::force_y ? st.by
+                                                               : st.bz,
+                                 source,
+                                 wave,
+                                 column,
+                                 0};
+  const el::InjectExplosive<T, Dim> moment{st.sxx, st.syy, st.szz, source,
+                                           wave,   column, 0,      T(r.dt)};
+  const el::Step<T, Order, Dim> step(st, el::Coefficients<T, Order>(m.h, m.h, Dim == 3 ? m.h : 0));
 
   ExecSpace exec;
   using Range3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;
@@ -204,6 +251,7 @@ std::vector<std::vector<double>> run(const Model2D& m, const Simulation& r) {
     launch_record(record_vx, groups[0], n);
     launch_record(record_vz, groups[1], n);
     launch_record(record_p, groups[2], n);
+    launch_record(record_vy, groups[3], n);
     step.update_velocity(exec, 1);
     if (!explosive) {
       Kokkos::parallel_for("pwave::physics::elastic::inject_force",
@@ -231,10 +279,12 @@ std::vector<std::vector<double>> run(const Model2D& m, const Simulation& r) {
 /// Runs `r` on model `m` in precision T: traces[receiver][n] (see the file's comment for the
 /// times of the samples).
 template <class T>
-std::vector<std::vector<double>> run(const Model2D& m, const Simulation& r) {
+std::vector<std::vector<double>> run(const Model& m, const Simulation& r) {
   std::vector<std::vector<double>> traces;
-  if (!physics::with_order(r.order,
-                           [&](auto o) { traces = detail::run<T, decltype(o)::value>(m, r); })) {
+  if (!physics::with_order(r.order, [&](auto o) {
+        constexpr int order = decltype(o)::value;
+        traces = m.is_3d() ? detail::run<T, order, 3>(m, r) : detail::run<T, order, 2>(m, r);
+      })) {
     throw std::invalid_argument("elastic fixture: order must be 2, 4, 6 or 8");
   }
   return traces;
