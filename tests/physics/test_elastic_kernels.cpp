@@ -508,6 +508,42 @@ TEST(ElasticKernels, MaterialAveragesAreTheDocumentedOnes) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// float32: the same run as float64, to rounding (2D and 3D, order 8, CPML on every side, both
+// source kinds).
+
+double float_against_double(const Model& model, SourceKind kind) {
+  Simulation run;
+  run.order = 8, run.width = 8, run.nt = 300, run.dt = 0.001, run.pml_frequency = peak;
+  const int c = model.nz / 2;
+  run.source = {kind, c, c, ricker(peak, delay, run.dt, run.nt), model.ny / 2};
+  for (Component k : {Component::vx, Component::vz, Component::pressure})
+    run.receivers.push_back({k, c + 5, c - 4, model.ny / 2 + (model.is_3d() ? 3 : 0)});
+  const auto a = test::elastic::run<float>(model, run);
+  const auto b = test::elastic::run<double>(model, run);
+  double num = 0, den = 0;
+  for (std::size_t r = 0; r < a.size(); ++r) {
+    for (std::size_t k = 0; k < a[r].size(); ++k) {
+      num += (a[r][k] - b[r][k]) * (a[r][k] - b[r][k]);
+      den += b[r][k] * b[r][k];
+    }
+  }
+  return std::sqrt(num / den);
+}
+
+TEST(ElasticKernels, FloatFollowsDouble) {
+  const Model plane = Model::homogeneous(41, 41, 10.0, rock.vp, rock.vs, rock.rho);
+  const Model cube = Model::homogeneous(15, 15, 10.0, rock.vp, rock.vs, rock.rho, 15);
+  for (SourceKind kind : {SourceKind::force_z, SourceKind::explosive}) {
+    const double e2 = float_against_double(plane, kind), e3 = float_against_double(cube, kind);
+    std::printf("float32 against float64, %s: 2D %.2e, 3D %.2e\n",
+                kind == SourceKind::explosive ? "explosive" : "force", e2, e3);
+    // Measured 3.9e-7 - 2.0e-6.
+    EXPECT_LT(e2, 1e-5);
+    EXPECT_LT(e3, 1e-5);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // The CFL limit: runs stable just below it and blows up above it.
 
 double largest_sample(int order, double dt_factor) {
