@@ -68,6 +68,10 @@ struct Simulation {
   double pml_velocity = 0.0;    ///< m/s setting d0; 0: the model's largest vp
   Source source;
   std::vector<Receiver> receivers;
+  /// >= 0: run to the end, restore the state::checkpointed() fields saved before this step,
+  /// and run again from it (the traces from this step on are the second run's): a restart from
+  /// a checkpoint, as the checkpoint history does.
+  int restart_from = -1;
 };
 
 namespace detail {
@@ -247,21 +251,37 @@ std::vector<std::vector<double>> run(const Model& m, const Simulation& r) {
     Kokkos::parallel_for("pwave::physics::elastic::record",
                          Range3(exec, {0, 0, n}, {1, int(g.index.size()), n + 1}), f);
   };
-  for (int n = 0; n < r.nt; ++n) {
-    launch_record(record_vx, groups[0], n);
-    launch_record(record_vz, groups[1], n);
-    launch_record(record_p, groups[2], n);
-    launch_record(record_vy, groups[3], n);
-    step.update_velocity(exec, 1);
-    if (!explosive) {
-      Kokkos::parallel_for("pwave::physics::elastic::inject_force",
-                           Range3(exec, {0, 0, n}, {1, 1, n + 1}), force);
+  const auto run_steps = [&](int n0, int n1) {
+    for (int n = n0; n < n1; ++n) {
+      launch_record(record_vx, groups[0], n);
+      launch_record(record_vz, groups[1], n);
+      launch_record(record_p, groups[2], n);
+      launch_record(record_vy, groups[3], n);
+      step.update_velocity(exec, 1);
+      if (!explosive) {
+        Kokkos::parallel_for("pwave::physics::elastic::inject_force",
+                             Range3(exec, {0, 0, n}, {1, 1, n + 1}), force);
+      }
+      step.update_stress(exec, 1);
+      if (explosive) {
+        Kokkos::parallel_for("pwave::physics::elastic::inject_explosive",
+                             Range3(exec, {0, 0, n}, {1, 1, n + 1}), moment);
+      }
     }
-    step.update_stress(exec, 1);
-    if (explosive) {
-      Kokkos::parallel_for("pwave::physics::elastic::inject_explosive",
-                           Range3(exec, {0, 0, n}, {1, 1, n + 1}), moment);
+  };
+  if (r.restart_from >= 0) {
+    run_steps(0, r.restart_from);
+    std::vector<Field<T>> saved;
+    for (const Field<T>& f : st.checkpointed()) {
+      saved.emplace_back("pwave::test::elastic::checkpoint", f.extent(0), f.extent(1), f.extent(2));
+      Kokkos::deep_copy(exec, saved.back(), f);
     }
+    run_steps(r.restart_from, r.nt);
+    std::size_t k = 0;
+    for (const Field<T>& f : st.checkpointed()) Kokkos::deep_copy(exec, f, saved[k++]);
+    run_steps(r.restart_from, r.nt);
+  } else {
+    run_steps(0, r.nt);
   }
   exec.fence();
 

@@ -56,6 +56,9 @@
 // radius, zero and never written): beyond the CPML the boundary is rigid, as for the acoustic
 // equations.
 
+#include <array>
+#include <cstddef>
+
 #include "pwave/physics/acoustic_vd/kernels.hpp"
 #include "pwave/physics/point_sources.hpp"
 
@@ -103,6 +106,17 @@ struct State {
   KOKKOS_INLINE_FUNCTION int plane(int iy, int ix) const { return iy * nx + ix; }
   KOKKOS_INLINE_FUNCTION Point point(int s, int iz, int iy, int ix) const {
     return Point{s, iz, iy, ix, iz + halo, column(iy, ix), plane(iy, ix)};
+  }
+  /// The state a step starts from, which a checkpoint keeps (propagation::CheckpointHistory):
+  /// v^{n-1/2}, sigma^n and every memory variable (updated in place: no parity copies). The 3D
+  /// ones are empty in 2D (vy, syy, sxy, syz, the y axis' and the y components').
+  std::array<Field<T>, 27> checkpointed() const {
+    std::array<Field<T>, 27> f = {vx, vy, vz, sxx, syy, szz, sxy, sxz, syz};
+    std::size_t k = 9;
+    for (const AxisCpml<T>& a : cpml) {
+      for (int c = 0; c < 3; ++c) f[k++] = a.stress[c], f[k++] = a.velocity[c];
+    }
+    return f;
   }
 
   /// Row and column of point p's memory variable in the strip storage of axis `Axis` (p must
