@@ -262,16 +262,15 @@ struct BuildMaterial {
   GridView<T> vp, vs, rho;
   T dt;
 
+  /// Index i along an axis of n cells, a neighbour beyond the last cell taken as that cell.
+  KOKKOS_INLINE_FUNCTION static int clamp(int i, int n) { return i < n ? i : n - 1; }
+  /// mu and b of cell (iz, iy, ix), clamped to the grid.
   KOKKOS_INLINE_FUNCTION T mu_at(int iz, int iy, int ix) const {
-    iz = iz < st.nz ? iz : st.nz - 1, iy = iy < st.ny ? iy : st.ny - 1,
-    ix = ix < st.nx ? ix : st.nx - 1;
-    const int q = st.plane(iy, ix);
-    return rho(iz, q) * vs(iz, q) * vs(iz, q);
+    const int r = clamp(iz, st.nz), q = st.plane(clamp(iy, st.ny), clamp(ix, st.nx));
+    return rho(r, q) * vs(r, q) * vs(r, q);
   }
   KOKKOS_INLINE_FUNCTION T b_at(int iz, int iy, int ix) const {
-    iz = iz < st.nz ? iz : st.nz - 1, iy = iy < st.ny ? iy : st.ny - 1,
-    ix = ix < st.nx ? ix : st.nx - 1;
-    return T(1) / rho(iz, st.plane(iy, ix));
+    return T(1) / rho(clamp(iz, st.nz), st.plane(clamp(iy, st.ny), clamp(ix, st.nx)));
   }
   KOKKOS_INLINE_FUNCTION void operator()(int iz, int q) const {
     const int iy = q / st.nx, ix = q % st.nx;

@@ -16,9 +16,11 @@ struct Physics {
   static constexpr const char* name = "elastic";
   // TODO(issue 11): `parameters` = {vp, vs, rho} once physics::Parameter has vs (the model
   // reads vp, vs and rho; lambda = rho (vp^2 - 2 vs^2), mu = rho vs^2).
-  /// Imaging sums per shot, for the adjoint to come: dJ/dlambda and dJ/dmu at the cells, dJ/db
-  /// at the velocity points (one channel, summed over the axes' points).
-  static constexpr int imaging_channels = 3;
+  /// Imaging sums per shot, for the adjoint to come: one per coefficient array of the step
+  /// (model_arrays_of: dJ/d(dt lambda), dJ/d(dt mu) at the cells, dJ/d(dt b) at each
+  /// velocity's points, dJ/d(dt mu) at each shear stress's points), chained to vp, vs and rho
+  /// through BuildMaterial's averages. 5 in 2D (the value here), 8 in 3D.
+  static constexpr int imaging_channels = 5;
   /// Stability: staggered first derivatives (elastic/stability.hpp: the acoustic staggered
   /// limit with vp).
   static constexpr bool staggered = true;
@@ -42,6 +44,7 @@ struct Physics {
   static constexpr int cpml_memory_of(int axes) { return 2 * axes; }
 };
 
+static_assert(Physics::imaging_channels == Physics::model_arrays_of(2));
 static_assert(Physics::wavefields + 2 * Physics::wavefields_per_axis == Physics::wavefields_of(2));
 static_assert(Physics::wavefields + 3 * Physics::wavefields_per_axis == Physics::wavefields_of(3));
 static_assert(Physics::model_arrays + 2 * Physics::model_arrays_per_axis ==
