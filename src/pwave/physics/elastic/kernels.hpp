@@ -1,0 +1,368 @@
+#pragma once
+// Isotropic elastic equation, velocity-stress form on a staggered grid (Virieux 1986 for P-SV,
+// Levander 1988 for the higher orders, Graves 1996 in 3D):
+//
+//   rho dv_i/dt     = sum_j d sigma_ij / dx_j + f_i(t) delta(x - x_s)
+//   d sigma_ij / dt = lambda div(v) delta_ij + mu (dv_i/dx_j + dv_j/dx_i)
+//                     + m(t) delta_ij delta(x - x_s)
+//
+// Where each field lives. Index (iz, [iy,] ix) of every field is cell (iz, iy, ix) of the padded
+// grid, its value taken half a cell further along some axes (acoustic_vd's convention: index j
+// of a half-point field is the point j + 1/2):
+//
+//   field           point                                 coefficient there (all times dt)
+//   sxx, syy, szz   (iz,       iy,       ix)              lambda, mu of the cell
+//   vx              (iz,       iy,       ix + 1/2)        bx = (b_ix + b_ix+1) / 2, b = 1/rho
+//   vy              (iz,       iy + 1/2, ix)              by (3D)
+//   vz              (iz + 1/2, iy,       ix)              bz
+//   sxz             (iz + 1/2, iy,       ix + 1/2)        mu_xz = harmonic mean of 4 cells' mu
+//   sxy, syz        (iz, iy + 1/2, ix + 1/2), (iz + 1/2, iy + 1/2, ix)   mu_xy, mu_yz (3D)
+//
+// The averages are those of the variable-density acoustic equation and of Moczo et al. (2002):
+// the arithmetic mean of the buoyancy (the harmonic mean of the density) keeps b dsigma/dx
+// continuous across an interface; the harmonic mean of mu is the effective shear modulus of
+// the four cells in series (stress continuous across them), and it is 0 as soon as one of them
+// has mu = 0: a fluid cell (vs = 0) makes the shear stress vanish on every shear point it
+// touches, which is the fluid-solid condition (no shear traction), and in a fluid region sxz
+// stays 0, so that sxx = szz = -p and the scheme is the variable-density acoustic one exactly
+// (tests/physics/test_elastic_kernels.cpp). The last point of an axis (beyond it the halo)
+// takes the last cell's values (clamped neighbours), as acoustic_vd's buoyancy does.
+//
+// One step n -> n+1 is two launches, each over the whole padded grid:
+//   UpdateVelocity:  v^{n+1/2}   = v^{n-1/2} + dt b (div sigma^n)          (then force sources)
+//   UpdateStress:    sigma^{n+1} = sigma^n + dt (lambda tr(eps) I + 2 mu eps)(v^{n+1/2})
+//                                                                          (then explosive ones)
+// with D+ (whole points to half points) and D- (half points to whole points) the staggered
+// first derivatives of order `Order` (acoustic_vd::d_plus, d_minus):
+//   vx += bx (D+x sxx + D-y sxy + D-z sxz)     sxx += lambda tr + 2 mu D-x vx,  tr = D-x vx
+//   vy += by (D-x sxy + D+y syy + D-z syz)     syy += lambda tr + 2 mu D-y vy     + D-y vy
+//   vz += bz (D-x sxz + D-y syz + D+z szz)     szz += lambda tr + 2 mu D-z vz     + D-z vz
+//   sxz += mu_xz (D+z vx + D+x vz)        sxy += mu_xy (D+y vx + D+x vy)
+//   syz += mu_yz (D+z vy + D+y vz)
+// (2D: no y terms, no vy, syy, sxy, syz).
+//
+// CPML (Komatitsch & Martin 2007, the first-order C-PML with kappa = 1): in the strips of axis a
+// every derivative along a is stretched, D F -> D F + psi, psi^n = a psi^{n-1} + b D F^n, with
+// the profile of the point's position along a: physics::cpml_profile's a, b for D- (results at
+// whole points), cpml_profile_half's for D+ (results at half points), the layer of the acoustic
+// equations. psi is advanced in place by the point that owns it. Memory per axis a (AxisCpml):
+// `stress[c]` for D_a sigma_{a c} (the update of v_c) and `velocity[c]` for D_a v_c (the
+// stresses'), one per derivative taken along a: 4 per axis in 2D, 6 in 3D (the acoustic
+// equations keep 3), stored only on the strips of AcousticState's layout (x strips [shot][nz][ny
+// (left + right)], z strips [shot][top + bottom][ny nx], y strips [shot][nz][(front + back) nx]);
+// the launches split the grid at the strips (step.hpp) so that no cell tests where it is.
+//
+// Fields keep pwave's halo layout (Field<T>: [shot][nz + 2 halo][(ny + 2 hy) ys], halo = stencil
+// radius, zero and never written): beyond the CPML the boundary is rigid, as for the acoustic
+// equations.
+
+#include <array>
+#include <cstddef>
+
+#include "pwave/physics/acoustic_vd/kernels.hpp"
+#include "pwave/physics/point_sources.hpp"
+
+namespace pwave::physics::elastic {
+
+using acoustic_vd::Coefficients;
+
+/// Axes and vector components: x, y, z.
+inline constexpr int X = 0, Y = 1, Z = 2;
+
+/// The CPML of one axis: its profile at the cells and at the half points, and the memory
+/// variables of the derivatives taken along it, by component (empty where unused: y in 2D).
+template <class T>
+struct AxisCpml {
+  CpmlAxis<T> cell, half;  ///< a, b (ab, db unused)
+  Field<T> stress[3];      ///< psi of D_a sigma_{a c}, c = x, y, z (the update of v_c)
+  Field<T> velocity[3];    ///< psi of D_a v_c
+};
+
+/// A point the kernels update: shot, padded cell, and its indices in the halo layout.
+struct Point {
+  int s, iz, iy, ix;  ///< shot, padded cell
+  int z, x, q;        ///< halo-layout row and column; plane index iy nx + ix
+};
+
+/// Device data of one shot batch, 2D and 3D (3D packs (y, x) into the column, as AcousticState).
+template <class T>
+struct State {
+  int nz = 0, nx = 0, ny = 1;  ///< padded grid (model + CPML), without halo
+  int halo = 0;                ///< stencil radius
+  int hy = 0;                  ///< halo along y: `halo` in 3D, 0 in 2D
+  int ys = 0;                  ///< column stride between y lines
+  int strip_top = 0, strip_bottom = 0, strip_left = 0, strip_right = 0;
+  int strip_front = 0, strip_back = 0;
+  Field<T> vx, vy, vz;                    ///< velocities (halo layout; vy 3D)
+  Field<T> sxx, syy, szz, sxy, sxz, syz;  ///< stresses (halo layout; syy, sxy, syz 3D)
+  GridView<T> lambda, mu;                 ///< [nz][ny nx] dt lambda, dt mu at the cells
+  GridView<T> bx, by, bz;                 ///< dt b at the velocity points
+  GridView<T> mu_xy, mu_xz, mu_yz;        ///< dt mu at the shear-stress points
+  AxisCpml<T> cpml[3];                    ///< by axis: x, y, z
+
+  /// Halo-layout column of padded cell (iy, ix).
+  KOKKOS_INLINE_FUNCTION int column(int iy, int ix) const { return (iy + hy) * ys + ix + halo; }
+  /// Column of the halo-free [z][ny nx] arrays of padded cell (iy, ix).
+  KOKKOS_INLINE_FUNCTION int plane(int iy, int ix) const { return iy * nx + ix; }
+  KOKKOS_INLINE_FUNCTION Point point(int s, int iz, int iy, int ix) const {
+    return Point{s, iz, iy, ix, iz + halo, column(iy, ix), plane(iy, ix)};
+  }
+  /// The state a step starts from, which a checkpoint keeps (propagation::CheckpointHistory):
+  /// v^{n-1/2}, sigma^n and every memory variable (updated in place: no parity copies). The 3D
+  /// ones are empty in 2D (vy, syy, sxy, syz, the y axis' and the y components').
+  std::array<Field<T>, 27> checkpointed() const {
+    std::array<Field<T>, 27> f = {vx, vy, vz, sxx, syy, szz, sxy, sxz, syz};
+    std::size_t k = 9;
+    for (const AxisCpml<T>& a : cpml) {
+      for (int c = 0; c < 3; ++c) f[k++] = a.stress[c], f[k++] = a.velocity[c];
+    }
+    return f;
+  }
+
+  /// Row and column of point p's memory variable in the strip storage of axis `Axis` (p must
+  /// lie in that axis' strips).
+  template <int Axis>
+  KOKKOS_INLINE_FUNCTION int memory_row(const Point& p) const {
+    if constexpr (Axis == Z) return strip_index(p.iz, nz, strip_top, strip_bottom);
+    return p.iz;
+  }
+  template <int Axis>
+  KOKKOS_INLINE_FUNCTION int memory_column(const Point& p) const {
+    if constexpr (Axis == X)
+      return p.iy * (strip_left + strip_right) + strip_index(p.ix, nx, strip_left, strip_right);
+    if constexpr (Axis == Y) return strip_index(p.iy, ny, strip_front, strip_back) * nx + p.ix;
+    return p.q;
+  }
+};
+
+/// Which staggered derivative: D+ (`plus`: the field at whole points, the result at the half
+/// point after the point) or D- (`minus`: the field at half points, the result at the point).
+inline constexpr bool plus = true, minus = false;
+
+/// The derivative along `Axis` at point p of field f, D+ or D- (`Plus`), with the CPML term when
+/// p lies in the axis' strips (`InStrip`), `memory` its psi. The one statement of every
+/// derivative of both updates.
+template <int Axis, bool Plus, bool InStrip, class T, int Order>
+KOKKOS_FORCEINLINE_FUNCTION T derivative(const State<T>& st, const Coefficients<T, Order>& c,
+                                         const Field<T>& f, const Field<T>& memory,
+                                         const Point& p) {
+  constexpr int R = StaggeredStencil<Order>::radius;
+  const T* k = Axis == X ? c.x : Axis == Y ? c.y : c.z;
+  const auto at = [&](int j) -> T {
+    if constexpr (Axis == X) return f(p.s, p.z, p.x + j);
+    if constexpr (Axis == Y) return f(p.s, p.z, p.x + j * st.ys);
+    return f(p.s, p.z + j, p.x);
+  };
+  T g;
+  if constexpr (Plus) {
+    g = acoustic_vd::d_plus<R>(k, at);
+  } else {
+    g = acoustic_vd::d_minus<R>(k, at);
+  }
+  if constexpr (InStrip) {
+    const CpmlAxis<T>& profile = Plus ? st.cpml[Axis].half : st.cpml[Axis].cell;
+    const int i = Axis == X ? p.ix : Axis == Y ? p.iy : p.iz;
+    g = acoustic_vd::cpml_memory(
+        memory(p.s, st.template memory_row<Axis>(p), st.template memory_column<Axis>(p)),
+        profile.a(i), profile.b(i), g);
+  }
+  return g;
+}
+
+/// The normal stress increment of component i: lambda tr(eps) + 2 mu eps_ii (both times dt).
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T normal_stress(T lambda, T mu, T trace, T eps) {
+  return lambda * trace + T(2) * mu * eps;
+}
+
+/// First launch of a step: v^{n+1/2} = v^{n-1/2} + dt b div(sigma^n) at every point of the
+/// launched box, advancing the stress memory variables of the strips it lies in (InX, InZ, InY).
+template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
+struct UpdateVelocity {
+  State<T> st;
+  Coefficients<T, Order> c;
+
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
+    const Point p = st.point(s, iz, iy, ix);
+    const AxisCpml<T>& mx = st.cpml[X];
+    const AxisCpml<T>& my = st.cpml[Y];
+    const AxisCpml<T>& mz = st.cpml[Z];
+    T fx = derivative<X, plus, InX>(st, c, st.sxx, mx.stress[X], p) +
+           derivative<Z, minus, InZ>(st, c, st.sxz, mz.stress[X], p);
+    T fz = derivative<X, minus, InX>(st, c, st.sxz, mx.stress[Z], p) +
+           derivative<Z, plus, InZ>(st, c, st.szz, mz.stress[Z], p);
+    if constexpr (Dim == 3) {
+      fx += derivative<Y, minus, InY>(st, c, st.sxy, my.stress[X], p);
+      fz += derivative<Y, minus, InY>(st, c, st.syz, my.stress[Z], p);
+      const T fy = derivative<X, minus, InX>(st, c, st.sxy, mx.stress[Y], p) +
+                   derivative<Y, plus, InY>(st, c, st.syy, my.stress[Y], p) +
+                   derivative<Z, minus, InZ>(st, c, st.syz, mz.stress[Y], p);
+      st.vy(s, p.z, p.x) += st.by(iz, p.q) * fy;
+    }
+    st.vx(s, p.z, p.x) += st.bx(iz, p.q) * fx;
+    st.vz(s, p.z, p.x) += st.bz(iz, p.q) * fz;
+  }
+};
+
+/// Second launch: sigma^{n+1} = sigma^n + dt (lambda tr(eps) I + 2 mu eps)(v^{n+1/2}) at every
+/// point of the launched box, advancing the velocity memory variables of its strips.
+template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
+struct UpdateStress {
+  State<T> st;
+  Coefficients<T, Order> c;
+
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
+    const Point p = st.point(s, iz, iy, ix);
+    const AxisCpml<T>& mx = st.cpml[X];
+    const AxisCpml<T>& my = st.cpml[Y];
+    const AxisCpml<T>& mz = st.cpml[Z];
+    // Normal strains at the cell (D- of each velocity along its own axis).
+    const T exx = derivative<X, minus, InX>(st, c, st.vx, mx.velocity[X], p);
+    const T ezz = derivative<Z, minus, InZ>(st, c, st.vz, mz.velocity[Z], p);
+    T eyy = 0;
+    if constexpr (Dim == 3) eyy = derivative<Y, minus, InY>(st, c, st.vy, my.velocity[Y], p);
+    const T lambda = st.lambda(iz, p.q), mu = st.mu(iz, p.q), trace = exx + eyy + ezz;
+    st.sxx(s, p.z, p.x) += normal_stress(lambda, mu, trace, exx);
+    st.szz(s, p.z, p.x) += normal_stress(lambda, mu, trace, ezz);
+    // Shear strains at the shear points (D+ of each velocity across).
+    st.sxz(s, p.z, p.x) +=
+        st.mu_xz(iz, p.q) * (derivative<Z, plus, InZ>(st, c, st.vx, mz.velocity[X], p) +
+                             derivative<X, plus, InX>(st, c, st.vz, mx.velocity[Z], p));
+    if constexpr (Dim == 3) {
+      st.syy(s, p.z, p.x) += normal_stress(lambda, mu, trace, eyy);
+      st.sxy(s, p.z, p.x) +=
+          st.mu_xy(iz, p.q) * (derivative<Y, plus, InY>(st, c, st.vx, my.velocity[X], p) +
+                               derivative<X, plus, InX>(st, c, st.vy, mx.velocity[Y], p));
+      st.syz(s, p.z, p.x) +=
+          st.mu_yz(iz, p.q) * (derivative<Z, plus, InZ>(st, c, st.vy, mz.velocity[Y], p) +
+                               derivative<Y, plus, InY>(st, c, st.vz, my.velocity[Z], p));
+    }
+  }
+};
+
+/// Harmonic mean of four shear moduli, 0 if any of them is 0 (a fluid cell among them: no
+/// shear stress on the point; the mean's limit, without dividing by zero).
+template <class T>
+KOKKOS_INLINE_FUNCTION T harmonic_mean4(T a, T b, T c, T d) {
+  if (!(a > T(0) && b > T(0) && c > T(0) && d > T(0))) return T(0);
+  return T(4) / (T(1) / a + T(1) / b + T(1) / c + T(1) / d);
+}
+
+/// The state's coefficients from vp, vs and rho on the padded grid ([nz][ny nx], the model
+/// extended into the CPML): dt lambda and dt mu at the cells (mu = rho vs^2, lambda =
+/// rho (vp^2 - 2 vs^2)), dt b at the velocity points (the mean of the two cells' b = 1/rho),
+/// dt mu at the shear points (harmonic_mean4 of the four cells'), the neighbours beyond the
+/// grid's last cell clamped to it. Launched over (iz, q) of the padded grid; rerun when the
+/// model changes.
+template <class T>
+struct BuildMaterial {
+  State<T> st;
+  GridView<T> vp, vs, rho;
+  T dt;
+
+  /// Index i along an axis of n cells, a neighbour beyond the last cell taken as that cell.
+  KOKKOS_INLINE_FUNCTION static int clamp(int i, int n) { return i < n ? i : n - 1; }
+  /// mu and b of cell (iz, iy, ix), clamped to the grid.
+  KOKKOS_INLINE_FUNCTION T mu_at(int iz, int iy, int ix) const {
+    const int r = clamp(iz, st.nz), q = st.plane(clamp(iy, st.ny), clamp(ix, st.nx));
+    return rho(r, q) * vs(r, q) * vs(r, q);
+  }
+  KOKKOS_INLINE_FUNCTION T b_at(int iz, int iy, int ix) const {
+    return T(1) / rho(clamp(iz, st.nz), st.plane(clamp(iy, st.ny), clamp(ix, st.nx)));
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(int iz, int q) const {
+    const int iy = q / st.nx, ix = q % st.nx;
+    const T m = mu_at(iz, iy, ix), vp2 = vp(iz, q) * vp(iz, q);
+    st.mu(iz, q) = dt * m;
+    st.lambda(iz, q) = dt * (rho(iz, q) * vp2 - T(2) * m);
+    const T b = b_at(iz, iy, ix);
+    st.bx(iz, q) = dt * T(0.5) * (b + b_at(iz, iy, ix + 1));
+    st.bz(iz, q) = dt * T(0.5) * (b + b_at(iz + 1, iy, ix));
+    st.mu_xz(iz, q) = dt * harmonic_mean4(m, mu_at(iz, iy, ix + 1), mu_at(iz + 1, iy, ix),
+                                          mu_at(iz + 1, iy, ix + 1));
+    if (st.by.extent(0) > 0) {  // 3D
+      st.by(iz, q) = dt * T(0.5) * (b + b_at(iz, iy + 1, ix));
+      st.mu_xy(iz, q) = dt * harmonic_mean4(m, mu_at(iz, iy, ix + 1), mu_at(iz, iy + 1, ix),
+                                            mu_at(iz, iy + 1, ix + 1));
+      st.mu_yz(iz, q) = dt * harmonic_mean4(m, mu_at(iz, iy + 1, ix), mu_at(iz + 1, iy, ix),
+                                            mu_at(iz + 1, iy + 1, ix));
+    }
+  }
+};
+
+/// A force along one axis: adds dt b f(t_n) h_k / V at each tap k of each shot's source to the
+/// velocity component of that axis (after UpdateVelocity of step n: part of v^{n+1/2}), the
+/// discrete rho v_t = ... + f(t) delta(x - x_s), delta spread over the taps' weights h_k.
+/// The taps are points of that component (its half points). Launched over (shot, tap, n), as
+/// physics::InjectSource.
+template <class T>
+struct InjectForce {
+  Field<T> v;            ///< the component the force acts along
+  GridView<T> b;         ///< dt b at that component's points (State::bx, by or bz)
+  PointTaps<T> source;   ///< [shot][0][tap]
+  SlotWavelets<T> wave;  ///< [shot][time]: f(t_n) / cell volume (N/m per m^2 in 2D)
+  ColumnMap column;
+  int first_shot;
+
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int k, int n) const {
+    const T h = source.weight(first_shot + s, 0, k);
+    if (h == T(0)) return;
+    const int iz = source.cell(first_shot + s, 0, k, 0), q = source.cell(first_shot + s, 0, k, 1);
+    v(s, iz + column.halo, column(q)) += b(iz, q) * wave(first_shot + s, n) * h;
+  }
+};
+
+/// An explosive source (isotropic moment): adds dt m(t_{n+1/2}) h_k / V to every normal stress
+/// at each tap k (after UpdateStress of step n: part of sigma^{n+1}), the discrete
+/// sigma_t = ... + m(t) I delta(x - x_s). The pressure p = -tr(sigma) / Dim then falls by
+/// dt m / V. Launched over (shot, tap, n).
+template <class T, int Dim>
+struct InjectExplosive {
+  Field<T> sxx, syy, szz;
+  PointTaps<T> source;   ///< [shot][0][tap], at cells
+  SlotWavelets<T> wave;  ///< [shot][time]: m(t_{n+1/2}) / cell volume
+  ColumnMap column;
+  int first_shot;
+  T dt;
+
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int k, int n) const {
+    const T h = source.weight(first_shot + s, 0, k);
+    if (h == T(0)) return;
+    const int iz = source.cell(first_shot + s, 0, k, 0), q = source.cell(first_shot + s, 0, k, 1);
+    const int z = iz + column.halo, x = column(q);
+    const T add = dt * wave(first_shot + s, n) * h;
+    sxx(s, z, x) += add;
+    szz(s, z, x) += add;
+    if constexpr (Dim == 3) syy(s, z, x) += add;
+  }
+};
+
+/// traces(shot, receiver, n) = sum over the receiver's taps of h_k p(x_k), p = -tr(sigma) / Dim
+/// the pressure at the cells (sigma^n before step n: the sample at t_n). Velocities are
+/// recorded with physics::RecordReceivers on the component's field (v^{n-1/2} before step n:
+/// the sample at t_{n-1/2}).
+template <class T, int Dim>
+struct RecordPressure {
+  Traces<T> traces;
+  Field<T> sxx, syy, szz;
+  PointTaps<T> receiver;  ///< [shot][receiver][tap], at cells
+  ColumnMap column;
+  int first_shot;
+
+  KOKKOS_INLINE_FUNCTION T tap(int s, int r, int k) const {
+    const int iz = receiver.cell(first_shot + s, r, k, 0) + column.halo;
+    const int x = column(receiver.cell(first_shot + s, r, k, 1));
+    T trace = sxx(s, iz, x) + szz(s, iz, x);
+    if constexpr (Dim == 3) trace += syy(s, iz, x);
+    return -receiver.weight(first_shot + s, r, k) * trace / T(Dim);
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int r, int n) const {
+    T sum = tap(s, r, 0);
+    for (int k = 1; k < receiver.taps(); ++k) sum += tap(s, r, k);
+    traces(s, r, n) = sum;
+  }
+};
+
+}  // namespace pwave::physics::elastic

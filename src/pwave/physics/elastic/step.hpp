@@ -1,0 +1,71 @@
+#pragma once
+// The launches of one elastic time step (kernels.hpp): the padded grid cut at the CPML strips
+// into 3^Dim boxes, each launched with the kernel instance of exactly the strips it lies in,
+// velocities first, then stresses. The caller injects sources between and after the two
+// (force sources into v^{n+1/2}, explosive ones into sigma^{n+1}) and records before them.
+
+#include <tuple>
+#include <utility>
+
+#include "backends/launch.hpp"
+#include "pwave/physics/elastic/kernels.hpp"
+
+namespace pwave::physics::elastic {
+
+/// The eight strip instances of kernel K (flags InX, InZ, InY), built once from one state.
+template <template <class, int, int, bool, bool, bool> class K, class T, int Order, int Dim,
+          class Flags = std::make_integer_sequence<int, 8>>
+struct StripInstances;
+
+template <template <class, int, int, bool, bool, bool> class K, class T, int Order, int Dim,
+          int... I>
+struct StripInstances<K, T, Order, Dim, std::integer_sequence<int, I...>> {
+  /// Instance I has InX = bit 0, InY = bit 1, InZ = bit 2.
+  std::tuple<K<T, Order, Dim, (I & 1) != 0, (I & 4) != 0, (I & 2) != 0>...> kernels;
+
+  StripInstances(const State<T>& st, const Coefficients<T, Order>& c)
+      : kernels{K<T, Order, Dim, (I & 1) != 0, (I & 4) != 0, (I & 2) != 0>{st, c}...} {}
+
+  template <bool InX, bool InY, bool InZ>
+  const auto& get() const {
+    return std::get<(InX ? 1 : 0) | (InY ? 2 : 0) | (InZ ? 4 : 0)>(kernels);
+  }
+};
+
+/// One leapfrog step of a state, its functors built once (no View copies or allocation per
+/// step). A state whose fields are swapped or replaced needs a new Step.
+template <class T, int Order, int Dim>
+class Step {
+ public:
+  Step(const State<T>& st, const Coefficients<T, Order>& c)
+      : cuts_{{0, st.strip_top, st.nz - st.strip_bottom, st.nz},
+              {0, st.strip_front, st.ny - st.strip_back, st.ny},
+              {0, st.strip_left, st.nx - st.strip_right, st.nx}},
+        velocity_(st, c),
+        stress_(st, c) {}
+
+  /// v^{n-1/2} -> v^{n+1/2} for shots [0, count).
+  void update_velocity(const ExecSpace& exec, int count) const {
+    launch("pwave::physics::elastic::update_velocity", exec, count, velocity_);
+  }
+  /// sigma^n -> sigma^{n+1} for shots [0, count).
+  void update_stress(const ExecSpace& exec, int count) const {
+    launch("pwave::physics::elastic::update_stress", exec, count, stress_);
+  }
+
+ private:
+  template <class Instances>
+  void launch(const char* label, const ExecSpace& exec, int count, const Instances& k) const {
+    backend::for_each_box_3d(
+        label, exec, count, cuts_, [&](auto in_x, auto in_y, auto in_z) -> const auto& {
+          return k
+              .template get<decltype(in_x)::value, decltype(in_y)::value, decltype(in_z)::value>();
+        });
+  }
+
+  backend::BoxCuts cuts_;
+  StripInstances<UpdateVelocity, T, Order, Dim> velocity_;
+  StripInstances<UpdateStress, T, Order, Dim> stress_;
+};
+
+}  // namespace pwave::physics::elastic
