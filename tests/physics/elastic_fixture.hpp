@@ -126,8 +126,10 @@ physics::PointTaps<T> taps(const std::vector<std::pair<int, int>>& cells) {
   return t;
 }
 
+/// The state of `r` on model `m`: fields zero, the coefficients built (BuildMaterial from the
+/// padded model), the CPML profiles and memory variables of every side.
 template <class T, int Order, int Dim>
-std::vector<std::vector<double>> run(const Model& m, const Simulation& r) {
+physics::elastic::State<T> make_state(const Model& m, const Simulation& r) {
   namespace el = physics::elastic;
   constexpr int R = physics::StaggeredStencil<Order>::radius;
   constexpr int X = el::X, Y = el::Y, Z = el::Z;
@@ -190,6 +192,14 @@ std::vector<std::vector<double>> run(const Model& m, const Simulation& r) {
                        Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {st.nz, plane}),
                        el::BuildMaterial<T>{st, padded<T>(m, m.vp, w), padded<T>(m, m.vs, w),
                                             padded<T>(m, m.rho, w), T(r.dt)});
+  return st;
+}
+
+template <class T, int Order, int Dim>
+std::vector<std::vector<double>> run(const Model& m, const Simulation& r) {
+  namespace el = physics::elastic;
+  const int w = r.width, wy = Dim == 3 ? w : 0;
+  const el::State<T> st = make_state<T, Order, Dim>(m, r);
 
   // Source: its wavelet over the cell volume, on its cell.
   const double volume = Dim == 3 ? m.h * m.h * m.h : m.h * m.h;

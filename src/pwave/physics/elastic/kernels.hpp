@@ -139,10 +139,30 @@ struct State {
 /// point after the point) or D- (`minus`: the field at half points, the result at the point).
 inline constexpr bool plus = true, minus = false;
 
+/// The CPML memory variable of point p in the strip storage `memory` of axis `Axis` (p must lie in
+/// that axis' strips).
+template <int Axis, class T>
+KOKKOS_FORCEINLINE_FUNCTION T& memory_at(const State<T>& st, const Field<T>& memory,
+                                         const Point& p) {
+  return memory(p.s, st.template memory_row<Axis>(p), st.template memory_column<Axis>(p));
+}
+
+/// The CPML profile a derivative along `Axis` at p takes: the half points' for D+, the cells'
+/// for D-.
+template <int Axis, bool Plus, class T>
+KOKKOS_FORCEINLINE_FUNCTION const CpmlAxis<T>& profile_of(const State<T>& st) {
+  return Plus ? st.cpml[Axis].half : st.cpml[Axis].cell;
+}
+template <int Axis>
+KOKKOS_FORCEINLINE_FUNCTION int position(const Point& p) {
+  return Axis == X ? p.ix : Axis == Y ? p.iy : p.iz;
+}
+
 /// The derivative along `Axis` at point p of field f, D+ or D- (`Plus`), with the CPML term when
 /// p lies in the axis' strips (`InStrip`), `memory` its psi. The one statement of every
-/// derivative of both updates.
-template <int Axis, bool Plus, bool InStrip, class T, int Order>
+/// derivative of both updates. `Advance`: psi is advanced in place (the step); false: the same
+/// value from a copy of psi, nothing written (the imaging, which re-reads a stored state).
+template <int Axis, bool Plus, bool InStrip, bool Advance = true, class T, int Order>
 KOKKOS_FORCEINLINE_FUNCTION T derivative(const State<T>& st, const Coefficients<T, Order>& c,
                                          const Field<T>& f, const Field<T>& memory,
                                          const Point& p) {
@@ -160,19 +180,88 @@ KOKKOS_FORCEINLINE_FUNCTION T derivative(const State<T>& st, const Coefficients<
     g = acoustic_vd::d_minus<R>(k, at);
   }
   if constexpr (InStrip) {
-    const CpmlAxis<T>& profile = Plus ? st.cpml[Axis].half : st.cpml[Axis].cell;
-    const int i = Axis == X ? p.ix : Axis == Y ? p.iy : p.iz;
-    g = acoustic_vd::cpml_memory(
-        memory(p.s, st.template memory_row<Axis>(p), st.template memory_column<Axis>(p)),
-        profile.a(i), profile.b(i), g);
+    const CpmlAxis<T>& profile = profile_of<Axis, Plus>(st);
+    const int i = position<Axis>(p);
+    if constexpr (Advance) {
+      g = acoustic_vd::cpml_memory(memory_at<Axis>(st, memory, p), profile.a(i), profile.b(i), g);
+    } else {
+      T m = memory_at<Axis>(st, memory, p);
+      g = acoustic_vd::cpml_memory(m, profile.a(i), profile.b(i), g);
+    }
   }
   return g;
+}
+
+/// The staggered stencil alone (no CPML term): derivative<> outside the strips.
+template <int Axis, bool Plus, class T, int Order>
+KOKKOS_FORCEINLINE_FUNCTION T stencil(const State<T>& st, const Coefficients<T, Order>& c,
+                                      const Field<T>& f, const Point& p) {
+  return derivative<Axis, Plus, false>(st, c, f, f, p);
 }
 
 /// The normal stress increment of component i: lambda tr(eps) + 2 mu eps_ii (both times dt).
 template <class T>
 KOKKOS_FORCEINLINE_FUNCTION T normal_stress(T lambda, T mu, T trace, T eps) {
   return lambda * trace + T(2) * mu * eps;
+}
+
+/// div(sigma) at the velocity points of p, one component each (the CPML terms included): what
+/// UpdateVelocity multiplies by dt b. Components y in 3D only.
+template <class T>
+struct Divergence {
+  T x = 0, y = 0, z = 0;
+};
+
+template <class T, int Order, int Dim, bool InX, bool InZ, bool InY, bool Advance>
+KOKKOS_FORCEINLINE_FUNCTION Divergence<T> divergence(const State<T>& st,
+                                                     const Coefficients<T, Order>& c,
+                                                     const Point& p) {
+  const AxisCpml<T>& mx = st.cpml[X];
+  const AxisCpml<T>& my = st.cpml[Y];
+  const AxisCpml<T>& mz = st.cpml[Z];
+  Divergence<T> f;
+  f.x = derivative<X, plus, InX, Advance>(st, c, st.sxx, mx.stress[X], p) +
+        derivative<Z, minus, InZ, Advance>(st, c, st.sxz, mz.stress[X], p);
+  f.z = derivative<X, minus, InX, Advance>(st, c, st.sxz, mx.stress[Z], p) +
+        derivative<Z, plus, InZ, Advance>(st, c, st.szz, mz.stress[Z], p);
+  if constexpr (Dim == 3) {
+    f.x += derivative<Y, minus, InY, Advance>(st, c, st.sxy, my.stress[X], p);
+    f.z += derivative<Y, minus, InY, Advance>(st, c, st.syz, my.stress[Z], p);
+    f.y = derivative<X, minus, InX, Advance>(st, c, st.sxy, mx.stress[Y], p) +
+          derivative<Y, plus, InY, Advance>(st, c, st.syy, my.stress[Y], p) +
+          derivative<Z, minus, InZ, Advance>(st, c, st.syz, mz.stress[Y], p);
+  }
+  return f;
+}
+
+/// The strains of v at p (the CPML terms included): the normal ones at the cell (D- of each
+/// velocity along its own axis), the shear ones eps_ac = D+_c v_a + D+_a v_c (twice the tensor's)
+/// at their shear points. What UpdateStress multiplies by dt lambda, dt mu. y terms in 3D only.
+template <class T>
+struct Strains {
+  T xx = 0, yy = 0, zz = 0, xz = 0, xy = 0, yz = 0;
+  KOKKOS_INLINE_FUNCTION T trace() const { return xx + yy + zz; }
+};
+
+template <class T, int Order, int Dim, bool InX, bool InZ, bool InY, bool Advance>
+KOKKOS_FORCEINLINE_FUNCTION Strains<T> strains(const State<T>& st, const Coefficients<T, Order>& c,
+                                               const Point& p) {
+  const AxisCpml<T>& mx = st.cpml[X];
+  const AxisCpml<T>& my = st.cpml[Y];
+  const AxisCpml<T>& mz = st.cpml[Z];
+  Strains<T> e;
+  e.xx = derivative<X, minus, InX, Advance>(st, c, st.vx, mx.velocity[X], p);
+  e.zz = derivative<Z, minus, InZ, Advance>(st, c, st.vz, mz.velocity[Z], p);
+  e.xz = derivative<Z, plus, InZ, Advance>(st, c, st.vx, mz.velocity[X], p) +
+         derivative<X, plus, InX, Advance>(st, c, st.vz, mx.velocity[Z], p);
+  if constexpr (Dim == 3) {
+    e.yy = derivative<Y, minus, InY, Advance>(st, c, st.vy, my.velocity[Y], p);
+    e.xy = derivative<Y, plus, InY, Advance>(st, c, st.vx, my.velocity[X], p) +
+           derivative<X, plus, InX, Advance>(st, c, st.vy, mx.velocity[Y], p);
+    e.yz = derivative<Z, plus, InZ, Advance>(st, c, st.vy, mz.velocity[Y], p) +
+           derivative<Y, plus, InY, Advance>(st, c, st.vz, my.velocity[Z], p);
+  }
+  return e;
 }
 
 /// First launch of a step: v^{n+1/2} = v^{n-1/2} + dt b div(sigma^n) at every point of the
@@ -185,23 +274,10 @@ struct UpdateVelocity {
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
     const Point p = st.point(s, iz, iy, ix);
-    const AxisCpml<T>& mx = st.cpml[X];
-    const AxisCpml<T>& my = st.cpml[Y];
-    const AxisCpml<T>& mz = st.cpml[Z];
-    T fx = derivative<X, plus, InX>(st, c, st.sxx, mx.stress[X], p) +
-           derivative<Z, minus, InZ>(st, c, st.sxz, mz.stress[X], p);
-    T fz = derivative<X, minus, InX>(st, c, st.sxz, mx.stress[Z], p) +
-           derivative<Z, plus, InZ>(st, c, st.szz, mz.stress[Z], p);
-    if constexpr (Dim == 3) {
-      fx += derivative<Y, minus, InY>(st, c, st.sxy, my.stress[X], p);
-      fz += derivative<Y, minus, InY>(st, c, st.syz, my.stress[Z], p);
-      const T fy = derivative<X, minus, InX>(st, c, st.sxy, mx.stress[Y], p) +
-                   derivative<Y, plus, InY>(st, c, st.syy, my.stress[Y], p) +
-                   derivative<Z, minus, InZ>(st, c, st.syz, mz.stress[Y], p);
-      st.vy(s, p.z, p.x) += st.by(iz, p.q) * fy;
-    }
-    st.vx(s, p.z, p.x) += st.bx(iz, p.q) * fx;
-    st.vz(s, p.z, p.x) += st.bz(iz, p.q) * fz;
+    const Divergence<T> f = divergence<T, Order, Dim, InX, InZ, InY, true>(st, c, p);
+    if constexpr (Dim == 3) st.vy(s, p.z, p.x) += st.by(iz, p.q) * f.y;
+    st.vx(s, p.z, p.x) += st.bx(iz, p.q) * f.x;
+    st.vz(s, p.z, p.x) += st.bz(iz, p.q) * f.z;
   }
 };
 
@@ -215,29 +291,15 @@ struct UpdateStress {
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
     const Point p = st.point(s, iz, iy, ix);
-    const AxisCpml<T>& mx = st.cpml[X];
-    const AxisCpml<T>& my = st.cpml[Y];
-    const AxisCpml<T>& mz = st.cpml[Z];
-    // Normal strains at the cell (D- of each velocity along its own axis).
-    const T exx = derivative<X, minus, InX>(st, c, st.vx, mx.velocity[X], p);
-    const T ezz = derivative<Z, minus, InZ>(st, c, st.vz, mz.velocity[Z], p);
-    T eyy = 0;
-    if constexpr (Dim == 3) eyy = derivative<Y, minus, InY>(st, c, st.vy, my.velocity[Y], p);
-    const T lambda = st.lambda(iz, p.q), mu = st.mu(iz, p.q), trace = exx + eyy + ezz;
-    st.sxx(s, p.z, p.x) += normal_stress(lambda, mu, trace, exx);
-    st.szz(s, p.z, p.x) += normal_stress(lambda, mu, trace, ezz);
-    // Shear strains at the shear points (D+ of each velocity across).
-    st.sxz(s, p.z, p.x) +=
-        st.mu_xz(iz, p.q) * (derivative<Z, plus, InZ>(st, c, st.vx, mz.velocity[X], p) +
-                             derivative<X, plus, InX>(st, c, st.vz, mx.velocity[Z], p));
+    const Strains<T> e = strains<T, Order, Dim, InX, InZ, InY, true>(st, c, p);
+    const T lambda = st.lambda(iz, p.q), mu = st.mu(iz, p.q), trace = e.trace();
+    st.sxx(s, p.z, p.x) += normal_stress(lambda, mu, trace, e.xx);
+    st.szz(s, p.z, p.x) += normal_stress(lambda, mu, trace, e.zz);
+    st.sxz(s, p.z, p.x) += st.mu_xz(iz, p.q) * e.xz;
     if constexpr (Dim == 3) {
-      st.syy(s, p.z, p.x) += normal_stress(lambda, mu, trace, eyy);
-      st.sxy(s, p.z, p.x) +=
-          st.mu_xy(iz, p.q) * (derivative<Y, plus, InY>(st, c, st.vx, my.velocity[X], p) +
-                               derivative<X, plus, InX>(st, c, st.vy, mx.velocity[Y], p));
-      st.syz(s, p.z, p.x) +=
-          st.mu_yz(iz, p.q) * (derivative<Z, plus, InZ>(st, c, st.vy, mz.velocity[Y], p) +
-                               derivative<Y, plus, InY>(st, c, st.vz, my.velocity[Z], p));
+      st.syy(s, p.z, p.x) += normal_stress(lambda, mu, trace, e.yy);
+      st.sxy(s, p.z, p.x) += st.mu_xy(iz, p.q) * e.xy;
+      st.syz(s, p.z, p.x) += st.mu_yz(iz, p.q) * e.yz;
     }
   }
 };

@@ -23,7 +23,9 @@ struct StripInstances<K, T, Order, Dim, std::integer_sequence<int, I...>> {
   /// Instance I has InX = bit 0, InY = bit 1, InZ = bit 2.
   std::tuple<K<T, Order, Dim, (I & 1) != 0, (I & 4) != 0, (I & 2) != 0>...> kernels;
 
-  StripInstances(const State<T>& st, const Coefficients<T, Order>& c)
+  /// `st`: the kernels' first member (State, or the adjoint's and imaging's data).
+  template <class S>
+  StripInstances(const S& st, const Coefficients<T, Order>& c)
       : kernels{K<T, Order, Dim, (I & 1) != 0, (I & 4) != 0, (I & 2) != 0>{st, c}...} {}
 
   template <bool InX, bool InY, bool InZ>

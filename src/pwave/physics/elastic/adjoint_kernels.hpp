@@ -1,0 +1,437 @@
+#pragma once
+// The exact discrete adjoint of the elastic step (kernels.hpp), its imaging (the gradient with
+// respect to the step's coefficient arrays) and the chain rule of those to vp, vs and rho.
+//
+// Derivation. A forward step n is, on the state x = (v, sigma, psi) and in this order,
+//   R_n   record:          d_n = P v^{n-1/2} + Q sigma^n              (receivers)
+//   V     velocity update: g_ac = D_a sigma_ac (D+ if a = c, else D-) at the v_c points;
+//                          in a strip of a: psi <- a psi + b g, g <- g + psi;
+//                          v_c += B_c sum_a g_ac                      (B_c = dt b_c)
+//   S_f   force:           v_c += B_c f_n h / V
+//   E     stress update:   e_ac = D_a v_c (D- if a = c, else D+); in a strip the same psi term;
+//                          sigma_cc += lambda tr(e) + 2 mu e_cc, sigma_ac += mu_ac (e_ac + e_ca)
+//   S_m   explosive:       sigma_cc += dt m_n h / V
+// all linear in x. The adjoint of the nt steps applies the transposes in reverse order; the
+// adjoint state xbar = (vbar, sigmabar, psibar) has the forward's layout (a State<T> whose
+// fields are the adjoints and whose coefficients and profiles are the forward ones):
+//   S_m^T  mbar_n = dt h / V sum_c sigmabar_cc
+//   E^T    StressBar (each cell):  ebar_cc = lambda tr(sigmabar) + 2 mu sigmabar_cc (the same
+//          form: the stress-strain map is symmetric), ebar_ac = ebar_ca = mu_ac sigmabar_ac;
+//          StressGather (each velocity point): vbar_c -= D+_c ebar_cc + sum_{a != c} D-_a ebar_ac
+//   S_f^T  fbar_n = h / V B_c vbar_c
+//   V^T    VelocityBar: gbar_ac = B_c vbar_c;  VelocityGather: sigmabar_cc -= D-_c gbar_cc,
+//          sigmabar_ac -= D+_a gbar_ac + D+_c gbar_ca
+//   R_n^T  vbar += P^T (d_n - d_obs_n), sigmabar += Q^T (d_n - d_obs_n)
+// with D+^T = -D- and D-^T = -D+ (the stencils' antisymmetry: sum_k c_k (u(j + k) - u(j + 1 - k))
+// transposed is -sum_k c_k (w(j + k - 1) - w(j - k))), the halo's zeros making them exact at the
+// grid's edges (the halo is not state: it is 0 before and after every step).
+//
+// The CPML. Per derivative the forward maps (g, psi) -> (y, psi') with psi' = a psi + b g and
+// y = g + psi' = (1 + b) g + a psi. Its transpose maps (ybar, psibar') -> (gbar, psibar):
+//   gbar = (1 + b) ybar + b psibar',  psibar = a (ybar + psibar')
+// (acoustic_vd::psi_transpose): the adjoint memory variable is advanced with the same a but is
+// fed ybar + psibar, and it enters gbar through b rather than the derivative through 1 + b: the
+// one place where the adjoint is not the forward operator applied to the adjoint fields. The
+// transposed psibar lives at the same strip points as psi (same storage), so each Bar kernel is
+// launched with the strip flags of its box, as the forward updates, and each Gather over the
+// whole grid without them (a gather of stencils, no memory).
+//
+// Imaging. With the coefficients as variables, V adds B_c F_c (F = divergence(), the stretched
+// div sigma^n) and E adds lambda tr(e) I + 2 mu e and mu_ac e_ac (e = strains(), of v^{n+1/2}).
+// So, summed over the steps,
+//   dJ/dB_c(p)     = sum_n vbar_c^{n+1/2}(p) (F_c^n(p) + [source] f_n h / V)
+//   dJ/dlambda(c)  = sum_n tr(sigmabar^{n+1})(c) tr(e^{n+1/2})(c)
+//   dJ/dmu(c)      = sum_n 2 sum_c sigmabar_cc^{n+1} e_cc^{n+1/2}
+//   dJ/dmu_ac(p)   = sum_n sigmabar_ac^{n+1}(p) e_ac^{n+1/2}(p)
+// where vbar^{n+1/2} is the adjoint after E^T of step n and sigmabar^{n+1} the one before it.
+// F^n and e^{n+1/2} are the forward update's own values: ImageVelocity and ImageStress take
+// them from the state the update read (divergence / strains with Advance = false: the psi term
+// from a copy of the memory variable, nothing written). The forward history must thus give, per
+// step n, sigma^n with the stress memory variables psi_sigma^{n-1} (the state before step n,
+// State::checkpointed()) and v^{n+1/2} with the velocity memory variables psi_v^{n-1} (that
+// state after the velocity update and the force source: one UpdateVelocity replayed from it);
+// away from the strips only sigma^n and v^{n+1/2}.
+//
+// MaterialGradient chains the five (2D) or eight (3D) images through BuildMaterial to dJ/dvp,
+// dJ/dvs and dJ/drho at each cell of the padded grid.
+
+#include "pwave/physics/acoustic_vd/adjoint_kernels.hpp"
+#include "pwave/physics/elastic/kernels.hpp"
+
+namespace pwave::physics::elastic {
+
+/// The image channels: one per coefficient array of the step, the order of
+/// Physics::model_arrays_of (dt lambda, dt mu, dt b_x, dt b_z, dt mu_xz; 3D: dt b_y, dt mu_xy,
+/// dt mu_yz).
+enum Channel : int { lambda_ch = 0, mu_ch, bx_ch, bz_ch, mu_xz_ch, by_ch, mu_xy_ch, mu_yz_ch };
+
+/// Device data of the backward run.
+template <class T>
+struct AdjointState {
+  /// The adjoint fields (vbar, sigmabar, psibar, in the forward's layouts) with the forward's
+  /// coefficients, profiles and geometry.
+  State<T> st;
+  /// [axis a][component c]: the adjoint of the stretched derivative along a of sigma_ac (during
+  /// V^T, at the v_c points) or of v_c (during E^T, at the cells for a = c, else at the shear
+  /// points). Halo layout, halo zero (the Gathers read it there); y entries 3D only.
+  Field<T> bar[3][3];
+};
+
+/// ybar through the transpose of the CPML term of a derivative along `Axis` (D+ if `Plus`) at p:
+/// ybar itself outside the axis' strips, else (1 + b) ybar + b psibar, advancing psibar.
+template <int Axis, bool Plus, bool InStrip, class T>
+KOKKOS_FORCEINLINE_FUNCTION T memory_transpose(const State<T>& st, T ybar, const Field<T>& memory,
+                                               const Point& p) {
+  if constexpr (InStrip) {
+    const CpmlAxis<T>& profile = profile_of<Axis, Plus>(st);
+    const int i = position<Axis>(p);
+    return acoustic_vd::psi_transpose(ybar, memory_at<Axis>(st, memory, p), profile.a(i),
+                                      profile.b(i));
+  } else {
+    return ybar;
+  }
+}
+
+/// E^T, first launch: the strains' adjoints from sigmabar^{n+1}, through the CPML's transposes.
+template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
+struct AdjointStressBar {
+  AdjointState<T> a;
+  Coefficients<T, Order> c;
+
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
+    const State<T>& st = a.st;
+    const Point p = st.point(s, iz, iy, ix);
+    const AxisCpml<T>& mx = st.cpml[X];
+    const AxisCpml<T>& my = st.cpml[Y];
+    const AxisCpml<T>& mz = st.cpml[Z];
+    const T sxx = st.sxx(s, p.z, p.x), szz = st.szz(s, p.z, p.x);
+    const T syy = Dim == 3 ? st.syy(s, p.z, p.x) : T(0);
+    const T lambda = st.lambda(iz, p.q), mu = st.mu(iz, p.q), trace = sxx + syy + szz;
+    a.bar[X][X](s, p.z, p.x) = memory_transpose<X, minus, InX>(
+        st, normal_stress(lambda, mu, trace, sxx), mx.velocity[X], p);
+    a.bar[Z][Z](s, p.z, p.x) = memory_transpose<Z, minus, InZ>(
+        st, normal_stress(lambda, mu, trace, szz), mz.velocity[Z], p);
+    const T xz = st.mu_xz(iz, p.q) * st.sxz(s, p.z, p.x);
+    a.bar[Z][X](s, p.z, p.x) = memory_transpose<Z, plus, InZ>(st, xz, mz.velocity[X], p);
+    a.bar[X][Z](s, p.z, p.x) = memory_transpose<X, plus, InX>(st, xz, mx.velocity[Z], p);
+    if constexpr (Dim == 3) {
+      a.bar[Y][Y](s, p.z, p.x) = memory_transpose<Y, minus, InY>(
+          st, normal_stress(lambda, mu, trace, syy), my.velocity[Y], p);
+      const T xy = st.mu_xy(iz, p.q) * st.sxy(s, p.z, p.x);
+      a.bar[Y][X](s, p.z, p.x) = memory_transpose<Y, plus, InY>(st, xy, my.velocity[X], p);
+      a.bar[X][Y](s, p.z, p.x) = memory_transpose<X, plus, InX>(st, xy, mx.velocity[Y], p);
+      const T yz = st.mu_yz(iz, p.q) * st.syz(s, p.z, p.x);
+      a.bar[Z][Y](s, p.z, p.x) = memory_transpose<Z, plus, InZ>(st, yz, mz.velocity[Y], p);
+      a.bar[Y][Z](s, p.z, p.x) = memory_transpose<Y, plus, InY>(st, yz, my.velocity[Z], p);
+    }
+  }
+};
+
+/// E^T, second launch: vbar_c -= D+_c ebar_cc + sum_{a != c} D-_a ebar_ac (the transposes of
+/// the strains' D- and D+). Strip flags unused: launched once over the whole grid.
+template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
+struct AdjointStressGather {
+  AdjointState<T> a;
+  Coefficients<T, Order> c;
+
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
+    const State<T>& st = a.st;
+    const Point p = st.point(s, iz, iy, ix);
+    T vx = stencil<X, plus>(st, c, a.bar[X][X], p) + stencil<Z, minus>(st, c, a.bar[Z][X], p);
+    T vz = stencil<Z, plus>(st, c, a.bar[Z][Z], p) + stencil<X, minus>(st, c, a.bar[X][Z], p);
+    if constexpr (Dim == 3) {
+      vx += stencil<Y, minus>(st, c, a.bar[Y][X], p);
+      vz += stencil<Y, minus>(st, c, a.bar[Y][Z], p);
+      st.vy(s, p.z, p.x) -= stencil<Y, plus>(st, c, a.bar[Y][Y], p) +
+                            stencil<X, minus>(st, c, a.bar[X][Y], p) +
+                            stencil<Z, minus>(st, c, a.bar[Z][Y], p);
+    }
+    st.vx(s, p.z, p.x) -= vx;
+    st.vz(s, p.z, p.x) -= vz;
+  }
+};
+
+/// V^T, first launch: the adjoints of the stretched stress derivatives from vbar^{n+1/2}
+/// (B_c vbar_c through the CPML's transposes).
+template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
+struct AdjointVelocityBar {
+  AdjointState<T> a;
+  Coefficients<T, Order> c;
+
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
+    const State<T>& st = a.st;
+    const Point p = st.point(s, iz, iy, ix);
+    const AxisCpml<T>& mx = st.cpml[X];
+    const AxisCpml<T>& my = st.cpml[Y];
+    const AxisCpml<T>& mz = st.cpml[Z];
+    const T wx = st.bx(iz, p.q) * st.vx(s, p.z, p.x);
+    const T wz = st.bz(iz, p.q) * st.vz(s, p.z, p.x);
+    a.bar[X][X](s, p.z, p.x) = memory_transpose<X, plus, InX>(st, wx, mx.stress[X], p);
+    a.bar[Z][X](s, p.z, p.x) = memory_transpose<Z, minus, InZ>(st, wx, mz.stress[X], p);
+    a.bar[X][Z](s, p.z, p.x) = memory_transpose<X, minus, InX>(st, wz, mx.stress[Z], p);
+    a.bar[Z][Z](s, p.z, p.x) = memory_transpose<Z, plus, InZ>(st, wz, mz.stress[Z], p);
+    if constexpr (Dim == 3) {
+      const T wy = st.by(iz, p.q) * st.vy(s, p.z, p.x);
+      a.bar[Y][X](s, p.z, p.x) = memory_transpose<Y, minus, InY>(st, wx, my.stress[X], p);
+      a.bar[Y][Z](s, p.z, p.x) = memory_transpose<Y, minus, InY>(st, wz, my.stress[Z], p);
+      a.bar[X][Y](s, p.z, p.x) = memory_transpose<X, minus, InX>(st, wy, mx.stress[Y], p);
+      a.bar[Y][Y](s, p.z, p.x) = memory_transpose<Y, plus, InY>(st, wy, my.stress[Y], p);
+      a.bar[Z][Y](s, p.z, p.x) = memory_transpose<Z, minus, InZ>(st, wy, mz.stress[Y], p);
+    }
+  }
+};
+
+/// V^T, second launch: sigmabar_cc -= D-_c gbar_cc, sigmabar_ac -= D+_a gbar_ac + D+_c gbar_ca.
+/// Strip flags unused: launched once over the whole grid.
+template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
+struct AdjointVelocityGather {
+  AdjointState<T> a;
+  Coefficients<T, Order> c;
+
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
+    const State<T>& st = a.st;
+    const Point p = st.point(s, iz, iy, ix);
+    st.sxx(s, p.z, p.x) -= stencil<X, minus>(st, c, a.bar[X][X], p);
+    st.szz(s, p.z, p.x) -= stencil<Z, minus>(st, c, a.bar[Z][Z], p);
+    st.sxz(s, p.z, p.x) -=
+        stencil<Z, plus>(st, c, a.bar[Z][X], p) + stencil<X, plus>(st, c, a.bar[X][Z], p);
+    if constexpr (Dim == 3) {
+      st.syy(s, p.z, p.x) -= stencil<Y, minus>(st, c, a.bar[Y][Y], p);
+      st.sxy(s, p.z, p.x) -=
+          stencil<Y, plus>(st, c, a.bar[Y][X], p) + stencil<X, plus>(st, c, a.bar[X][Y], p);
+      st.syz(s, p.z, p.x) -=
+          stencil<Z, plus>(st, c, a.bar[Z][Y], p) + stencil<Y, plus>(st, c, a.bar[Y][Z], p);
+    }
+  }
+};
+
+/// The forward state an update read and the adjoint of what it wrote, with the image sums.
+template <class T>
+struct ImagingState {
+  State<T> forward;   ///< sigma^n, psi_sigma^{n-1} (ImageVelocity); v^{n+1/2}, psi_v^{n-1}
+  State<T> adjoint;   ///< vbar^{n+1/2} (ImageVelocity); sigmabar^{n+1} (ImageStress)
+  Field<T> image[8];  ///< [shot][nz][ny nx] by Channel (5 in 2D)
+};
+
+/// dJ/dB_c += vbar_c^{n+1/2} F_c^n at the velocity points (F: divergence() of the state the
+/// velocity update read, its memory variables not advanced).
+template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
+struct ImageVelocity {
+  ImagingState<T> i;
+  Coefficients<T, Order> c;
+
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
+    const Point p = i.forward.point(s, iz, iy, ix);
+    const Divergence<T> f = divergence<T, Order, Dim, InX, InZ, InY, false>(i.forward, c, p);
+    const State<T>& adj = i.adjoint;
+    i.image[bx_ch](s, iz, p.q) += adj.vx(s, p.z, p.x) * f.x;
+    i.image[bz_ch](s, iz, p.q) += adj.vz(s, p.z, p.x) * f.z;
+    if constexpr (Dim == 3) i.image[by_ch](s, iz, p.q) += adj.vy(s, p.z, p.x) * f.y;
+  }
+};
+
+/// dJ/dlambda, dJ/dmu at the cells and dJ/dmu_ac at the shear points from sigmabar^{n+1} and the
+/// strains of v^{n+1/2} (strains() of the state the stress update read, not advanced).
+template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
+struct ImageStress {
+  ImagingState<T> i;
+  Coefficients<T, Order> c;
+
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
+    const Point p = i.forward.point(s, iz, iy, ix);
+    const Strains<T> e = strains<T, Order, Dim, InX, InZ, InY, false>(i.forward, c, p);
+    const State<T>& adj = i.adjoint;
+    const T sxx = adj.sxx(s, p.z, p.x), szz = adj.szz(s, p.z, p.x);
+    T trace = sxx + szz, work = sxx * e.xx + szz * e.zz;
+    if constexpr (Dim == 3) {
+      const T syy = adj.syy(s, p.z, p.x);
+      trace += syy, work += syy * e.yy;
+      i.image[mu_xy_ch](s, iz, p.q) += adj.sxy(s, p.z, p.x) * e.xy;
+      i.image[mu_yz_ch](s, iz, p.q) += adj.syz(s, p.z, p.x) * e.yz;
+    }
+    i.image[lambda_ch](s, iz, p.q) += trace * e.trace();
+    i.image[mu_ch](s, iz, p.q) += T(2) * work;
+    i.image[mu_xz_ch](s, iz, p.q) += adj.sxz(s, p.z, p.x) * e.xz;
+  }
+};
+
+/// The force source's share of dJ/dB_c: vbar_c^{n+1/2} f_n h_k / V at its taps (InjectForce
+/// multiplies by B_c too). Launched over (shot, tap, n) after E^T of step n.
+template <class T>
+struct ImageForce {
+  Field<T> image;        ///< the channel of the force's component
+  Field<T> vbar;         ///< the adjoint of that component
+  PointTaps<T> source;   ///< [shot][0][tap]
+  SlotWavelets<T> wave;  ///< [shot][time]: f(t_n) / cell volume
+  ColumnMap column;
+  int first_shot;
+
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int k, int n) const {
+    const T h = source.weight(first_shot + s, 0, k);
+    if (h == T(0)) return;
+    const int iz = source.cell(first_shot + s, 0, k, 0), q = source.cell(first_shot + s, 0, k, 1);
+    image(s, iz, q) += vbar(s, iz + column.halo, column(q)) * wave(first_shot + s, n) * h;
+  }
+};
+
+/// The transpose of a source: dJ/d(wavelet_n / V) = sum_k h_k `scale` at tap k of `sum` (the
+/// adjoint fields it was added to: B_c vbar_c for a force, dt sum_c sigmabar_cc for an explosive
+/// source). Launched over (shot, 0, n): one thread sums a source's taps.
+template <class T, int Dim>
+struct SourceGradient {
+  Kokkos::View<T**, Kokkos::LayoutRight, MemSpace> gradient;  ///< [shot][time]
+  Field<T> f0, f1, f2;  ///< the adjoint fields summed (f1, f2 empty: force)
+  GridView<T> scale;    ///< B_c at the component's points (force); empty: use `dt`
+  PointTaps<T> source;
+  ColumnMap column;
+  int first_shot;
+  T dt;
+
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int, int n) const {
+    T sum = 0;
+    for (int k = 0; k < source.taps(); ++k) {
+      const T h = source.weight(first_shot + s, 0, k);
+      if (h == T(0)) continue;
+      const int iz = source.cell(first_shot + s, 0, k, 0);
+      const int q = source.cell(first_shot + s, 0, k, 1);
+      const int z = iz + column.halo, x = column(q);
+      if (scale.extent(0) > 0) {
+        sum += h * scale(iz, q) * f0(s, z, x);
+      } else {
+        T t = f0(s, z, x) + f2(s, z, x);
+        if constexpr (Dim == 3) t += f1(s, z, x);
+        sum += h * dt * t;
+      }
+    }
+    gradient(s, n) = sum;
+  }
+};
+
+/// R_n^T: the residuals of receivers recording a velocity component added to its adjoint
+/// (several receivers may share a tap: atomic). Launched over (shot, receiver, n).
+template <class T>
+struct InjectVelocityResidual {
+  Field<T> vbar;
+  Traces<T> residual;  ///< [shot][receiver][time]
+  PointTaps<T> receiver;
+  ColumnMap column;
+  int first_shot;
+
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int r, int n) const {
+    const T d = residual(s, r, n);
+    for (int k = 0; k < receiver.taps(); ++k) {
+      const int iz = receiver.cell(first_shot + s, r, k, 0) + column.halo;
+      const int x = column(receiver.cell(first_shot + s, r, k, 1));
+      Kokkos::atomic_add(&vbar(s, iz, x), receiver.weight(first_shot + s, r, k) * d);
+    }
+  }
+};
+
+/// R_n^T of RecordPressure: -h_k r / Dim added to each normal stress's adjoint at tap k.
+template <class T, int Dim>
+struct InjectPressureResidual {
+  Field<T> sxx, syy, szz;  ///< adjoints
+  Traces<T> residual;
+  PointTaps<T> receiver;
+  ColumnMap column;
+  int first_shot;
+
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int r, int n) const {
+    const T d = residual(s, r, n);
+    for (int k = 0; k < receiver.taps(); ++k) {
+      const int iz = receiver.cell(first_shot + s, r, k, 0) + column.halo;
+      const int x = column(receiver.cell(first_shot + s, r, k, 1));
+      const T add = -receiver.weight(first_shot + s, r, k) * d / T(Dim);
+      Kokkos::atomic_add(&sxx(s, iz, x), add);
+      Kokkos::atomic_add(&szz(s, iz, x), add);
+      if constexpr (Dim == 3) Kokkos::atomic_add(&syy(s, iz, x), add);
+    }
+  }
+};
+
+/// dJ/dvp, dJ/dvs, dJ/drho at each cell of the padded grid from the images (the derivatives of
+/// J with respect to the step's coefficient arrays), through BuildMaterial: with m = rho vs^2
+/// (mu) and b = 1 / rho at the cells,
+///   dJ/dm_c    = dt (I_mu(c) - 2 I_lambda(c)) + sum_P dt I_P dH_P/dm_c   (shear points P
+///                touching c; H = harmonic_mean4, dH/dm_k = H^2 / (4 m_k^2), 0 if H = 0)
+///   dJ/db_c    = sum_P dt I_P / 2 per mean term of P that is c           (velocity points P)
+///   dJ/dvp     = 2 rho vp dt I_lambda(c),  dJ/dvs = 2 rho vs dJ/dm_c,
+///   dJ/drho    = vp^2 dt I_lambda(c) + vs^2 dJ/dm_c - dJ/db_c / rho^2.
+/// A cell's points are gathered (no atomics): P runs over c minus each combination of the
+/// mean's offsets, and counts each of its (clamped) terms that is c. Launched over
+/// (shot, iz, q) of the padded grid.
+template <class T, int Dim>
+struct MaterialGradient {
+  BuildMaterial<T> material;  ///< the model (padded grid), its geometry, dt
+  Field<T> image[8];          ///< [shot][nz][ny nx] by Channel
+  Field<T> vp, vs, rho;       ///< [shot][nz][ny nx] the gradients (written)
+
+  /// dJ/d(term) summed over the points of `ch` whose mean (offsets 0, u [, w, u + w]) has cell
+  /// (iz, iy, ix) as a term: sum_P I_ch(P) sum_{terms t of P that are the cell} weight(P, t).
+  template <class Weight>
+  KOKKOS_INLINE_FUNCTION T gather(int s, int ch, int iz, int iy, int ix, const int* u, const int* w,
+                                  const Weight& weight) const {
+    const State<T>& st = material.st;
+    const int terms = w ? 4 : 2;
+    T sum = 0;
+    for (int k = 0; k < terms; ++k) {  // P = cell - offset k
+      const int pz = iz - ((k & 1) ? u[0] : 0) - ((k & 2) ? w[0] : 0);
+      const int py = iy - ((k & 1) ? u[1] : 0) - ((k & 2) ? w[1] : 0);
+      const int px = ix - ((k & 1) ? u[2] : 0) - ((k & 2) ? w[2] : 0);
+      if (pz < 0 || py < 0 || px < 0) continue;
+      T share = 0;
+      for (int t = 0; t < terms; ++t) {  // term t of P: P + offset t, clamped
+        const int tz =
+            BuildMaterial<T>::clamp(pz + ((t & 1) ? u[0] : 0) + ((t & 2) ? w[0] : 0), st.nz);
+        const int ty =
+            BuildMaterial<T>::clamp(py + ((t & 1) ? u[1] : 0) + ((t & 2) ? w[1] : 0), st.ny);
+        const int tx =
+            BuildMaterial<T>::clamp(px + ((t & 1) ? u[2] : 0) + ((t & 2) ? w[2] : 0), st.nx);
+        if (tz == iz && ty == iy && tx == ix) share += weight(pz, py, px);
+      }
+      if (share != T(0)) sum += share * image[ch](s, pz, st.plane(py, px));
+    }
+    return sum;
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int q) const {
+    const State<T>& st = material.st;
+    const int iy = q / st.nx, ix = q % st.nx;
+    const T dt = material.dt;
+    const int ex[3] = {0, 0, 1}, ey[3] = {0, 1, 0}, ez[3] = {1, 0, 0};  // unit offsets (z, y, x)
+    const auto half = [](int, int, int) { return T(0.5); };
+    const T m = material.mu_at(iz, iy, ix);
+    // dH/dm of the cell for the shear point P whose four terms start at P + (0, u, w, u + w).
+    const auto harmonic = [&](const int* u, const int* w) {
+      return [=](int pz, int py, int px) {
+        const T h = harmonic_mean4(
+            material.mu_at(pz, py, px), material.mu_at(pz + u[0], py + u[1], px + u[2]),
+            material.mu_at(pz + w[0], py + w[1], px + w[2]),
+            material.mu_at(pz + u[0] + w[0], py + u[1] + w[1], px + u[2] + w[2]));
+        return h > T(0) ? h * h / (T(4) * m * m) : T(0);
+      };
+    };
+    const T i_lambda = dt * image[lambda_ch](s, iz, q);
+    T dm = dt * image[mu_ch](s, iz, q) - T(2) * i_lambda +
+           dt * gather(s, mu_xz_ch, iz, iy, ix, ex, ez, harmonic(ex, ez));
+    T db = dt * (gather(s, bx_ch, iz, iy, ix, ex, nullptr, half) +
+                 gather(s, bz_ch, iz, iy, ix, ez, nullptr, half));
+    if constexpr (Dim == 3) {
+      dm += dt * (gather(s, mu_xy_ch, iz, iy, ix, ex, ey, harmonic(ex, ey)) +
+                  gather(s, mu_yz_ch, iz, iy, ix, ey, ez, harmonic(ey, ez)));
+      db += dt * gather(s, by_ch, iz, iy, ix, ey, nullptr, half);
+    }
+    const T r = material.rho(iz, q), p = material.vp(iz, q), v = material.vs(iz, q);
+    vp(s, iz, q) = T(2) * r * p * i_lambda;
+    vs(s, iz, q) = T(2) * r * v * dm;
+    rho(s, iz, q) = p * p * i_lambda + v * v * dm - db / (r * r);
+  }
+};
+
+}  // namespace pwave::physics::elastic
