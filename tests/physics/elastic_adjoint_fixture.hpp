@@ -108,6 +108,7 @@ template <class T, int Order, int Dim>
 AdjointRun adjoint(const Model& m, const Simulation& r,
                    const std::vector<std::vector<double>>& residual) {
   namespace el = physics::elastic;
+  if (r.free_surface) throw std::invalid_argument("elastic fixture: no adjoint free surface yet");
   const int w = r.width, wy = Dim == 3 ? w : 0;
   const el::State<T> st = make_state<T, Order, Dim>(m, r);
   const el::Coefficients<T, Order> coef(m.h, m.h, Dim == 3 ? m.h : 0);
@@ -241,8 +242,8 @@ AdjointRun adjoint(const Model& m, const Simulation& r,
   // The chain rule to vp, vs, rho on the padded grid, then the padding's transpose (a model
   // cell's value copied into the CPML: the sum over its copies).
   el::MaterialGradient<T, Dim> chain{
-      el::BuildMaterial<T>{st, padded<T>(m, m.vp, w), padded<T>(m, m.vs, w), padded<T>(m, m.rho, w),
-                           T(r.dt)},
+      el::BuildMaterial<T>{st, padded<T>(m, m.vp, w, w), padded<T>(m, m.vs, w, w),
+                           padded<T>(m, m.rho, w, w), T(r.dt)},
       {},
       Field<T>("pwave::test::elastic::dvp", 1, st.nz, plane),
       Field<T>("pwave::test::elastic::dvs", 1, st.nz, plane),

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "pwave/physics/cpml.hpp"
+#include "pwave/physics/elastic/free_surface.hpp"
 #include "pwave/physics/elastic/step.hpp"
 
 namespace pwave::test::elastic {
@@ -72,6 +73,11 @@ struct Simulation {
   /// and run again from it (the traces from this step on are the second run's): a restart from
   /// a checkpoint, as the checkpoint history does.
   int restart_from = -1;
+  /// A stress-free surface at the model's top (physics/elastic/free_surface.hpp), no CPML there.
+  bool free_surface = false;
+
+  /// CPML cells above the model: none under a free surface.
+  int top() const { return free_surface ? 0 : width; }
 };
 
 namespace detail {
@@ -88,9 +94,9 @@ Kokkos::View<T*, MemSpace> to_device(const std::vector<double>& v) {
 /// The padded grid's copy of one model array, [nz][ny nx] (edge values continued into the
 /// CPML, none along y in 2D).
 template <class T>
-GridView<T> padded(const Model& m, const std::vector<double>& values, int width) {
+GridView<T> padded(const Model& m, const std::vector<double>& values, int width, int top) {
   const int wy = m.is_3d() ? width : 0;
-  const int nz = m.nz + 2 * width, ny = m.ny + 2 * wy, nx = m.nx + 2 * width;
+  const int nz = m.nz + top + width, ny = m.ny + 2 * wy, nx = m.nx + 2 * width;
   GridView<T> d("pwave::test::elastic::model", nz, ny * nx);
   auto h = Kokkos::create_mirror_view(d);
   const auto clamp = [](int i, int n) { return std::min(std::max(i, 0), n - 1); };
@@ -98,7 +104,7 @@ GridView<T> padded(const Model& m, const std::vector<double>& values, int width)
     for (int iy = 0; iy < ny; ++iy) {
       for (int ix = 0; ix < nx; ++ix) {
         const std::size_t cell =
-            (std::size_t(clamp(iz - width, m.nz)) * m.ny + clamp(iy - wy, m.ny)) * m.nx +
+            (std::size_t(clamp(iz - top, m.nz)) * m.ny + clamp(iy - wy, m.ny)) * m.nx +
             clamp(ix - width, m.nx);
         h(iz, iy * nx + ix) = T(values[cell]);
       }
@@ -135,9 +141,9 @@ physics::elastic::State<T> make_state(const Model& m, const Simulation& r) {
   constexpr int X = el::X, Y = el::Y, Z = el::Z;
   const int w = r.width, wy = Dim == 3 ? w : 0;
   el::State<T> st;
-  st.nz = m.nz + 2 * w, st.nx = m.nx + 2 * w, st.ny = m.ny + 2 * wy;
+  st.nz = m.nz + r.top() + w, st.nx = m.nx + 2 * w, st.ny = m.ny + 2 * wy;
   st.halo = R, st.hy = Dim == 3 ? R : 0, st.ys = st.nx + 2 * R;
-  physics::cpml_strips(w, st.nz, w, R, st.strip_top, st.strip_bottom);
+  physics::cpml_strips(r.top(), st.nz, w, R, st.strip_top, st.strip_bottom);
   physics::cpml_strips(w, st.nx, w, R, st.strip_left, st.strip_right);
   if (Dim == 3) physics::cpml_strips(w, st.ny, w, R, st.strip_front, st.strip_back);
   const int plane = st.ny * st.nx;
@@ -161,17 +167,17 @@ physics::elastic::State<T> make_state(const Model& m, const Simulation& r) {
   // CPML: the acoustic equations' profiles, memory variables on the strips of the axes (one per
   // velocity and stress component a derivative along the axis is taken of).
   const double vmax = r.pml_velocity > 0 ? r.pml_velocity : m.vp_max();
-  const auto axis = [&](int cells, el::AxisCpml<T>& a) {
+  const auto axis = [&](int cells, el::AxisCpml<T>& a, int lo) {
     const auto cell =
-        physics::cpml_profile(w, cells, w, m.h, r.dt, vmax, r.pml_frequency, r.reflection, Order);
+        physics::cpml_profile(lo, cells, w, m.h, r.dt, vmax, r.pml_frequency, r.reflection, Order);
     const auto half =
-        physics::cpml_profile_half(w, cells, w, m.h, r.dt, vmax, r.pml_frequency, r.reflection);
+        physics::cpml_profile_half(lo, cells, w, m.h, r.dt, vmax, r.pml_frequency, r.reflection);
     a.cell.a = to_device<T>(cell.a), a.cell.b = to_device<T>(cell.b);
     a.half.a = to_device<T>(half.a), a.half.b = to_device<T>(half.b);
   };
-  axis(m.nx, st.cpml[X]);
-  axis(m.nz, st.cpml[Z]);
-  if (Dim == 3) axis(m.ny, st.cpml[Y]);
+  axis(m.nx, st.cpml[X], w);
+  axis(m.nz, st.cpml[Z], r.top());
+  if (Dim == 3) axis(m.ny, st.cpml[Y], w);
   const int xcols = st.ny * (st.strip_left + st.strip_right);
   const int zrows = st.strip_top + st.strip_bottom;
   const int ylines = (st.strip_front + st.strip_back) * st.nx;
@@ -188,10 +194,11 @@ physics::elastic::State<T> make_state(const Model& m, const Simulation& r) {
     }
   }
 
-  Kokkos::parallel_for("pwave::physics::elastic::material",
-                       Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {st.nz, plane}),
-                       el::BuildMaterial<T>{st, padded<T>(m, m.vp, w), padded<T>(m, m.vs, w),
-                                            padded<T>(m, m.rho, w), T(r.dt)});
+  Kokkos::parallel_for(
+      "pwave::physics::elastic::material",
+      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {st.nz, plane}),
+      el::BuildMaterial<T>{st, padded<T>(m, m.vp, w, r.top()), padded<T>(m, m.vs, w, r.top()),
+                           padded<T>(m, m.rho, w, r.top()), T(r.dt)});
   return st;
 }
 
@@ -211,7 +218,7 @@ std::vector<std::vector<double>> run(const Model& m, const Simulation& r) {
   }
   const physics::ColumnMap column{st.nx, st.hy, st.ys, st.halo};
   const auto cell_of = [&](int iz, int iy, int ix) {
-    return std::pair<int, int>{iz + w, (iy + wy) * st.nx + ix + w};
+    return std::pair<int, int>{iz + r.top(), (iy + wy) * st.nx + ix + w};
   };
   const auto source = taps<T>({cell_of(r.source.iz, r.source.iy, r.source.ix)});
 
@@ -252,7 +259,9 @@ std::vector<std::vector<double>> run(const Model& m, const Simulation& r) {
                                  0};
   const el::InjectExplosive<T, Dim> moment{st.sxx, st.syy, st.szz, source,
                                            wave,   column, 0,      T(r.dt)};
-  const el::Step<T, Order, Dim> step(st, el::Coefficients<T, Order>(m.h, m.h, Dim == 3 ? m.h : 0));
+  const el::Coefficients<T, Order> coef(m.h, m.h, Dim == 3 ? m.h : 0);
+  const el::Step<T, Order, Dim> step(st, coef);
+  const el::FreeSurface<T, Order, Dim> surface(st, coef);
 
   ExecSpace exec;
   using Range3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;
@@ -272,11 +281,13 @@ std::vector<std::vector<double>> run(const Model& m, const Simulation& r) {
         Kokkos::parallel_for("pwave::physics::elastic::inject_force",
                              Range3(exec, {0, 0, n}, {1, 1, n + 1}), force);
       }
+      if (r.free_surface) surface.prepare(exec, 1);
       step.update_stress(exec, 1);
       if (explosive) {
         Kokkos::parallel_for("pwave::physics::elastic::inject_explosive",
                              Range3(exec, {0, 0, n}, {1, 1, n + 1}), moment);
       }
+      if (r.free_surface) surface.images(exec, 1);
     }
   };
   if (r.restart_from >= 0) {
