@@ -3,6 +3,7 @@
 // See ../shared/docs/KOKKOS.md for the rules this header encodes.
 
 #include <Kokkos_Core.hpp>
+#include <cmath>
 
 #ifndef KOKKOS_CLASS_LAMBDA
 #define KOKKOS_CLASS_LAMBDA [ =, *this ] KOKKOS_FUNCTION
@@ -45,6 +46,7 @@ namespace math {
 using Kokkos::abs;
 using Kokkos::cos;
 using Kokkos::exp;
+using Kokkos::fma;
 using Kokkos::isfinite;
 using Kokkos::log;
 using Kokkos::sqrt;
@@ -56,6 +58,9 @@ using Kokkos::Experimental::log;
 using Kokkos::Experimental::sqrt;
 template <class T>
 KOKKOS_INLINE_FUNCTION T abs(T x) { return x < T(0) ? -x : x; }
+/// x y + z rounded once (3.4 has no Kokkos fma; its Debian build is host-only).
+template <class T>
+KOKKOS_INLINE_FUNCTION T fma(T x, T y, T z) { return std::fma(x, y, z); }
 #endif
 }  // namespace math
 

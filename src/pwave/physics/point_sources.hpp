@@ -26,6 +26,20 @@ struct PointTaps {
   KOKKOS_INLINE_FUNCTION int taps() const { return int(weight.extent(2)); }
 };
 
+/// The same taps grouped by cell, for adding what several points (receivers) put into a cell
+/// as one sum in a fixed order, without atomics: slot s's distinct cells are cell(s, c), and
+/// cell c's contributions are i in [start(s, c), start(s, c + 1)): tap weight(s, i) of point
+/// point(s, i), in ascending point order (a point's taps are distinct cells). Taps of weight 0
+/// (padding) are left out; a slot with fewer cells than the widest ends with empty cells.
+template <class T>
+struct CellTaps {
+  Kokkos::View<int** [2], MemSpace> cell;  ///< [shot][cell][z, plane index q]
+  Kokkos::View<int**, MemSpace> start;     ///< [shot][cell + 1]: each cell's first contribution
+  Kokkos::View<int**, MemSpace> point;     ///< [shot][contribution]: the point
+  Kokkos::View<T**, MemSpace> weight;      ///< [shot][contribution]: the point's tap weight
+  int cells() const { return int(cell.extent(1)); }
+};
+
 /// Each batch slot's source time function divided by the cell volume, s_shot(t_n) / (dx dz
 /// [dy]): [shot slot][time]. Loaded when the batch changes (a shared wavelet: every row the
 /// same), so the kernels index the slot's own wavelet.

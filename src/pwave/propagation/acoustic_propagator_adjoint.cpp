@@ -135,7 +135,9 @@ class AcousticPropagator<T>::ConstantDensityBackward {
         corner_{{even_, coef_}, {odd_, coef_}},
         region_(prop.frame_region()),
         column_{prop.st_.nx, prop.st_.hy, prop.st_.ys, prop.st_.halo},
-        reverse_{reverse_step(0), reverse_step(1)} {}
+        reverse_{reverse_step(0), reverse_step(1)},
+        inject_{{even_.g_prev, residual, even_.v2dt2, prop.taps_.receiver_cells(), column_},
+                {odd_.g_prev, residual, odd_.v2dt2, prop.taps_.receiver_cells(), column_}} {}
   ConstantDensityBackward(const ConstantDensityBackward&) = delete;
   ConstantDensityBackward& operator=(const ConstantDensityBackward&) = delete;
 
@@ -260,11 +262,11 @@ class AcousticPropagator<T>::ConstantDensityBackward {
   /// The residuals of step n injected into G^n, and the free surface's S with its mirror.
   void inject_residual(const ExecSpace& exec, int p, int n) const {
     const auto& st = parity(p);
-    Kokkos::parallel_for("pwave::physics::acoustic::inject_residual",
-                         Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>(
-                             exec, {0, 0, n}, {count_, prop_.nrec_, n + 1}),
-                         physics::InjectResidual<T>{st.g_prev, residual_, st.v2dt2,
-                                                    prop_.taps_.receivers(), column_, 0});
+    Kokkos::parallel_for(
+        "pwave::physics::acoustic::inject_residual",
+        Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>(
+            exec, {0, 0, n}, {count_, prop_.taps_.receiver_cells().cells(), n + 1}),
+        inject_[p]);
     if (FreeSurface) {  // S, and the mirror the next step's stencils read
       Kokkos::parallel_for("pwave::physics::acoustic::adjoint_surface",
                            Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>(
@@ -331,6 +333,7 @@ class AcousticPropagator<T>::ConstantDensityBackward {
   const propagation::FrameRegion region_;
   const physics::ColumnMap column_;
   const propagation::ReverseStepBox<T, Order, Dim> reverse_[2];
+  const physics::InjectResidual<T> inject_[2];  ///< into G^n: the parity's g_prev
 };
 
 template <class T>

@@ -107,7 +107,9 @@ class AcousticPropagator<T>::VariableDensityBackward {
         even_(prepared(prop, boundary, 0)),
         odd_(prepared(prop, boundary, 1)),
         region_(prop.frame_region()),
-        column_{prop.st_.nx, prop.st_.hy, prop.st_.ys, prop.st_.halo} {
+        column_{prop.st_.nx, prop.st_.hy, prop.st_.ys, prop.st_.halo},
+        inject_{{even_.g_prev, residual, prop.vd_.w, prop.taps_.receiver_cells(), column_},
+                {odd_.g_prev, residual, prop.vd_.w, prop.taps_.receiver_cells(), column_}} {
     const auto& st = prop.st_;
     const int nz = st.nz, nx = st.nx, ny = st.ny, R = st.halo;
     cuts_ = backend::BoxCuts{{0, st.strip_top, nz - st.strip_bottom, nz},
@@ -217,11 +219,11 @@ class AcousticPropagator<T>::VariableDensityBackward {
   /// The residuals of step n injected into G^n; the free surface zeroes its row.
   void inject_residual(const ExecSpace& exec, int p, int n) const {
     const auto& a = parity(p);
-    Kokkos::parallel_for("pwave::physics::acoustic_vd::inject_residual",
-                         Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>(
-                             exec, {0, 0, n}, {count_, prop_.nrec_, n + 1}),
-                         physics::InjectResidual<T>{a.g_prev, residual_, prop_.vd_.w,
-                                                    prop_.taps_.receivers(), column_, 0});
+    Kokkos::parallel_for(
+        "pwave::physics::acoustic_vd::inject_residual",
+        Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>(
+            exec, {0, 0, n}, {count_, prop_.taps_.receiver_cells().cells(), n + 1}),
+        inject_[p]);
     if (FreeSurface) {
       Kokkos::parallel_for("pwave::physics::acoustic_vd::adjoint_surface",
                            Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>(
@@ -267,6 +269,7 @@ class AcousticPropagator<T>::VariableDensityBackward {
   const State even_, odd_;
   const propagation::FrameRegion region_;
   const physics::ColumnMap column_;
+  const physics::InjectResidual<T> inject_[2];  ///< into G^n: the parity's g_prev
   backend::BoxCuts cuts_;
   backend::Box grid_, flux_box_, box_;
 };

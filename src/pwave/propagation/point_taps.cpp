@@ -28,6 +28,41 @@ std::vector<AxisTap> padded_axis(double f, int half_width, int offset, int n, bo
   return out;
 }
 
+/// One receiver tap as the adjoint adds it: cell (iz, q = iy nx + ix), receiver r, tap k.
+struct Contribution {
+  int iz = 0, q = 0, r = 0, k = 0;
+  double weight = 0.0;
+};
+
+/// The taps of `receivers` (one shot's) ordered by cell (iz, q), and within a cell by receiver
+/// and tap: the order of a serial loop over receivers and taps, for each cell. Taps whose
+/// weight is 0 in T are left out (they add nothing).
+template <class T>
+std::vector<Contribution> by_cell(const std::vector<std::vector<Tap>>& receivers, int nx) {
+  std::vector<Contribution> out;
+  for (std::size_t r = 0; r < receivers.size(); ++r) {
+    const auto& taps = receivers[r];
+    for (std::size_t k = 0; k < taps.size(); ++k) {
+      const Tap& t = taps[k];
+      if (T(t.weight) == T(0)) continue;
+      out.push_back(Contribution{t.iz, t.iy * nx + t.ix, int(r), int(k), t.weight});
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const Contribution& a, const Contribution& b) {
+    return std::tie(a.iz, a.q, a.r, a.k) < std::tie(b.iz, b.q, b.r, b.k);
+  });
+  return out;
+}
+
+/// Distinct cells of contributions sorted by cell.
+int distinct_cells(const std::vector<Contribution>& c) {
+  int n = 0;
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    if (i == 0 || c[i].iz != c[i - 1].iz || c[i].q != c[i - 1].q) ++n;
+  }
+  return n;
+}
+
 }  // namespace
 
 std::vector<Tap> point_taps(const ForwardProblem& problem, const PaddedLayout& layout,
@@ -70,11 +105,23 @@ ShotTaps<T>::ShotTaps(const ForwardProblem& problem, const PaddedLayout& layout,
       kr = std::max(kr, receiver_[std::size_t(s)].back().size());
     }
   }
+  // The widest shot's distinct receiver cells and nonzero receiver taps size the by-cell table.
+  int cells = 0, contributions = 0;
+  for (const auto& receivers : receiver_) {
+    const auto c = by_cell<T>(receivers, nx_);
+    cells = std::max(cells, distinct_cells(c));
+    contributions = std::max(contributions, int(c.size()));
+  }
   const int nrec = int(max_receivers(problem.shots));
   sources_.cell = decltype(sources_.cell)("pwave::source_taps", capacity, 1, ks);
   sources_.weight = decltype(sources_.weight)("pwave::source_weights", capacity, 1, ks);
   receivers_.cell = decltype(receivers_.cell)("pwave::receiver_taps", capacity, nrec, kr);
   receivers_.weight = decltype(receivers_.weight)("pwave::receiver_weights", capacity, nrec, kr);
+  auto& rc = receiver_cells_;
+  rc.cell = decltype(rc.cell)("pwave::receiver_cells", capacity, cells);
+  rc.start = decltype(rc.start)("pwave::receiver_cell_starts", capacity, cells + 1);
+  rc.point = decltype(rc.point)("pwave::receiver_cell_receivers", capacity, contributions);
+  rc.weight = decltype(rc.weight)("pwave::receiver_cell_weights", capacity, contributions);
 }
 
 namespace {
@@ -100,6 +147,10 @@ void ShotTaps<T>::load(const std::vector<int>& shots) {
   auto sw = Kokkos::create_mirror_view(sources_.weight);
   auto rc = Kokkos::create_mirror_view(receivers_.cell);
   auto rw = Kokkos::create_mirror_view(receivers_.weight);
+  auto cc = Kokkos::create_mirror_view(receiver_cells_.cell);
+  auto cs = Kokkos::create_mirror_view(receiver_cells_.start);
+  auto cp = Kokkos::create_mirror_view(receiver_cells_.point);
+  auto cw = Kokkos::create_mirror_view(receiver_cells_.weight);
   for (std::size_t k = 0; k < shots.size(); ++k) {
     const std::size_t s = std::size_t(shots[k]);
     fill(sc, sw, int(k), 0, source_[s], nx_);
@@ -108,11 +159,30 @@ void ShotTaps<T>::load(const std::vector<int>& shots) {
     for (std::size_t r = 0; r < rc.extent(1); ++r) {
       fill(rc, rw, int(k), int(r), r < receivers.size() ? receivers[r] : padding, nx_);
     }
+    // By cell: a cell starts where the sorted contributions move to a new cell; the cells past
+    // the shot's last are empty.
+    const auto contributions = by_cell<T>(receivers, nx_);
+    const int n = int(contributions.size());
+    int c = -1;
+    for (int i = 0; i < n; ++i) {
+      const Contribution& t = contributions[std::size_t(i)];
+      if (c < 0 || t.iz != cc(k, c, 0) || t.q != cc(k, c, 1)) {
+        ++c;
+        cc(k, c, 0) = t.iz, cc(k, c, 1) = t.q, cs(k, c) = i;
+      }
+      cp(k, i) = t.r;
+      cw(k, i) = T(t.weight);
+    }
+    for (int e = c + 1; e < int(cs.extent(1)); ++e) cs(k, e) = n;
   }
   Kokkos::deep_copy(sources_.cell, sc);
   Kokkos::deep_copy(sources_.weight, sw);
   Kokkos::deep_copy(receivers_.cell, rc);
   Kokkos::deep_copy(receivers_.weight, rw);
+  Kokkos::deep_copy(receiver_cells_.cell, cc);
+  Kokkos::deep_copy(receiver_cells_.start, cs);
+  Kokkos::deep_copy(receiver_cells_.point, cp);
+  Kokkos::deep_copy(receiver_cells_.weight, cw);
 }
 
 template class ShotTaps<float>;

@@ -2,7 +2,8 @@
 // Where each shot's source and receivers act on the padded grid: their taps (cells and
 // weights), one tap of weight 1 for a point on a grid point, Hicks's windowed-sinc taps for a
 // point between grid points (acquisition/hicks.hpp). Built on the host once per problem; the
-// taps of the shots of the current batch are copied to the device when the batch changes.
+// taps of the shots of the current batch are copied to the device when the batch changes, the
+// receivers' also grouped by cell there (for the adjoint's injection).
 
 #include <string>
 #include <vector>
@@ -42,6 +43,9 @@ class ShotTaps {
   /// with fewer receivers than the widest has zero-weight taps in the rows past its own.
   const physics::PointTaps<T>& sources() const { return sources_; }
   const physics::PointTaps<T>& receivers() const { return receivers_; }
+  /// The current batch's receiver taps grouped by cell, [slot][cell], for the adjoint's
+  /// injection of the residuals (each cell's receivers in ascending order).
+  const physics::CellTaps<T>& receiver_cells() const { return receiver_cells_; }
   /// Taps per point of the widest source, receiver (1 when every point is on a grid point).
   int source_taps() const { return int(sources_.weight.extent(2)); }
   int receiver_taps() const { return int(receivers_.weight.extent(2)); }
@@ -51,6 +55,7 @@ class ShotTaps {
   std::vector<std::vector<Tap>> source_;                 // [shot]
   std::vector<std::vector<std::vector<Tap>>> receiver_;  // [shot][receiver]
   physics::PointTaps<T> sources_, receivers_;
+  physics::CellTaps<T> receiver_cells_;
 };
 
 }  // namespace pwave::propagation

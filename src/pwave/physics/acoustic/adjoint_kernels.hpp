@@ -273,23 +273,34 @@ struct AdjointFrameStep {
 };
 
 /// Adds w h_k r^n at every tap k of every receiver: the adjoint of recording u^n (in the
-/// scaled variable G). Receivers' taps may share a cell, so the adds are atomic.
+/// scaled variable G). Neighbouring receivers' Hicks taps share cells, so this runs over each
+/// slot's distinct cells (CellTaps), one thread per cell: no atomics, and a cell adds its
+/// receivers in the same order on every backend and thread count, so gradients are bitwise
+/// reproducible. Each contribution is one fused multiply-add onto the running sum, from the
+/// cell's value, in ascending receiver order: g <- fma(w r^n_r, h_rk, g) (w kept in every term,
+/// not factored out). The fma is explicit so that no compiler's choice to contract or not
+/// changes the bits; they are those the atomic adds this replaces gave in the Serial build
+/// (GCC with -march=native fused each add the same way, in the same order).
+/// Launched over (shot, cell, n); cells past a slot's last have no contributions.
 template <class T>
 struct InjectResidual {
   Field<T> g;
   Traces<T> residual;  ///< [shot][receiver][time]
   GridView<T> w;
-  PointTaps<T> receiver;  ///< [shot][receiver][tap]
+  CellTaps<T> receiver;  ///< the receivers' taps by cell, [shot][cell]
   ColumnMap column;
-  int first_shot;
 
-  KOKKOS_INLINE_FUNCTION void operator()(int s, int r, int n) const {
-    for (int k = 0; k < receiver.taps(); ++k) {
-      const int iz = receiver.cell(first_shot + s, r, k, 0);
-      const int q = receiver.cell(first_shot + s, r, k, 1);
-      Kokkos::atomic_add(&g(s, iz + column.halo, column(q)),
-                         w(iz, q) * residual(s, r, n) * receiver.weight(first_shot + s, r, k));
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int c, int n) const {
+    const int begin = receiver.start(s, c), end = receiver.start(s, c + 1);
+    if (begin == end) return;
+    const int iz = receiver.cell(s, c, 0), q = receiver.cell(s, c, 1);
+    T& cell = g(s, iz + column.halo, column(q));
+    const T wc = w(iz, q);
+    T acc = cell;
+    for (int i = begin; i < end; ++i) {
+      acc = math::fma(wc * residual(s, receiver.point(s, i), n), receiver.weight(s, i), acc);
     }
+    cell = acc;
   }
 };
 
