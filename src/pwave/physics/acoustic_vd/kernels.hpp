@@ -342,8 +342,9 @@ struct Update {
 ///    itself (the bands are independent work items).
 /// Every value comes from the cell operator's formulas (d_plus, d_minus, leapfrog) on the same
 /// operands, rounded where the cell path stores them (the flux), so the cell path's results
-/// to the bit. The passes prefetch the lines they stream from memory a few vectors ahead: the
-/// block's rows are too many streams for the hardware prefetchers.
+/// to the bit. The passes prefetch what they stream from memory, which the hardware
+/// prefetchers fetch too late: the update pass a few vectors ahead (its block's rows are many
+/// streams), the x term pass a row ahead (its rows are short).
 template <class T, int Order>
 struct FusedStep {
   static constexpr bool host_lines = true;  ///< promises line()/lines() (backends/launch.hpp)
@@ -357,9 +358,9 @@ struct FusedStep {
   /// Most columns per chunk: a block's rows and the row buffers stay in L2. A wider box is cut
   /// into equal chunks.
   static constexpr int chunk = 2048;
-  /// Prefetch distances in vectors: the update pass (block_rows rows of four streams) and the
-  /// x term pass (u^n and beta_x of one row).
-  static constexpr int prefetch_update = 4, prefetch_x = 8;
+  /// Prefetch distances in vectors: the update pass (block_rows rows of four streams), and the
+  /// x term pass (u^n and beta_x, in the next row).
+  static constexpr int prefetch_update = 4, prefetch_x = 2;
   /// Length of a row buffer: a chunk, and the lanes before and after it that align it as u^n
   /// and hold the x flux's R half points on each side and the vectors host::Taps loads around
   /// an aligned one; an odd number of cache lines.
@@ -442,9 +443,9 @@ struct FusedStep {
     }
     int z = iz;
     for (; z + block_rows <= iz + n && z + block_rows + R - 2 < p.nz; z += block_rows) {
-      block<block_rows, H>(p, z);
+      block<block_rows, H>(p, z, z + 2 * block_rows <= iz + n);
     }
-    for (; z < iz + n; ++z) block<1, H>(p, z);
+    for (; z < iz + n; ++z) block<1, H>(p, z, z + 1 < iz + n);
     // The bottom strip's: rows [z1 - R, z1), the ring's first R rows after the last block.
     if (iz + n == z1) {
       for (int j = std::max(z1 - R, z0); j < z1; ++j)
@@ -492,9 +493,15 @@ struct FusedStep {
     T* const flux = p.flux_x + z * p.zs;
     const T* const u = p.u + z * p.zs;
     const T* const bx = p.bx + z * p.ms;
+    // The next row (this one on the last row of the grid).
+    const long next = z + 1 < p.nz ? 1 : 0;
+    const T* const next_u = u + next * p.zs;
+    const T* const next_bx = bx + next * p.ms;
     host::for_each_vector<H>(u, lo, hi, [&](int i, int, int, auto partial) {
+      // The next row's lines, a row ahead: x_term_row runs row after row, and each row is
+      // too short for the hardware prefetchers to be ahead of it at its start.
       const int ahead = std::min(i + prefetch_x * H::width, hi - H::width);
-      host::prefetch<false>(u + ahead), host::prefetch<false>(bx + ahead);
+      host::prefetch<false>(next_u + ahead), host::prefetch<false>(next_bx + ahead);
       if constexpr (decltype(partial)::value) {
         H::store(f + i, H::load(bx + i) * d_plus<R>(cx, [&](int k) { return H::load(u + i + k); }));
       } else {
@@ -518,8 +525,9 @@ struct FusedStep {
   }
 
   /// Rows [z0, z0 + NR): their x terms, then the z flux and the update one vector at a time.
+  /// `more`: the band has a block of NR rows after this one.
   template <int NR, class H>
-  void block(const Rows& p, int z0) const {
+  void block(const Rows& p, int z0, bool more) const {
     namespace host = backend::host;
     using V = typename H::type;
     const long zs = p.zs, ms = p.ms;
@@ -538,8 +546,19 @@ struct FusedStep {
     host::for_each_vector<H>(u, 0, p.cn, [&](int i, int lo, int hi, auto partial) {
       constexpr bool part = decltype(partial)::value;
       {  // The rows this pass streams from memory: u^n's new rows, u^{n-1}, w, beta_z.
-        const int ahead = std::min(i + prefetch_update * H::width, p.cn - H::width);
-        const T *pu = u + Q * zs + ahead, *pn = un + ahead, *pw = w + ahead, *pb = bz + ahead;
+        // From the end of the rows on, the next block's rows' first lines (`more`: there is
+        // one in this band).
+        int ahead = i + prefetch_update * H::width;
+        long rows = 0;
+        if (ahead >= p.cn) {
+          if (more) {
+            ahead -= p.cn, rows = NR;
+          } else {
+            ahead = p.cn - H::width;
+          }
+        }
+        const T *pu = u + (Q + rows) * zs + ahead, *pn = un + rows * zs + ahead;
+        const T *pw = w + rows * ms + ahead, *pb = bz + rows * ms + ahead;
         PWAVE_UNROLL
         for (int r = 0; r < NR; ++r) {
           host::prefetch<false>(pu), host::prefetch<true>(pn);
