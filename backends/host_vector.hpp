@@ -12,6 +12,7 @@
 #define PWAVE_HOST_VECTOR_EXT 1
 #endif
 
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 
@@ -48,6 +49,16 @@ struct Vec {
     const mask m = lane >= I(lo);  // all ones where taken from a
     return (type)(((mask)a & m) | ((mask)b & ~m));
   }
+  /// Lanes [k, width) of a followed by lanes [0, k) of b (0 <= k <= width): the vector k
+  /// lanes past a's first where b follows a in memory. One lane permutation when k is a
+  /// constant after inlining.
+  static type shifted(int k, const type& a, const type& b) {
+    typedef std::conditional_t<sizeof(T) == 4, std::int32_t, std::int64_t> I;
+    typedef I mask __attribute__((vector_size(vector_bytes)));
+    mask lane;
+    for (int j = 0; j < width; ++j) lane[j] = I(j);
+    return __builtin_shuffle(a, b, lane + I(k));
+  }
 };
 
 // Forced inline: GCC deems a function that only prefetches free of side effects and deletes
@@ -75,6 +86,107 @@ struct RegionPrefetch {
     for (int k = 0; k < Lines; ++k) __builtin_prefetch(p + k * cache_line, Write ? 1 : 0, 3);
   }
 };
+#else
+#define PWAVE_HOST_INLINE inline
 #endif
+
+/// One lane with Vec's interface: the plain-loop form of a vector path, for builds without the
+/// vector extension and for rows narrower than a vector.
+template <class T>
+struct Lane {
+  typedef T type;
+  static constexpr int width = 1;
+  static T load(const T* p) { return *p; }
+  static void store(T* p, T v) { *p = v; }
+  static T splat(T x) { return x; }
+  static T lanes_from(int lo, T a, T b) { return lo <= 0 ? a : b; }
+};
+
+/// The values of a row at lane offsets k in [-width, width] of an aligned vector position p:
+/// `taps(k)` is the vector at p + k. Vec loads the vectors at p - width, p and p + width once,
+/// aligned, and shifts lanes for each k (a load at p + k with k not a multiple of the width
+/// spans two cache lines and costs two); Lane loads p + k.
+template <class H, class T>
+struct Taps {
+  typename H::type before, here, after;
+  explicit Taps(const T* p)
+      : before(H::load(p - H::width)), here(H::load(p)), after(H::load(p + H::width)) {}
+  typename H::type operator()(int k) const {
+    return k < 0 ? H::shifted(H::width + k, before, here) : H::shifted(k, here, after);
+  }
+};
+template <class T>
+struct Taps<Lane<T>, T> {
+  const T* p;
+  explicit Taps(const T* q) : p(q) {}
+  T operator()(int k) const { return p[k]; }
+};
+
+/// The widest vector of T this build has: Vec with the vector extension, else Lane.
+#ifdef PWAVE_HOST_VECTOR_EXT
+template <class T>
+using Native = Vec<T>;
+#else
+template <class T>
+using Native = Lane<T>;
+#endif
+
+/// Prefetch of the cache line at p (for writing when Write), into L1; nothing without the
+/// vector extension.
+template <bool Write>
+PWAVE_HOST_INLINE void prefetch(const void* p) {
+#ifdef PWAVE_HOST_VECTOR_EXT
+  __builtin_prefetch(p, Write ? 1 : 0, 3);
+#else
+  (void)p;
+#endif
+}
+
+/// x, opaque to the compiler: the operation that produced it (a multiply) is not fused into
+/// the ones that use it (an add, as an FMA under GCC's default -ffp-contract=fast), so that a
+/// value kept in a register rounds as one stored to memory and loaded back, as the cell-wise
+/// path does. Costs nothing where the value stays in a register (an empty asm statement).
+template <class V>
+PWAVE_HOST_INLINE V rounded(V x) {
+#if defined(__GNUC__) && defined(__x86_64__) && defined(__AVX512F__)
+  __asm__("" : "+v"(x));
+#elif defined(__GNUC__) && defined(__x86_64__)
+  __asm__("" : "+x"(x));
+#elif defined(__GNUC__) && defined(__aarch64__)
+  __asm__("" : "+w"(x));
+#elif defined(__GNUC__)
+  __asm__("" : "+m"(x));
+#else
+  volatile V stored = x;
+  x = stored;
+#endif
+  return x;
+}
+
+/// Calls f(i, lo, hi, partial) for vectors of H::width lanes, [i, i + width), that cover
+/// [i0, i1) (i1 - i0 >= width): aligned where `align` + i is, with an unaligned vector at each
+/// end. `partial` (std::true_type for the end vectors) says that only lanes [lo, hi) are
+/// covered by no other vector: a pure function of its inputs may store the whole vector, an
+/// in-place update stores those lanes only (H::lanes_from).
+template <class H, class T, class F>
+PWAVE_HOST_INLINE void for_each_vector(const T* align, int i0, int i1, const F& f) {
+  constexpr int W = H::width;
+  const int mis = int((reinterpret_cast<std::uintptr_t>(align + i0) / sizeof(T)) % W);
+  const int ia = mis ? std::min(i0 + (W - mis), i1 - W) : i0;
+  const int ie = ia + (i1 - ia) / W * W;
+  if (ia > i0) f(i0, 0, ia - i0, std::true_type{});
+  for (int i = ia; i < ie; i += W) f(i, 0, W, std::false_type{});
+  if (ie < i1) f(i1 - W, ie - (i1 - W), W, std::true_type{});
+}
+
+/// The length of a row buffer of at least n values of T: a whole, odd number of cache lines,
+/// so that buffers stacked one after another do not fall in the same L1 sets (see
+/// padded_row_length in backends/launch.hpp).
+template <class T>
+constexpr int odd_line_length(int n) {
+  int lines = (n * int(sizeof(T)) + cache_line - 1) / cache_line;
+  if (lines % 2 == 0) ++lines;
+  return lines * cache_line / int(sizeof(T));
+}
 
 }  // namespace pwave::backend::host

@@ -3,15 +3,19 @@
 //
 //   bench_suite [--dims 2,3] [--orders 4,8] [--sizes2d 1000,2000] [--sizes3d 100,160]
 //               [--shots 1,4] [--nt 100] [--cpml 20] [--reps 3] [--precision float32|float64]
-//               [--gradient on|off] [--interior3d cells|z_march] [--csv file] [--json file]
+//               [--gradient on|off] [--interior3d cells|z_march]
+//               [--equation acoustic|acoustic_variable_density] [--csv file] [--json file]
 //
 // Columns (see bench/README.md):
 //   Gcell/s    padded-grid cell updates (model + CPML) x shots x steps / best wall time
 //   B/update   the compulsory traffic of an update averaged over the padded grid: 4 values for
 //              an interior cell (read u^n, u^{n-1}, v^2 dt^2, write u^{n+1}), 4 more per CPML
-//              axis whose strip holds the cell (read psi, write psi', read and write zeta)
-//   roofline   Gcell/s x 16 B (float32; 32 B in float64) / STREAM copy bandwidth of this run:
-//              the fraction of the memory-bound limit of the interior update
+//              axis whose strip holds the cell (read psi, write psi', read and write zeta);
+//              variable density (constant rho 2000 kg/m^3) reads its material in place of
+//              v^2 dt^2 (interior_values below)
+//   roofline   Gcell/s x the interior update's bytes (16 B in float32 for constant density) /
+//              STREAM copy bandwidth of this run: the fraction of the memory-bound limit of
+//              the interior update
 //   grad/fwd   time of a gradient (forward with boundary storage + adjoint + imaging) over the
 //              time of a plain forward run of the same shots
 //   MB         device memory the propagator holds (wavefields, v^2 dt^2, CPML memory variables,
@@ -30,6 +34,7 @@
 #include "pwave/acquisition/wavelet.hpp"
 #include "pwave/core/types.hpp"
 #include "pwave/core/version.hpp"
+#include "pwave/physics/equation.hpp"
 #include "pwave/physics/stability.hpp"
 #include "pwave/propagation/acoustic_propagator.hpp"
 #include "stream_copy.hpp"
@@ -51,16 +56,19 @@ struct Options {
   int nt = 100, cpml = 20, reps = 3;
   bool gradient = true;
   pwave::Interior3D interior_3d = pwave::Interior3D::cells;  ///< execution.interior_3d
+  pwave::physics::Equation equation = pwave::physics::Equation::acoustic;  ///< physics.equation
   std::string precision = "float32", csv, json;
 };
 
 [[noreturn]] void usage(const std::string& msg) {
-  std::fprintf(stderr,
-               "%s\nusage: bench_suite [--dims 2,3] [--orders 4,8] [--sizes2d 1000,2000]\n"
-               "         [--sizes3d 100,160] [--shots 1,4] [--nt 100] [--cpml 20] [--reps 3]\n"
-               "         [--precision float32|float64] [--gradient on|off]\n"
-               "         [--interior3d cells|z_march] [--csv file] [--json file]\n",
-               msg.c_str());
+  std::fprintf(
+      stderr,
+      "%s\nusage: bench_suite [--dims 2,3] [--orders 4,8] [--sizes2d 1000,2000]\n"
+      "         [--sizes3d 100,160] [--shots 1,4] [--nt 100] [--cpml 20] [--reps 3]\n"
+      "         [--precision float32|float64] [--gradient on|off]\n"
+      "         [--interior3d cells|z_march]\n"
+      "         [--equation acoustic|acoustic_variable_density] [--csv file] [--json file]\n",
+      msg.c_str());
   std::exit(2);
 }
 
@@ -92,6 +100,8 @@ Options parse(int argc, char** argv) {
       o.gradient = v == "on";
     else if (k == "--interior3d" && (v == "cells" || v == "z_march"))
       o.interior_3d = v == "z_march" ? pwave::Interior3D::z_march : pwave::Interior3D::cells;
+    else if (k == "--equation" && pwave::physics::parse_equation(v, o.equation))
+      ;
     else if (k == "--csv")
       o.csv = v;
     else if (k == "--json")
@@ -150,6 +160,9 @@ pwave::ForwardProblem problem(const Case& c, const Options& o) {
   pwave::Grid g{c.n, c.n, h, h};
   if (c.dim == 3) g.ny = c.n, g.dy = h, g.dimension = 3;
   p.model = pwave::constant_model(g, v);
+  p.equation = o.equation;
+  if (o.equation == pwave::physics::Equation::acoustic_variable_density)
+    p.model.rho.assign(p.model.vp.size(), 2000.0);
   p.dt = 0.5 * pwave::physics::max_stable_dt(c.order, v, h, h, c.dim == 3 ? h : 0.0);
   p.nt = o.nt;
   p.order = c.order;
@@ -172,12 +185,19 @@ pwave::ForwardProblem problem(const Case& c, const Options& o) {
   return p;
 }
 
+/// Values an interior cell update reads or writes at least once: u^n, u^{n-1} and u^{n+1}
+/// over it, and the material. Constant density: v^2 dt^2. Variable density: w = rho v^2 dt^2
+/// and the half-point buoyancy of each axis (beta_x, beta_z [, beta_y]).
+double interior_values(const Case& c, pwave::physics::Equation e) {
+  return e == pwave::physics::Equation::acoustic_variable_density ? 4.0 + c.dim : 4.0;
+}
+
 /// Compulsory bytes per update averaged over the padded grid (see the header comment).
-double bytes_per_update(const Case& c, int cpml, int value_bytes) {
+double bytes_per_update(const Case& c, pwave::physics::Equation e, int cpml, int value_bytes) {
   const double n = c.n, w = 2.0 * cpml, total = n + w;
   const double in_strip = w / total;  // fraction of cells in one axis' strips
   const int axes = c.dim;
-  return value_bytes * (4.0 + 4.0 * axes * in_strip);
+  return value_bytes * (interior_values(c, e) + 4.0 * axes * in_strip);
 }
 
 template <class V>
@@ -201,12 +221,13 @@ Result run_case(const Case& c, const Options& o, double bandwidth) {
   r.forward_s = best_of(o.reps, [&] { prop.forward(0, c.shots, traces); });
   const double updates = double(r.padded_cells) * c.shots * o.nt;
   r.gcells = updates / r.forward_s * 1e-9;
-  r.bytes_per_update = bytes_per_update(c, o.cpml, int(sizeof(T)));
-  r.roofline = updates / r.forward_s * 4.0 * sizeof(T) / bandwidth;
+  r.bytes_per_update = bytes_per_update(c, o.equation, o.cpml, int(sizeof(T)));
+  r.roofline = updates / r.forward_s * interior_values(c, o.equation) * sizeof(T) / bandwidth;
   if (o.gradient) {
     pwave::Traces<T> residual("residual", c.shots, nrec, o.nt);
     Kokkos::deep_copy(residual, T(1e-3));
-    pwave::GridView<T> grad("grad", prop.padded_nz(), prop.padded_plane());  // [nz][ny nx]
+    // [channels nz][ny nx]: dJ/dw, and for variable density dJ/db below it
+    pwave::GridView<T> grad("grad", prop.imaging_rows(), prop.padded_plane());
     auto history = prop.make_history(c.shots, pwave::Storage::boundary);
     r.history_mb = prop.history_bytes_per_shot(pwave::Storage::boundary) * c.shots / 1e6;
     r.gradient_s = best_of(std::min(o.reps, 2), [&] {
@@ -222,12 +243,14 @@ template <class T>
 int run(const Options& o) {
   const double bw = copy_bandwidth<T>();
   std::printf(
-      "# pwave bench_suite %s: %s, Kokkos %s, execution space %s, nt %d, CPML %d, best of"
+      "# pwave bench_suite %s: %s, %s, Kokkos %s, execution space %s, nt %d, CPML %d, best of"
       " %d, 3D interior launch %s\n",
-      pwave::version, o.precision.c_str(), pwave::kokkos_version, pwave::ExecSpace::name(), o.nt,
-      o.cpml, o.reps, o.interior_3d == pwave::Interior3D::z_march ? "z_march" : "cells");
-  std::printf("# STREAM copy: %.2f GB/s -> roofline %.3f Gcell/s at %d B/update\n", bw * 1e-9,
-              bw / (4.0 * sizeof(T)) * 1e-9, int(4 * sizeof(T)));
+      pwave::version, pwave::physics::name(o.equation), o.precision.c_str(), pwave::kokkos_version,
+      pwave::ExecSpace::name(), o.nt, o.cpml, o.reps,
+      o.interior_3d == pwave::Interior3D::z_march ? "z_march" : "cells");
+  std::printf(
+      "# STREAM copy: %.2f GB/s -> roofline %.3f Gcell/s at %d B/update (constant density)\n",
+      bw * 1e-9, bw / (4.0 * sizeof(T)) * 1e-9, int(4 * sizeof(T)));
   std::printf("%-4s %-11s %5s %5s %8s %8s %8s %8s %8s %8s %9s %8s %8s\n", "dim", "model", "order",
               "shots", "fwd_s", "Gcell/s", "B/update", "roofline", "grad_s", "grad/fwd", "state_MB",
               "hist_MB", "rss_MB");
@@ -256,16 +279,16 @@ int run(const Options& o) {
     FILE* f = std::fopen(o.csv.c_str(), "w");
     if (!f) usage("cannot write " + o.csv);
     std::fprintf(f,
-                 "dim,n,order,shots,nt,cpml,precision,padded_cells,forward_s,gcells_per_s,"
+                 "equation,dim,n,order,shots,nt,cpml,precision,padded_cells,forward_s,gcells_per_s,"
                  "bytes_per_update,roofline_fraction,gradient_s,gradient_over_forward,state_mb,"
                  "history_mb,rss_mb,copy_gb_per_s\n");
     for (const Result& r : results) {
-      std::fprintf(f,
-                   "%d,%d,%d,%d,%d,%d,%s,%ld,%.6f,%.6f,%.2f,%.4f,%.6f,%.4f,%.3f,%.3f,%.1f,%.3f\n",
-                   r.c.dim, r.c.n, r.c.order, r.c.shots, o.nt, o.cpml, o.precision.c_str(),
-                   r.padded_cells, r.forward_s, r.gcells, r.bytes_per_update, r.roofline,
-                   r.gradient_s, r.gradient_s > 0 ? r.gradient_s / r.forward_s : 0.0, r.state_mb,
-                   r.history_mb, r.rss_mb, bw * 1e-9);
+      std::fprintf(
+          f, "%s,%d,%d,%d,%d,%d,%d,%s,%ld,%.6f,%.6f,%.2f,%.4f,%.6f,%.4f,%.3f,%.3f,%.1f,%.3f\n",
+          pwave::physics::name(o.equation), r.c.dim, r.c.n, r.c.order, r.c.shots, o.nt, o.cpml,
+          o.precision.c_str(), r.padded_cells, r.forward_s, r.gcells, r.bytes_per_update,
+          r.roofline, r.gradient_s, r.gradient_s > 0 ? r.gradient_s / r.forward_s : 0.0, r.state_mb,
+          r.history_mb, r.rss_mb, bw * 1e-9);
     }
     std::fclose(f);
   }
@@ -273,11 +296,12 @@ int run(const Options& o) {
     FILE* f = std::fopen(o.json.c_str(), "w");
     if (!f) usage("cannot write " + o.json);
     std::fprintf(f,
-                 "{\"version\": \"%s\", \"kokkos\": \"%s\", \"execution_space\": \"%s\", "
+                 "{\"version\": \"%s\", \"equation\": \"%s\", \"kokkos\": \"%s\", "
+                 "\"execution_space\": \"%s\", "
                  "\"precision\": \"%s\", \"nt\": %d, \"cpml\": %d, \"copy_gb_per_s\": %.3f, "
                  "\"cases\": [",
-                 pwave::version, pwave::kokkos_version, pwave::ExecSpace::name(),
-                 o.precision.c_str(), o.nt, o.cpml, bw * 1e-9);
+                 pwave::version, pwave::physics::name(o.equation), pwave::kokkos_version,
+                 pwave::ExecSpace::name(), o.precision.c_str(), o.nt, o.cpml, bw * 1e-9);
     for (std::size_t i = 0; i < results.size(); ++i) {
       const Result& r = results[i];
       std::fprintf(f,

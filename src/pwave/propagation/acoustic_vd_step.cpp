@@ -86,23 +86,17 @@ void AcousticPropagator<T>::step_vd(
                               {0, st.strip_left, st.nx - st.strip_right, st.nx}};
   const backend::Box inner{cuts.z[1], cuts.z[2], cuts.y[1], cuts.y[2], cuts.x[1], cuts.x[2]};
   // Host backends, 2D: the interior box in one fused launch (vd::FusedStep) that keeps its flux
-  // in cache; the flux launch then covers the strips and the ring of the box, R cells deep, that
-  // the strip updates read.
+  // in cache and writes to the flux arrays the flux inside the box that the strip updates
+  // read; the flux launch covers the strips. GPUs: flux and update launches over every box.
   constexpr bool fused = Dim == 2 && backend::uses_row_paths<ExecSpace>();
   const bool fuse = fused && !inner.empty();
   launch_boxes<vd::Flux, T, Order, Dim>("pwave::physics::acoustic_vd::flux", exec, count, cuts, v,
                                         coef, fuse);
-  if (fuse) {
-    constexpr int R = physics::StaggeredStencil<Order>::radius;
-    const int zt = std::min(inner.z0 + R, inner.z1), zb = std::max(inner.z1 - R, zt);
-    const int xl = std::min(inner.x0 + R, inner.x1), xr = std::max(inner.x1 - R, xl);
-    const backend::Box ring[4] = {{inner.z0, zt, 0, 1, inner.x0, inner.x1},
-                                  {zb, inner.z1, 0, 1, inner.x0, inner.x1},
-                                  {zt, zb, 0, 1, inner.x0, xl},
-                                  {zt, zb, 0, 1, xr, inner.x1}};
-    for (const backend::Box& b : ring) {
-      backend::for_each_cell_3d("pwave::physics::acoustic_vd::flux", exec, count, b,
-                                vd::InteriorFlux<T, Order, Dim>{v, coef});
+  if constexpr (fused) {
+    if (fuse) {
+      backend::for_each_cell_3d(
+          "pwave::physics::acoustic_vd::fused_step", exec, count, inner,
+          vd::FusedStep<T, Order>{v, coef, problem_.boundary.free_surface, inner.z0, inner.z1});
     }
   }
   if (problem_.boundary.free_surface) {
@@ -113,12 +107,6 @@ void AcousticPropagator<T>::step_vd(
   }
   launch_boxes<vd::Update, T, Order, Dim>("pwave::physics::acoustic_vd::update", exec, count, cuts,
                                           v, coef, fuse);
-  if constexpr (fused) {
-    if (fuse) {
-      backend::for_each_cell_3d("pwave::physics::acoustic_vd::fused_step", exec, count, inner,
-                                vd::FusedStep<T, Order>{v, coef, problem_.boundary.free_surface});
-    }
-  }
 }
 
 /// The step of parity p's fields: the variable-density state over the shared pressure fields

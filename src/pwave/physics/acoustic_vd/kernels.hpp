@@ -20,7 +20,9 @@
 //
 // A step is two launches: `Flux` computes every axis' f on the whole padded grid (buffers in the
 // wavefield's halo layout, halo zero), `Update` the new u. With a free surface at padded row 0
-// (u_0 = 0, u_{-k} = -u_k) the z flux is mirrored into the top halo (f_{-1-j} = f_j).
+// (u_0 = 0, u_{-k} = -u_k) the z flux is mirrored into the top halo (f_{-1-j} = f_j). Host
+// backends in 2D launch them on the CPML strips only and update the interior box with
+// `FusedStep`, whose flux stays in registers and row buffers.
 
 #include "pwave/physics/acoustic/kernels.hpp"
 
@@ -61,10 +63,11 @@ KOKKOS_INLINE_FUNCTION int x_strip_index(const AcousticState<T>& st, int iy, int
 
 /// (D+ u) at the half point after a cell: sum_k c_k (u(k) - u(1 - k)), where u(j) is the value
 /// j cells further along the axis. The one formula of the flux, for the cell operators and the
-/// host row paths alike (the accessor is a view lookup or a raw pointer offset).
+/// host row paths alike (the accessor is a view lookup or a raw pointer offset; T a scalar, or
+/// on the host vector paths a host vector with the coefficients broadcast).
 template <int R, class T, class U>
 KOKKOS_FORCEINLINE_FUNCTION T d_plus(const T* c, const U& u) {
-  T g = 0;
+  T g{};
   PWAVE_UNROLL
   for (int k = 1; k <= R; ++k) g += c[k] * (u(k) - u(1 - k));
   return g;
@@ -73,16 +76,17 @@ KOKKOS_FORCEINLINE_FUNCTION T d_plus(const T* c, const U& u) {
 /// (D- f) at a cell: sum_k c_k (f(k - 1) - f(-k)), f(j) the half point j after the cell's own.
 template <int R, class T, class F>
 KOKKOS_FORCEINLINE_FUNCTION T d_minus(const T* c, const F& f) {
-  T h = 0;
+  T h{};
   PWAVE_UNROLL
   for (int k = 1; k <= R; ++k) h += c[k] * (f(k - 1) - f(-k));
   return h;
 }
 
-/// The leapfrog update of a cell: 2 u^n - u^{n-1} + w L u^n.
+/// The leapfrog update of a cell: 2 u^n - u^{n-1} + w L u^n (T a scalar or a host vector: the
+/// literal 2 converts to either).
 template <class T>
 KOKKOS_FORCEINLINE_FUNCTION T leapfrog(T u, T u_prev, T w, T lap) {
-  return T(2) * u - u_prev + w * lap;
+  return 2 * u - u_prev + w * lap;
 }
 
 /// The CPML memory term of one axis at a point: m <- a m + b g, returns g + m (psi and the
@@ -317,75 +321,296 @@ struct Update {
   }
 };
 
-/// f = beta (D+ u) along one axis at the half points after cells [0, n) of a line: `u` and
-/// `beta` at the first cell, `stride` the step of u along the axis (1, a z row or a y line).
-/// The interior flux of one axis on the host (Flux's formula without the strip terms).
-template <int R, class T>
-void flux_axis_row(const T* c, const T* PWAVE_RESTRICT u, long stride, const T* PWAVE_RESTRICT beta,
-                   T* PWAVE_RESTRICT f, int n) {
-  PWAVE_SIMD
-  for (int i = 0; i < n; ++i)
-    f[i] = beta[i] * d_plus<R>(c, [&](int j) { return u[i + j * stride]; });
-}
-
 /// Host backends, 2D: Flux and Update of the interior box fused per band of rows, so the flux
-/// never goes to memory. For each chunk of columns the band's rows are swept top to bottom; the
-/// z flux rows sit in a ring of 2R row buffers (row z + R - 1 computed just before row z is
-/// updated), the x flux of the row in a line buffer. Each band recomputes the 2R - 1 z flux
-/// rows above its first row (the bands are independent work items). The flux is Flux's
-/// interior formula, also on the half points within R of the box that lie in the strips: the
-/// CPML half-point profile is zero there (a = b = 0 from a layer's inner edge on), so psi is
-/// zero and the strip formula gives the same value. Half points outside the padded grid are
-/// zero, or with a free surface above row 0 the mirror of the one below (as MirrorFlux).
-/// The flux of the strips, and of the ring R cells deep inside the box that the strip
-/// updates read, still comes from Flux (propagation::AcousticPropagator::step_vd).
+/// never goes to memory. The flux is Flux's interior formula, also on the half points within
+/// R of the box that lie in the strips: the CPML half-point profile is zero there (a = b = 0
+/// from a layer's inner edge on), so psi is zero and the strip formula gives the same value.
+/// Half points outside the padded grid are zero, or with a free surface above row 0 the mirror
+/// of the one below (as MirrorFlux). The flux of the strips comes from Flux; the flux inside
+/// the box that the strip updates read (z flux of its first R - 1 and last R rows, x flux of
+/// the first and last R half points of its rows) is written to the flux arrays from the
+/// buffers here (propagation::AcousticPropagator::step_vd).
+///
+/// For each chunk of columns a band's rows are updated top to bottom in blocks of block_rows,
+/// on host vectors (backends/host_vector.hpp) aligned on u^n:
+///  - the x term D-_x f_x of each row of the block into a row buffer, through the row's x flux
+///    in a line buffer; both take their taps from aligned vectors by lane shifts (host::Taps),
+///    a tap load at an offset not a multiple of the width spanning two cache lines;
+///  - then one vector of columns at a time, the z flux and the update of the block's rows: the
+///    u^n rows and the z flux rows move down the block in registers, so each u^n vector is
+///    loaded once per block (not 2R times per row) and each z flux value computed once and
+///    read from registers by its 2R cells. The last 2R - 1 z flux rows of a block stay in row
+///    buffers (the ring) for the next; each band computes the 2R - 1 rows above its first row
+///    itself (the bands are independent work items).
+/// Every value comes from the cell operator's formulas (d_plus, d_minus, leapfrog) on the same
+/// operands, rounded where the cell path stores them (the flux), so the cell path's results
+/// to the bit. The passes prefetch what they stream from memory, which the hardware
+/// prefetchers fetch too late: the update pass a few vectors ahead (its block's rows are many
+/// streams), the x term pass a row ahead (its rows are short).
 template <class T, int Order>
 struct FusedStep {
   static constexpr bool host_lines = true;  ///< promises line()/lines() (backends/launch.hpp)
   static constexpr int R = StaggeredStencil<Order>::radius;
-  /// Rows per work item (launch.hpp's lines() interface; iy is 0 in 2D).
-  static constexpr int block_lines = 32;
-  /// Columns per chunk: the ring (2R rows) and the 2R + 1 u^n rows a z flux row reads stay in
-  /// L1/L2.
+  /// Rows per work item (launch.hpp's lines() interface; iy is 0 in 2D). Each band recomputes
+  /// the 2R - 1 z flux rows above it.
+  static constexpr int block_lines = 64;
+  /// Rows updated together, one vector of columns at a time: the 2R - 1 u^n rows and z flux
+  /// rows a block loads beside its own are spread over this many.
+  static constexpr int block_rows = 8;
+  /// Most columns per chunk: a block's rows and the row buffers stay in L2. A wider box is cut
+  /// into equal chunks.
   static constexpr int chunk = 2048;
+  /// Prefetch distances in vectors: the update pass (block_rows rows of four streams), and the
+  /// x term pass (u^n and beta_x, in the next row).
+  static constexpr int prefetch_update = 4, prefetch_x = 2;
+  /// Length of a row buffer: a chunk, and the lanes before and after it that align it as u^n
+  /// and hold the x flux's R half points on each side and the vectors host::Taps loads around
+  /// an aligned one; an odd number of cache lines.
+  static constexpr int lanes = backend::host::Native<T>::width;
+  static constexpr int lead = lanes + (R + lanes - 1) / lanes * lanes;
+  static constexpr int buffer = backend::host::odd_line_length<T>(lead + chunk + lanes);
+  /// z flux rows carried from a block to the next.
+  static constexpr int Q = 2 * R - 1;
   State<T> v;
   Coefficients<T, Order> c;
   bool free_surface = false;
+  int z0 = 0, z1 = 0;  ///< the box's rows (its columns are those lines() is given)
 
   void lines(int s, int iz, int n, int /*iy*/, int x0, int x1) const {
-    const AcousticState<T>& st = v.st;
-    const long zs = long(st.u_cur.stride(1));
-    const int h = st.halo, nz = st.nz, nx = st.nx;
-    alignas(64) T ring[2 * R][chunk];
-    alignas(64) T fx[chunk + 2 * R];
-    for (int c0 = x0; c0 < x1; c0 += chunk) {
-      const int cn = std::min(chunk, x1 - c0);
-      const auto slot = [&](int j) -> T* { return ring[((j % (2 * R)) + 2 * R) % (2 * R)]; };
-      const auto z_flux = [&](int j) {  // z flux row j, columns [c0, c0 + cn), into its slot
-        T* dst = slot(j);
-        const int jj = j < 0 && free_surface ? -1 - j : j;
-        if (jj < 0 || jj >= nz) {
-          for (int i = 0; i < cn; ++i) dst[i] = T(0);
-        } else {
-          flux_axis_row<R>(c.z, &st.u_cur(s, jj + h, h + c0), zs, &v.beta_z(jj, c0), dst, cn);
-        }
-      };
-      for (int j = iz - R; j < iz + R - 1; ++j) z_flux(j);
-      for (int z = iz; z < iz + n; ++z) {
-        z_flux(z + R - 1);
-        // x flux of half points [c0 - R, c0 + cn + R - 1), at fx[k - (c0 - R)].
-        const int lo = std::max(c0 - R, 0), hi = std::min(c0 + cn + R - 1, nx);
-        for (int k = c0 - R; k < lo; ++k) fx[k - (c0 - R)] = T(0);
-        for (int k = std::max(hi, lo); k < c0 + cn + R - 1; ++k) fx[k - (c0 - R)] = T(0);
-        if (hi > lo) {
-          flux_axis_row<R>(c.x, &st.u_cur(s, z + h, h + lo), 1, &v.beta_x(z, lo),
-                           fx + (lo - (c0 - R)), hi - lo);
-        }
-        Update<T, Order, 2, false, false, false>::row(
-            c, &st.u_cur(s, z + h, h + c0), &st.u_prev(s, z + h, h + c0), &v.w(z, c0), fx + R,
-            [&](int j) -> const T* { return slot(z + j); }, nullptr, 0, 0, cn);
+    alignas(backend::host::cache_line) T ring[Q][buffer];
+    alignas(backend::host::cache_line) T hx[block_rows][buffer];
+    alignas(backend::host::cache_line) T fx[buffer];
+    const int chunks = (x1 - x0 + chunk - 1) / chunk;
+    // Chunks after the first start where u^n's rows are aligned on a vector.
+    const T* const row = &v.st.u_cur(s, iz + v.st.halo, v.st.halo);
+    const auto cut = [&](int k) {
+      if (k == 0 || k == chunks) return k == 0 ? x0 : x1;
+      const int x = x0 + int(long(x1 - x0) * k / chunks);
+      return x - int((reinterpret_cast<std::uintptr_t>(row + x) / sizeof(T)) % lanes);
+    };
+    for (int k = 0; k < chunks; ++k) {
+      const int c0 = cut(k), cn = cut(k + 1) - c0;
+      if (cn >= lanes) {
+        band<backend::host::Native<T>>(s, iz, n, c0, cn, k == 0, k == chunks - 1, ring[0], hx[0],
+                                       fx);
+      } else {
+        band<backend::host::Lane<T>>(s, iz, n, c0, cn, k == 0, k == chunks - 1, ring[0], hx[0], fx);
       }
     }
+  }
+
+ private:
+  /// The rows of a chunk: fields and material at (row 0, column c0), row z at + z zs (fields)
+  /// and + z ms (material); the row buffers at column c0.
+  struct Rows {
+    const T* u;
+    T* un;
+    const T *w, *bx, *bz;
+    long zs, ms;
+    int c0, cn, nz, nx;
+    T* ring;             ///< z flux rows, the q-th above the next block's own at + q buffer
+    T* hx;               ///< D-_x f_x of the block's rows, row r at + r buffer
+    T* fx;               ///< x flux of a row, from R half points before column c0
+    T *flux_x, *flux_z;  ///< the flux arrays at (row 0, column c0)
+    bool left, right;    ///< whether the chunk starts / ends the box's rows
+  };
+
+  /// Rows [iz, iz + n), columns [c0, c0 + cn) (cn >= H::width) on vectors of type H, `first`
+  /// and `last` whether the chunk is the box's first and last; the buffers as lines() lays
+  /// them out.
+  template <class H>
+  void band(int s, int iz, int n, int c0, int cn, bool first, bool last, T* ring, T* hx,
+            T* fx) const {
+    const AcousticState<T>& st = v.st;
+    const int h = st.halo;
+    Rows p;
+    p.u = &st.u_cur(s, h, h + c0);
+    p.un = &st.u_prev(s, h, h + c0);
+    p.w = &v.w(0, c0), p.bx = &v.beta_x(0, c0), p.bz = &v.beta_z(0, c0);
+    p.zs = long(st.u_cur.stride(1)), p.ms = long(v.w.stride(0));
+    p.c0 = c0, p.cn = cn, p.nz = st.nz, p.nx = st.nx;
+    p.flux_x = &v.flux_x(s, h, h + c0), p.flux_z = &v.flux_z(s, h, h + c0);
+    p.left = first, p.right = last;
+    // The buffers hold column c0 + i at index i past an origin in u^n's alignment (vectors
+    // aligned on u^n are aligned on them), at least a vector into the buffer.
+    const int mis = int((reinterpret_cast<std::uintptr_t>(p.u) / sizeof(T)) % H::width);
+    p.ring = ring + mis;
+    p.hx = hx + mis;
+    p.fx = fx + lead - H::width + mis;
+    for (int q = 0; q < Q; ++q) z_flux_row<H>(p, iz - R + q, p.ring + q * buffer);
+    // The z flux the top strip's updates read: rows [z0, z0 + R - 1) of the box, in the ring.
+    if (iz == z0) {
+      for (int j = z0; j < std::min(z0 + R - 1, z1); ++j)
+        store_row(p, p.ring + (j - iz + R) * buffer, j);
+    }
+    int z = iz;
+    for (; z + block_rows <= iz + n && z + block_rows + R - 2 < p.nz; z += block_rows) {
+      block<block_rows, H>(p, z, z + 2 * block_rows <= iz + n);
+    }
+    for (; z < iz + n; ++z) block<1, H>(p, z, z + 1 < iz + n);
+    // The bottom strip's: rows [z1 - R, z1), the ring's first R rows after the last block.
+    if (iz + n == z1) {
+      for (int j = std::max(z1 - R, z0); j < z1; ++j)
+        store_row(p, p.ring + (j - z1 + R) * buffer, j);
+    }
+  }
+
+  /// Writes z flux row j (the chunk's columns) from `src` to the flux array.
+  static void store_row(const Rows& p, const T* src, int j) {
+    T* const d = p.flux_z + j * p.zs;
+    for (int i = 0; i < p.cn; ++i) d[i] = src[i];
+  }
+
+  /// z flux row j (all columns of the chunk) into `dst`: zero off the grid, or above row 0
+  /// with a free surface the mirror of the row below.
+  template <class H>
+  void z_flux_row(const Rows& p, int j, T* dst) const {
+    const int jj = j < 0 && free_surface ? -1 - j : j;
+    if (jj < 0 || jj >= p.nz) {
+      for (int i = 0; i < p.cn; ++i) dst[i] = T(0);
+      return;
+    }
+    typename H::type cz[R + 1];
+    for (int k = 0; k <= R; ++k) cz[k] = H::splat(c.z[k]);
+    const T* const u = p.u + jj * p.zs;
+    const T* const b = p.bz + jj * p.ms;
+    backend::host::for_each_vector<H>(u, 0, p.cn, [&](int i, int, int, auto) {
+      H::store(dst + i,
+               H::load(b + i) * d_plus<R>(cz, [&](int k) { return H::load(u + i + k * p.zs); }));
+    });
+  }
+
+  /// D-_x f_x of row z (all columns of the chunk) into `dst`, through the x flux of the row's
+  /// half points [c0 - R, c0 + cn + R - 1) in the line buffer (zero off the grid). The end
+  /// vectors, not aligned, load their taps.
+  template <class H>
+  void x_term_row(const Rows& p, int z, T* dst) const {
+    namespace host = backend::host;
+    typename H::type cx[R + 1];
+    for (int k = 0; k <= R; ++k) cx[k] = H::splat(c.x[k]);
+    const int lo = std::max(p.c0 - R, 0) - p.c0, hi = std::min(p.c0 + p.cn + R - 1, p.nx) - p.c0;
+    T* const f = p.fx;
+    for (int k = -R; k < lo; ++k) f[k] = T(0);
+    for (int k = hi; k < p.cn + R - 1; ++k) f[k] = T(0);
+    T* const flux = p.flux_x + z * p.zs;
+    const T* const u = p.u + z * p.zs;
+    const T* const bx = p.bx + z * p.ms;
+    // The next row (this one on the last row of the grid).
+    const long next = z + 1 < p.nz ? 1 : 0;
+    const T* const next_u = u + next * p.zs;
+    const T* const next_bx = bx + next * p.ms;
+    host::for_each_vector<H>(u, lo, hi, [&](int i, int, int, auto partial) {
+      // The next row's lines, a row ahead: x_term_row runs row after row, and each row is
+      // too short for the hardware prefetchers to be ahead of it at its start.
+      const int ahead = std::min(i + prefetch_x * H::width, hi - H::width);
+      host::prefetch<false>(next_u + ahead), host::prefetch<false>(next_bx + ahead);
+      if constexpr (decltype(partial)::value) {
+        H::store(f + i, H::load(bx + i) * d_plus<R>(cx, [&](int k) { return H::load(u + i + k); }));
+      } else {
+        H::store(f + i, H::load(bx + i) * d_plus<R>(cx, host::Taps<H, T>(u + i)));
+      }
+    });
+    // The x flux the side strips' updates read: R half points at each end of the box's rows.
+    if (p.left) {
+      for (int k = 0; k < std::min(R, p.cn); ++k) flux[k] = f[k];
+    }
+    if (p.right) {
+      for (int k = std::max(p.cn - R, 0); k < p.cn; ++k) flux[k] = f[k];
+    }
+    host::for_each_vector<H>(u, 0, p.cn, [&](int i, int, int, auto partial) {
+      if constexpr (decltype(partial)::value) {
+        H::store(dst + i, d_minus<R>(cx, [&](int k) { return H::load(f + i + k); }));
+      } else {
+        H::store(dst + i, d_minus<R>(cx, host::Taps<H, T>(f + i)));
+      }
+    });
+  }
+
+  /// Rows [z0, z0 + NR): their x terms, then the z flux and the update one vector at a time.
+  /// `more`: the band has a block of NR rows after this one.
+  template <int NR, class H>
+  void block(const Rows& p, int z0, bool more) const {
+    namespace host = backend::host;
+    using V = typename H::type;
+    const long zs = p.zs, ms = p.ms;
+    for (int r = 0; r < NR; ++r) x_term_row<H>(p, z0 + r, p.hx + r * buffer);
+    V cz[R + 1];
+    for (int k = 0; k <= R; ++k) cz[k] = H::splat(c.z[k]);
+    // Whether the block's last new z flux row lies on the grid (else it is zero: only a
+    // one-row block at the bottom of the grid, with no strip below, has one that does not).
+    const bool last_on_grid = z0 + NR + R - 2 < p.nz;
+    const T* const u = p.u + z0 * zs;
+    T* const un = p.un + z0 * zs;
+    const T* const w = p.w + z0 * ms;
+    const T* const bz = p.bz + (z0 + R - 1) * ms;  // the block's first new z flux row
+    const T* const ring = p.ring;
+    const T* const hx = p.hx;
+    host::for_each_vector<H>(u, 0, p.cn, [&](int i, int lo, int hi, auto partial) {
+      constexpr bool part = decltype(partial)::value;
+      {  // The rows this pass streams from memory: u^n's new rows, u^{n-1}, w, beta_z.
+        // From the end of the rows on, the next block's rows' first lines (`more`: there is
+        // one in this band).
+        int ahead = i + prefetch_update * H::width;
+        long rows = 0;
+        if (ahead >= p.cn) {
+          if (more) {
+            ahead -= p.cn, rows = NR;
+          } else {
+            ahead = p.cn - H::width;
+          }
+        }
+        const T *pu = u + (Q + rows) * zs + ahead, *pn = un + rows * zs + ahead;
+        const T *pw = w + rows * ms + ahead, *pb = bz + rows * ms + ahead;
+        PWAVE_UNROLL
+        for (int r = 0; r < NR; ++r) {
+          host::prefetch<false>(pu), host::prefetch<true>(pn);
+          host::prefetch<false>(pw), host::prefetch<false>(pb);
+          pu += zs, pn += zs, pw += ms, pb += ms;
+        }
+      }
+      // Registers: u^n rows z0 + q (uw[q]) and z flux rows z0 - R + q (fzw[q]).
+      V uw[Q + NR], fzw[Q + NR];
+      const T* ur = u + i;
+      PWAVE_UNROLL
+      for (int q = 0; q < Q; ++q) {
+        uw[q] = H::load(ur);
+        ur += zs;
+        fzw[q] = H::load(ring + q * buffer + i);
+      }
+      const T* br = bz + i;
+      const T* wr = w + i;
+      T* o = un + i;
+      PWAVE_UNROLL
+      for (int r = 0; r < NR; ++r) {
+        // z flux row z0 + r + R - 1 from u^n rows z0 + r .. z0 + r + 2R - 1, rounded as the
+        // cell path's, which goes through memory.
+        if (NR > 1 || last_on_grid) {
+          uw[Q + r] = H::load(ur);
+          fzw[Q + r] =
+              host::rounded(H::load(br) * d_plus<R>(cz, [&](int k) { return uw[r + R - 1 + k]; }));
+        } else {
+          fzw[Q + r] = H::splat(T(0));
+        }
+        // The update of row z0 + r from z flux rows z0 + r - R .. z0 + r + R - 1.
+        const V hz = d_minus<R>(cz, [&](int k) { return fzw[r + R + k]; });
+        const V old = H::load(o);
+        const V next = leapfrog(uw[r], old, H::load(wr), H::load(hx + r * buffer + i) + hz);
+        H::store(o, part ? H::lanes_from(hi, old, H::lanes_from(lo, next, old)) : next);
+        ur += zs, o += zs, br += ms, wr += ms;
+      }
+      // The ring: z flux rows z0 + NR - R .. z0 + NR + R - 2, for the next block. The end
+      // vectors store their own lanes only: the others' ring values are already the next's.
+      PWAVE_UNROLL
+      for (int q = 0; q < Q; ++q) {
+        T* const d = p.ring + q * buffer + i;
+        if constexpr (part) {
+          const V old = H::load(d);
+          H::store(d, H::lanes_from(hi, old, H::lanes_from(lo, fzw[NR + q], old)));
+        } else {
+          H::store(d, fzw[NR + q]);
+        }
+      }
+    });
   }
 };
 
