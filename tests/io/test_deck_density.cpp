@@ -148,8 +148,11 @@ TEST(DeckDensity, InversionMistakes) {
                     "inversion.parameters[1]", "deck.yaml:22", "the equation acoustic has no rho");
   EXPECT_DECK_ERROR(deck_error(vd_fwi_deck("  parameters: [vp, vp]\n", "{vp: [1500.0, 3000.0]}")),
                     "inversion.parameters[1]", "deck.yaml:23", "'vp' is listed twice");
+  EXPECT_DECK_ERROR(deck_error(vd_fwi_deck("  parameters: [eta]\n", "[1500.0, 3000.0]")),
+                    "inversion.parameters[0]", "deck.yaml:23", "expected vp, rho or vs");
   EXPECT_DECK_ERROR(deck_error(vd_fwi_deck("  parameters: [vs]\n", "[1500.0, 3000.0]")),
-                    "inversion.parameters[0]", "deck.yaml:23", "expected vp or rho");
+                    "inversion.parameters[0]", "deck.yaml:23",
+                    "the equation acoustic_variable_density has no vs");
   EXPECT_DECK_ERROR(deck_error(vd_fwi_deck("  parameters: []\n", "[1500.0, 3000.0]")),
                     "inversion.parameters", "deck.yaml:23", "non-empty list");
   // Bounds per inverted parameter, and none for the others.

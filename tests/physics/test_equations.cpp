@@ -48,13 +48,16 @@ TEST(Equations, ParametersChannelsAndStabilityComeFromTheDescriptors) {
 }
 
 TEST(Parameters, NamesUnitsAndParsing) {
-  EXPECT_EQ(parameter_names(), (std::vector<std::string>{"vp", "rho"}));
+  EXPECT_EQ(parameter_names(), (std::vector<std::string>{"vp", "rho", "vs"}));
   Parameter p{};
   ASSERT_TRUE(parse_parameter("rho", p));
   EXPECT_EQ(p, Parameter::rho);
   EXPECT_STREQ(unit(p), "kg/m^3");
   EXPECT_STREQ(unit(Parameter::vp), "m/s");
-  EXPECT_FALSE(parse_parameter("vs", p));
+  ASSERT_TRUE(parse_parameter("vs", p));
+  EXPECT_EQ(p, Parameter::vs);
+  EXPECT_STREQ(unit(p), "m/s");
+  EXPECT_FALSE(parse_parameter("eta", p));
 }
 
 }  // namespace

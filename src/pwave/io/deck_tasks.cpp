@@ -444,10 +444,12 @@ void read_parameters(const DeckReader& r, const Node& inv, Deck& deck) {
     physics::Parameter p{};
     physics::parse_parameter(r.choice(list[i], item, physics::parameter_names()), p);
     if (!physics::has_parameter(deck.problem.equation, p)) {
+      const std::string with = physics::equations_with(p);
       r.fail(item, list[i],
              std::string("the equation ") + physics::name(deck.problem.equation) + " has no " +
-                 physics::name(p) + " (set physics.equation: " + physics::equations_with(p) +
-                 " to invert it)");
+                 physics::name(p) +
+                 (with.empty() ? std::string(" (no equation of this version has it)")
+                               : " (set physics.equation: " + with + " to invert it)"));
     }
     for (physics::Parameter q : d.parameters) {
       if (q == p) r.fail(item, list[i], std::string("'") + physics::name(p) + "' is listed twice");

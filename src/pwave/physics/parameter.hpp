@@ -10,21 +10,22 @@ namespace pwave::physics {
 enum class Parameter {
   vp,   ///< P-wave velocity, m/s
   rho,  ///< density, kg/m^3
+  vs,   ///< S-wave velocity, m/s (elastic)
 };
 
 /// Every parameter, in the order of the enumeration.
-inline constexpr Parameter all_parameters[] = {Parameter::vp, Parameter::rho};
+inline constexpr Parameter all_parameters[] = {Parameter::vp, Parameter::rho, Parameter::vs};
 /// How many parameters there are.
 inline constexpr int parameter_count = int(sizeof(all_parameters) / sizeof(all_parameters[0]));
 
 /// The deck name of a parameter.
 inline const char* name(Parameter p) {
-  return p == Parameter::vp ? "vp" : "rho";
+  return p == Parameter::vp ? "vp" : p == Parameter::rho ? "rho" : "vs";
 }
 
 /// The unit of a parameter.
 inline const char* unit(Parameter p) {
-  return p == Parameter::vp ? "m/s" : "kg/m^3";
+  return p == Parameter::rho ? "kg/m^3" : "m/s";
 }
 
 /// Parses a deck name; returns false for an unknown one.

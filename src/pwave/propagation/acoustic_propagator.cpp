@@ -352,6 +352,8 @@ void AcousticPropagator<T>::set_parameter(physics::Parameter p, const GridView<T
     case physics::Parameter::rho:
       set_density(values);
       return;
+    case physics::Parameter::vs:  // no acoustic equation has it (refused above)
+      return;
   }
 }
 

@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "pwave/acquisition/components.hpp"
 #include "pwave/acquisition/geometry.hpp"
 #include "pwave/grid/model.hpp"
 #include "pwave/physics/boundary.hpp"
@@ -27,6 +28,8 @@ struct ForwardProblem {
   int order = 8;                    ///< spatial order: 2, 4, 6 or 8
   BoundaryConfig boundary;          ///< CPML widths per side, free surface
   std::vector<ShotGeometry> shots;  ///< one source per shot
+  SourceType source_type = SourceType::pressure;  ///< what every source injects
+  Component component = Component::pressure;      ///< what every receiver records
   /// Kaiser half-width (cells per side, 1-10) of the Hicks interpolation of sources and
   /// receivers between grid points (acquisition/hicks.hpp); points on grid points use that point.
   int hicks_half_width = 4;
