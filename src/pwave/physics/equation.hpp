@@ -11,6 +11,7 @@
 
 #include "pwave/physics/acoustic/physics.hpp"
 #include "pwave/physics/acoustic_vd/physics.hpp"
+#include "pwave/physics/elastic/physics.hpp"
 #include "pwave/physics/parameter.hpp"
 
 namespace pwave::physics {
@@ -19,6 +20,7 @@ namespace pwave::physics {
 enum class Equation {
   acoustic,                   ///< u_tt = v^2 lap u + v^2 s delta (constant density)
   acoustic_variable_density,  ///< u_tt = rho v^2 div(grad u / rho) + v^2 s delta
+  elastic,                    ///< isotropic elastic, velocity-stress
 };
 
 template <class... P>
@@ -27,7 +29,7 @@ struct EquationList {
 };
 
 /// The dispatch list: every equation's descriptor, in the order of the enumeration.
-using Equations = EquationList<acoustic::Physics, acoustic_vd::Physics>;
+using Equations = EquationList<acoustic::Physics, acoustic_vd::Physics, elastic::Physics>;
 
 namespace detail {
 template <int I, class F, class P, class... Rest>

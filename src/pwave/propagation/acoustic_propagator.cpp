@@ -283,16 +283,18 @@ void AcousticPropagator<T>::forward(const std::vector<int>& shots, const Traces<
   bool known = false;
   physics::with_equation(problem_.equation, [&](auto physics) {
     using Physics = decltype(physics);
-    known = physics::with_order(problem_.order, [&](auto order) {
-      constexpr int Order = decltype(order)::value;
-      if (is3d) {
-        forward_impl<Physics, Order, 3>(count, traces, progress, steps_before, steps_total, history,
-                                        0, problem_.nt, false);
-      } else {
-        forward_impl<Physics, Order, 2>(count, traces, progress, steps_before, steps_total, history,
-                                        0, problem_.nt, false);
-      }
-    });
+    if constexpr (acoustic_equation<Physics>) {
+      known = physics::with_order(problem_.order, [&](auto order) {
+        constexpr int Order = decltype(order)::value;
+        if (is3d) {
+          forward_impl<Physics, Order, 3>(count, traces, progress, steps_before, steps_total,
+                                          history, 0, problem_.nt, false);
+        } else {
+          forward_impl<Physics, Order, 2>(count, traces, progress, steps_before, steps_total,
+                                          history, 0, problem_.nt, false);
+        }
+      });
+    }
   });
   if (!known) throw InputError("physics.order", "", "order must be 2, 4, 6 or 8");
 }

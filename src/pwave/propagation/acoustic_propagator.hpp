@@ -17,6 +17,11 @@
 
 namespace pwave {
 
+/// Whether equation descriptor P is one AcousticPropagator runs.
+template <class P>
+inline constexpr bool acoustic_equation = std::is_same_v<P, physics::acoustic::Physics> ||
+                                          std::is_same_v<P, physics::acoustic_vd::Physics>;
+
 /// Propagates batches of shots of a ForwardProblem on the default execution space.
 /// Construction copies the model, CPML profiles and geometry to the device and allocates the
 /// wavefields once; forward() allocates nothing.

@@ -62,16 +62,20 @@ void AcousticPropagator<T>::adjoint(
   bool known = false;
   physics::with_equation(problem_.equation, [&](auto equation) {
     using Physics = decltype(equation);
-    known = physics::with_order(problem_.order, [&](auto order) {
-      constexpr int O = decltype(order)::value;
-      if (is3d) {
-        fs ? backward_impl<Physics, O, true, 3>(count, residual, history, grad_w, source_adjoint)
-           : backward_impl<Physics, O, false, 3>(count, residual, history, grad_w, source_adjoint);
-      } else {
-        fs ? backward_impl<Physics, O, true, 2>(count, residual, history, grad_w, source_adjoint)
-           : backward_impl<Physics, O, false, 2>(count, residual, history, grad_w, source_adjoint);
-      }
-    });
+    if constexpr (acoustic_equation<Physics>) {
+      known = physics::with_order(problem_.order, [&](auto order) {
+        constexpr int O = decltype(order)::value;
+        if (is3d) {
+          fs ? backward_impl<Physics, O, true, 3>(count, residual, history, grad_w, source_adjoint)
+             : backward_impl<Physics, O, false, 3>(count, residual, history, grad_w,
+                                                   source_adjoint);
+        } else {
+          fs ? backward_impl<Physics, O, true, 2>(count, residual, history, grad_w, source_adjoint)
+             : backward_impl<Physics, O, false, 2>(count, residual, history, grad_w,
+                                                   source_adjoint);
+        }
+      });
+    }
   });
   if (!known) throw InputError("physics.order", "", "order must be 2, 4, 6 or 8");
 }

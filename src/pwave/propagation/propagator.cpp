@@ -1,5 +1,6 @@
 #include "pwave/propagation/propagator.hpp"
 
+#include "pwave/core/error.hpp"
 #include "pwave/propagation/acoustic_propagator.hpp"
 
 namespace pwave {
@@ -7,9 +8,12 @@ namespace pwave {
 template <class T>
 std::unique_ptr<Propagator<T>> make_propagator(const ForwardProblem& problem, int batch_capacity) {
   std::unique_ptr<Propagator<T>> prop;
-  physics::with_equation(problem.equation, [&](auto) {
-    // Both acoustic equations run on AcousticPropagator.
-    prop = std::make_unique<AcousticPropagator<T>>(problem, batch_capacity);
+  physics::with_equation(problem.equation, [&](auto equation) {
+    if constexpr (acoustic_equation<decltype(equation)>) {
+      prop = std::make_unique<AcousticPropagator<T>>(problem, batch_capacity);
+    } else {
+      throw RuntimeError("make_propagator: the elastic propagator is being built (issue 11)");
+    }
   });
   return prop;
 }

@@ -2,8 +2,7 @@
 // What the isotropic elastic equation is, for the framework: its name, its material parameters,
 // its gradient channels and the sizes the estimates count. The kernels are in kernels.hpp (the
 // device state, the velocity and stress updates, sources and receivers), their launches in
-// step.hpp. Not in the dispatch list yet (physics/equation.hpp): the propagator is being made
-// generic over the physics first.
+// step.hpp; propagation/elastic_propagator.* runs them.
 
 #include "pwave/physics/parameter.hpp"
 
@@ -14,8 +13,9 @@ namespace pwave::physics::elastic {
 /// Levander 1988), leapfrog in time, CPML memory variables per derivative in the strips.
 struct Physics {
   static constexpr const char* name = "elastic";
-  // TODO(issue 11): `parameters` = {vp, vs, rho} once physics::Parameter has vs (the model
-  // reads vp, vs and rho; lambda = rho (vp^2 - 2 vs^2), mu = rho vs^2).
+  /// The model's material parameters, every one of them invertible (lambda = rho (vp^2 - 2
+  /// vs^2), mu = rho vs^2).
+  static constexpr Parameter parameters[] = {Parameter::vp, Parameter::vs, Parameter::rho};
   /// Imaging sums per shot, for the adjoint to come: one per coefficient array of the step
   /// (model_arrays_of: dJ/d(dt lambda), dJ/d(dt mu) at the cells, dJ/d(dt b) at each
   /// velocity's points, dJ/d(dt mu) at each shear stress's points), chained to vp, vs and rho
