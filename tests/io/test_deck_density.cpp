@@ -72,9 +72,9 @@ TEST(DeckDensity, DensityMistakes) {
                     "model.rho.layers[0].vp", "deck.yaml:7", "unknown key 'vp'");
   EXPECT_DECK_ERROR(deck_error(vd_deck("{constant: 2000, layers: [{z: 100}]}")),
                     "model.rho.layers[0].rho", "deck.yaml:7", "kg/m^3 below z");
-  EXPECT_DECK_ERROR(deck_error(edit(vd_deck(), "acoustic_variable_density", "elastic")),
+  EXPECT_DECK_ERROR(deck_error(edit(vd_deck(), "acoustic_variable_density", "viscoelastic")),
                     "physics.equation", "deck.yaml:13",
-                    "expected acoustic or acoustic_variable_density");
+                    "expected acoustic, acoustic_variable_density or elastic");
   // A file of the wrong shape, or with a bad value, names model.rho.
   const auto dir = scratch_dir("density_bad_file");
   std::vector<float> rho(std::size_t(51 * 60), 1800.0f);

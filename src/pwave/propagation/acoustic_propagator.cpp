@@ -55,11 +55,7 @@ void store_int8_scales(const ExecSpace& exec, const Field<T>& u_next, const Fiel
 
 template <class T>
 AcousticPropagator<T>::AcousticPropagator(const ForwardProblem& problem, int batch_capacity)
-    : problem_(problem) {
-  validate(problem_);
-  const int nshots = int(problem_.shots.size());
-  capacity_ = batch_capacity > 0 ? std::min(batch_capacity, nshots) : nshots;
-  nrec_ = int(pwave::max_receivers(problem_.shots));
+    : BatchPropagator<T>(problem, batch_capacity, "AcousticPropagator") {
   const Grid& g = problem_.model.grid;
   const BoundaryConfig& bc = problem_.boundary;
 
@@ -176,30 +172,6 @@ AcousticPropagator<T>::AcousticPropagator(const ForwardProblem& problem, int bat
     if (is3d) half(w_front, g.ny, w_back, g.dy, "y", vd_.hy);
     rebuild_vd_material();
   }
-
-  taps_ = propagation::ShotTaps<T>(problem_, propagation::PaddedLayout::of(problem_), capacity_);
-
-  scaled_wavelet_ = Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>("pwave::scaled_wavelet",
-                                                                     capacity_, problem_.nt);
-  scaled_wavelet_host_ = Kokkos::create_mirror_view(scaled_wavelet_);
-  load_wavelets();
-}
-
-template <class T>
-void AcousticPropagator<T>::load_wavelets() {
-  const double volume = problem_.model.grid.cell_volume();
-  const bool own = per_shot_wavelets();
-  // A shared wavelet fills every slot (then batch changes copy nothing); per shot, the slots
-  // of the current batch (none before the first batch).
-  const int slots = own ? int(batch_.size()) : capacity_;
-  if (slots == 0) return;
-  for (int k = 0; k < slots; ++k) {
-    const std::vector<double>& w =
-        own ? problem_.shot_wavelets[std::size_t(batch_[k])] : problem_.wavelet;
-    for (int n = 0; n < problem_.nt; ++n)
-      scaled_wavelet_host_(k, n) = T(w[std::size_t(n)] / volume);
-  }
-  Kokkos::deep_copy(scaled_wavelet_, scaled_wavelet_host_);
 }
 
 template <class T>
@@ -231,23 +203,6 @@ void AcousticPropagator<T>::check_finite(const Field<T>& u, int count, int step)
         << " s); check the model velocities, time.dt and the source amplitude";
     throw RuntimeError(msg.str());
   }
-}
-
-template <class T>
-void AcousticPropagator<T>::load_batch(const std::vector<int>& shots) {
-  const int count = int(shots.size());
-  if (count < 1 || count > capacity_) {
-    throw RuntimeError("AcousticPropagator: a batch of " + std::to_string(count) +
-                       " shots does not fit the capacity of " + std::to_string(capacity_));
-  }
-  for (int id : shots) {
-    if (id < 0 || id >= int(problem_.shots.size()))
-      throw RuntimeError("AcousticPropagator: no shot " + std::to_string(id));
-  }
-  if (shots == batch_) return;
-  taps_.load(shots);
-  batch_ = shots;
-  if (per_shot_wavelets()) load_wavelets();
 }
 
 namespace {
@@ -284,48 +239,19 @@ void AcousticPropagator<T>::forward(const std::vector<int>& shots, const Traces<
   physics::with_equation(problem_.equation, [&](auto physics) {
     using Physics = decltype(physics);
     if constexpr (acoustic_equation<Physics>) {
-      known = physics::with_order(problem_.order, [&](auto order) {
+      known = physics::with_order(this->problem_.order, [&](auto order) {
         constexpr int Order = decltype(order)::value;
         if (is3d) {
           forward_impl<Physics, Order, 3>(count, traces, progress, steps_before, steps_total,
-                                          history, 0, problem_.nt, false);
+                                          history, 0, this->problem_.nt, false);
         } else {
           forward_impl<Physics, Order, 2>(count, traces, progress, steps_before, steps_total,
-                                          history, 0, problem_.nt, false);
+                                          history, 0, this->problem_.nt, false);
         }
       });
     }
   });
   if (!known) throw InputError("physics.order", "", "order must be 2, 4, 6 or 8");
-}
-
-template <class T>
-void AcousticPropagator<T>::set_wavelet(const std::vector<double>& wavelet) {
-  if (wavelet.size() != std::size_t(problem_.nt)) {
-    throw RuntimeError("AcousticPropagator::set_wavelet: expected " + std::to_string(problem_.nt) +
-                       " samples, got " + std::to_string(wavelet.size()));
-  }
-  problem_.wavelet = wavelet;
-  problem_.shot_wavelets.clear();
-  load_wavelets();
-}
-
-template <class T>
-void AcousticPropagator<T>::set_shot_wavelets(const std::vector<std::vector<double>>& wavelets) {
-  if (wavelets.size() != problem_.shots.size()) {
-    throw RuntimeError("AcousticPropagator::set_shot_wavelets: expected " +
-                       std::to_string(problem_.shots.size()) + " wavelets (one per shot), got " +
-                       std::to_string(wavelets.size()));
-  }
-  for (std::size_t s = 0; s < wavelets.size(); ++s) {
-    if (wavelets[s].size() != std::size_t(problem_.nt)) {
-      throw RuntimeError("AcousticPropagator::set_shot_wavelets: shot " + std::to_string(s) +
-                         "'s wavelet has " + std::to_string(wavelets[s].size()) +
-                         " samples; expected " + std::to_string(problem_.nt));
-    }
-  }
-  problem_.shot_wavelets = wavelets;
-  load_wavelets();
 }
 
 template <class T>
@@ -372,19 +298,6 @@ void AcousticPropagator<T>::store_snapshot(const ExecSpace& exec, int count, con
         "pwave::propagation::store",
         Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>(exec, {0, 0, 0}, {count, st_.nz, st_.nx}),
         f);
-  }
-}
-
-template <class T>
-void AcousticPropagator<T>::check_traces(const char* what, const Traces<T>& traces,
-                                         int count) const {
-  if (int(traces.extent(0)) < count || int(traces.extent(1)) != nrec_ ||
-      int(traces.extent(2)) != problem_.nt) {
-    throw RuntimeError(std::string(what) + " are " + std::to_string(traces.extent(0)) + " x " +
-                       std::to_string(traces.extent(1)) + " x " + std::to_string(traces.extent(2)) +
-                       "; this batch needs at least " + std::to_string(count) + " x " +
-                       std::to_string(nrec_) + " x " + std::to_string(problem_.nt) +
-                       " ([shot][receiver][time])");
   }
 }
 

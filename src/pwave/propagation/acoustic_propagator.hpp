@@ -7,11 +7,11 @@
 #include "pwave/physics/acoustic/adjoint_kernels.hpp"
 #include "pwave/physics/acoustic/kernels.hpp"
 #include "pwave/physics/acoustic_vd/adjoint_kernels.hpp"
+#include "pwave/propagation/batch_propagator.hpp"
 #include "pwave/propagation/boundary_storage.hpp"
 #include "pwave/propagation/forward.hpp"
 #include "pwave/propagation/parameter_grids.hpp"
 #include "pwave/propagation/point_taps.hpp"
-#include "pwave/propagation/propagator.hpp"
 #include "pwave/propagation/storage.hpp"
 #include "pwave/propagation/wavefield_history.hpp"
 
@@ -26,7 +26,7 @@ inline constexpr bool acoustic_equation = std::is_same_v<P, physics::acoustic::P
 /// Construction copies the model, CPML profiles and geometry to the device and allocates the
 /// wavefields once; forward() allocates nothing.
 template <class T>
-class AcousticPropagator : public Propagator<T> {
+class AcousticPropagator : public BatchPropagator<T> {
  public:
   /// What forward() keeps for the gradient: one strategy's history (see Storage), made by
   /// make_history(); the default keeps nothing.
@@ -35,12 +35,6 @@ class AcousticPropagator : public Propagator<T> {
   /// `batch_capacity` = most shots per forward() call; 0 = all shots of the problem.
   explicit AcousticPropagator(const ForwardProblem& problem, int batch_capacity = 0);
 
-  int batch_capacity() const override { return capacity_; }
-  /// The problem this propagator runs (its model as given at construction).
-  const ForwardProblem& problem() const override { return problem_; }
-  /// Receivers of the widest shot: the receiver extent of Traces (shots with fewer record zero
-  /// rows past their own receivers).
-  int max_receivers() const override { return nrec_; }
   const physics::AcousticState<T>& state() const { return st_; }
 
   /// Runs shots [first, first + count) from rest and records traces(shot - first, receiver, n)
@@ -76,18 +70,6 @@ class AcousticPropagator : public Propagator<T> {
   int imaging_channels() const override { return physics::imaging_channels(problem_.equation); }
   /// Rows of an imaging sum: imaging_channels() padded grids stacked along z.
   int imaging_rows() const override { return imaging_channels() * st_.nz; }
-
-  /// Replaces the source time function s(t_n) by one shared by all shots (nt samples), e.g. by
-  /// a low-passed one in a multiscale inversion. One small host-to-device copy.
-  void set_wavelet(const std::vector<double>& wavelet) override;
-  /// Gives every shot its own source time function: `wavelets[shot]` (one per shot of the
-  /// problem, nt samples each). The current batch's rows are copied to the device now, the
-  /// other shots' when a batch holding them is loaded (never inside the time loop). Throws
-  /// RuntimeError for a wrong count or length.
-  void set_shot_wavelets(const std::vector<std::vector<double>>& wavelets) override;
-  /// Whether the shots have their own wavelets (ForwardProblem::shot_wavelets or
-  /// set_shot_wavelets) rather than one shared.
-  bool per_shot_wavelets() const { return !problem_.shot_wavelets.empty(); }
 
   /// Allocates a history able to hold `count` shots with the given strategy (`interval`: steps
   /// between checkpoints, 0 = ceil(sqrt(nt))).
@@ -140,6 +122,14 @@ class AcousticPropagator : public Propagator<T> {
                const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>& source_adjoint = {});
 
  private:
+  using Base = BatchPropagator<T>;
+  using Base::capacity_;
+  using Base::check_traces;
+  using Base::load_batch;
+  using Base::nrec_;
+  using Base::problem_;
+  using Base::scaled_wavelet_;
+  using Base::taps_;
   // Steps [n_begin, n_end). `recompute`: continue from the state in st_ (restored from a
   // checkpoint), record nothing, fill the segment of the (checkpoint) history; otherwise start
   // from rest at step 0.
@@ -212,18 +202,10 @@ class AcousticPropagator : public Propagator<T> {
                                       ConstantDensityBackward<Order, FreeSurface, Dim>,
                                       VariableDensityBackward<Order, FreeSurface, Dim>>;
   void allocate_adjoint();
-  void load_batch(const std::vector<int>& shots);
-  // Fills scaled_wavelet_'s rows: every row with the shared wavelet, or slot k with shot
-  // batch_[k]'s own; then one host-to-device copy.
-  void load_wavelets();
   propagation::FrameRegion frame_region() const;
-  /// Throws unless `traces` is at least [count][receivers][nt] (what the kernels index).
-  void check_traces(const char* what, const Traces<T>& traces, int count) const;
   void reset();
   void check_finite(const Field<T>& u, int count, int step) const;
 
-  ForwardProblem problem_;
-  int capacity_ = 0, nrec_ = 0;
   physics::AcousticState<T> st_;
   GridView<T> vp_;              // [nz][ny nx] the velocity on the model grid, as last set
   mutable GridView<T> grad_w_;  // padded dJ/dw scratch of model_gradients (constant density)
@@ -236,14 +218,6 @@ class AcousticPropagator : public Propagator<T> {
   physics::acoustic_vd::AdjointState<T> vd_adj_;
   Field<T> vd_u_;  // u^n in halo layout for the buoyancy imaging (full / checkpoint storage)
   Field<T> shot_channels_;
-  // Every shot's source and receiver taps; the current batch's on the device (slot k =
-  // batch_[k]).
-  propagation::ShotTaps<T> taps_;
-  std::vector<int> batch_;
-  // [slot][time]: s(t_n) / cell volume of the shot in each slot of the batch (the same row in
-  // every slot for a shared wavelet), and its host side (the same memory on host backends).
-  Kokkos::View<T**, Kokkos::LayoutRight, MemSpace> scaled_wavelet_;
-  typename Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>::HostMirror scaled_wavelet_host_;
 };
 
 }  // namespace pwave

@@ -23,7 +23,7 @@ void AcousticPropagator<T>::adjoint(
     const std::vector<int>& shots, const Traces<T>& residual, const History& history,
     const GridView<T>& grad_w,
     const Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>& source_adjoint) {
-  if (shots != batch_) {
+  if (shots != this->batch()) {
     throw RuntimeError("AcousticPropagator::adjoint: not the batch of the preceding forward()");
   }
   const int count = int(shots.size());
@@ -63,7 +63,7 @@ void AcousticPropagator<T>::adjoint(
   physics::with_equation(problem_.equation, [&](auto equation) {
     using Physics = decltype(equation);
     if constexpr (acoustic_equation<Physics>) {
-      known = physics::with_order(problem_.order, [&](auto order) {
+      known = physics::with_order(this->problem_.order, [&](auto order) {
         constexpr int O = decltype(order)::value;
         if (is3d) {
           fs ? backward_impl<Physics, O, true, 3>(count, residual, history, grad_w, source_adjoint)

@@ -66,15 +66,16 @@ int distinct_cells(const std::vector<Contribution>& c) {
 }  // namespace
 
 std::vector<Tap> point_taps(const ForwardProblem& problem, const PaddedLayout& layout,
-                            const Position& p, const std::string& key) {
+                            const Position& p, const std::string& key, const Position& stagger) {
   const Grid& g = problem.model.grid;
   check_inside(g, p, key);
   const int r = problem.hicks_half_width;
-  const auto z =
-      padded_axis(p.z / g.dz, r, layout.layer[top], layout.nz, problem.boundary.free_surface);
-  const auto x = padded_axis(p.x / g.dx, r, layout.layer[left], layout.nx, false);
-  const auto y = g.is_3d() ? padded_axis(p.y / g.dy, r, layout.layer[front], layout.ny, false)
-                           : std::vector<AxisTap>{AxisTap{0, 1.0}};
+  const auto z = padded_axis(p.z / g.dz - stagger.z, r, layout.layer[top], layout.nz,
+                             problem.boundary.free_surface);
+  const auto x = padded_axis(p.x / g.dx - stagger.x, r, layout.layer[left], layout.nx, false);
+  const auto y = g.is_3d()
+                     ? padded_axis(p.y / g.dy - stagger.y, r, layout.layer[front], layout.ny, false)
+                     : std::vector<AxisTap>{AxisTap{0, 1.0}};
   std::vector<Tap> taps;
   taps.reserve(z.size() * y.size() * x.size());
   for (const AxisTap& tz : z)
@@ -85,7 +86,8 @@ std::vector<Tap> point_taps(const ForwardProblem& problem, const PaddedLayout& l
 }
 
 template <class T>
-ShotTaps<T>::ShotTaps(const ForwardProblem& problem, const PaddedLayout& layout, int capacity)
+ShotTaps<T>::ShotTaps(const ForwardProblem& problem, const PaddedLayout& layout, int capacity,
+                      const Position& source_stagger, const Position& receiver_stagger)
     : nx_(layout.nx) {
   const int nshots = int(problem.shots.size());
   const bool shared = same_receiver_counts(problem.shots);
@@ -95,13 +97,14 @@ ShotTaps<T>::ShotTaps(const ForwardProblem& problem, const PaddedLayout& layout,
   for (int s = 0; s < nshots; ++s) {
     const ShotGeometry& shot = problem.shots[std::size_t(s)];
     auto& src = source_[std::size_t(s)];
-    src =
-        point_taps(problem, layout, shot.source, "acquisition.sources[" + std::to_string(s) + "]");
+    src = point_taps(problem, layout, shot.source, "acquisition.sources[" + std::to_string(s) + "]",
+                     source_stagger);
     ks = std::max(ks, src.size());
     const std::string key = "acquisition.receivers" + (shared ? "" : "[" + std::to_string(s) + "]");
     for (std::size_t r = 0; r < shot.receivers.size(); ++r) {
-      receiver_[std::size_t(s)].push_back(
-          point_taps(problem, layout, shot.receivers[r], key + "[" + std::to_string(r) + "]"));
+      receiver_[std::size_t(s)].push_back(point_taps(problem, layout, shot.receivers[r],
+                                                     key + "[" + std::to_string(r) + "]",
+                                                     receiver_stagger));
       kr = std::max(kr, receiver_[std::size_t(s)].back().size());
     }
   }

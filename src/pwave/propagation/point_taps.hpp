@@ -25,16 +25,22 @@ struct Tap {
 /// mirrored below it with the opposite sign (the field is odd about the surface: Hicks's
 /// image for a pressure-release surface); taps beyond the padded grid (a CPML narrower than the
 /// window) are dropped. Throws InputError naming `key` when p lies outside the model.
+/// `stagger`: the field's points lie that many cells further along each axis than the cells
+/// (a staggered grid's half points: 0.5), so that the taps place p among them.
 std::vector<Tap> point_taps(const ForwardProblem& problem, const PaddedLayout& layout,
-                            const Position& p, const std::string& key);
+                            const Position& p, const std::string& key,
+                            const Position& stagger = {});
 
 /// Every shot's source and receiver taps (host), and those of the current batch (device).
 template <class T>
 class ShotTaps {
  public:
   ShotTaps() = default;
-  /// `capacity`: most shots per batch.
-  ShotTaps(const ForwardProblem& problem, const PaddedLayout& layout, int capacity);
+  /// `capacity`: most shots per batch; `source_stagger`, `receiver_stagger`: the offsets in
+  /// cells of the points of the fields the sources inject into and the receivers record
+  /// (point_taps).
+  ShotTaps(const ForwardProblem& problem, const PaddedLayout& layout, int capacity,
+           const Position& source_stagger = {}, const Position& receiver_stagger = {});
 
   /// Slot k of the device tables takes shot shots[k]'s taps.
   void load(const std::vector<int>& shots);
