@@ -11,7 +11,7 @@ namespace pwave {
 namespace {
 
 /// For each model cell, sums dJ/dw over the padded cells that copy it (itself, plus the CPML
-/// cells beyond it when it lies on an edge) and applies dw/dvp = 2 vp dt^2.
+/// cells beyond it when it lies on an edge) and applies dw/dvp = 2 vp dt^2 (none without vp).
 /// 3D grids use the plane index q = iy nx + ix on both grids (ny = 1 and no y pads in 2D).
 template <class T>
 struct FoldGradient {
@@ -31,7 +31,7 @@ struct FoldGradient {
     for (int z = z_lo; z < z_hi; ++z)
       for (int y = y_lo; y < y_hi; ++y)
         for (int x = x_lo; x < x_hi; ++x) sum += grad_w(z, y * padded_nx + x);
-    out(mz, mq) = sum * two_dt2 * vp(mz, mq);
+    out(mz, mq) = vp.extent(0) > 0 ? sum * two_dt2 * vp(mz, mq) : sum;
   }
 };
 
@@ -50,6 +50,11 @@ void fold_to_model(const ForwardProblem& p, const GridView<T>& grad_w, const Gri
       FoldGradient<T>{out, grad_w, vp, g.nz, g.nx, p.boundary.width[top], p.boundary.width[left],
                       int(grad_w.extent(0)), padded_nx, T(2 * p.dt * p.dt), g.ny, pad_front,
                       padded_ny});
+}
+
+template <class T>
+void fold_padding(const ForwardProblem& p, const GridView<T>& padded, const GridView<T>& out) {
+  fold_to_model(p, padded, GridView<T>(), out);
 }
 
 template <class T>
@@ -145,6 +150,8 @@ template void fold_to_model(const ForwardProblem&, const GridView<float>&, const
                             const GridView<float>&);
 template void fold_to_model(const ForwardProblem&, const GridView<double>&, const GridView<double>&,
                             const GridView<double>&);
+template void fold_padding(const ForwardProblem&, const GridView<float>&, const GridView<float>&);
+template void fold_padding(const ForwardProblem&, const GridView<double>&, const GridView<double>&);
 template GridView<float> fold_to_model(const ForwardProblem&, const GridView<float>&);
 template GridView<double> fold_to_model(const ForwardProblem&, const GridView<double>&);
 template void AcousticPropagator<float>::model_gradients(const GridView<float>&,

@@ -18,4 +18,9 @@ template <class T>
 void fold_to_model(const ForwardProblem& problem, const GridView<T>& grad_w, const GridView<T>& vp,
                    const GridView<T>& out);
 
+/// The padding's transpose: out (model grid) = for each model cell, the sum of `padded` over
+/// the padded cells that copy it (itself, and the CPML cells beyond it on an edge).
+template <class T>
+void fold_padding(const ForwardProblem& problem, const GridView<T>& padded, const GridView<T>& out);
+
 }  // namespace pwave

@@ -1,7 +1,7 @@
 #include "pwave/propagation/propagator.hpp"
 
-#include "pwave/core/error.hpp"
 #include "pwave/propagation/acoustic_propagator.hpp"
+#include "pwave/propagation/elastic_propagator.hpp"
 
 namespace pwave {
 
@@ -12,7 +12,7 @@ std::unique_ptr<Propagator<T>> make_propagator(const ForwardProblem& problem, in
     if constexpr (acoustic_equation<decltype(equation)>) {
       prop = std::make_unique<AcousticPropagator<T>>(problem, batch_capacity);
     } else {
-      throw RuntimeError("make_propagator: the elastic propagator is being built (issue 11)");
+      prop = std::make_unique<ElasticPropagator<T>>(problem, batch_capacity);
     }
   });
   return prop;

@@ -355,6 +355,37 @@ struct InjectPressureResidual {
   }
 };
 
+/// R_n^T by cell, for the propagator (one recorded component per run): each cell the
+/// receivers' taps touch gets the sum of its contributions, h r^n in ascending receiver order
+/// (fused multiply-adds, no atomics: bitwise the same on every backend and thread count), times
+/// `scale`, added to the adjoint of what the receivers read: a velocity component (f0; scale 1)
+/// or the normal stresses (f0 = sxx, f1 = syy in 3D, f2 = szz; scale -1/Dim, the transpose of
+/// RecordPressure). Launched over (shot, cell, n).
+template <class T, int Dim>
+struct InjectResidualByCell {
+  Field<T> f0, f1, f2;  ///< f1, f2 empty for a velocity component
+  T scale;
+  Traces<T> residual;  ///< [shot][receiver][time]
+  CellTaps<T> receiver;
+  ColumnMap column;
+
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int c, int n) const {
+    const int begin = receiver.start(s, c), end = receiver.start(s, c + 1);
+    if (begin == end) return;
+    T acc = 0;
+    for (int i = begin; i < end; ++i) {
+      acc = math::fma(residual(s, receiver.point(s, i), n), receiver.weight(s, i), acc);
+    }
+    const int z = receiver.cell(s, c, 0) + column.halo, x = column(receiver.cell(s, c, 1));
+    const T add = scale * acc;
+    f0(s, z, x) += add;
+    if (f2.extent(0) > 0) {
+      f2(s, z, x) += add;
+      if constexpr (Dim == 3) f1(s, z, x) += add;
+    }
+  }
+};
+
 /// dJ/dvp, dJ/dvs, dJ/drho at each cell of the padded grid from the images (the derivatives of
 /// J with respect to the step's coefficient arrays), through BuildMaterial: with m = rho vs^2
 /// (mu) and b = 1 / rho at the cells,

@@ -1,0 +1,678 @@
+#include "pwave/propagation/elastic_propagator.hpp"
+
+#include <cmath>
+#include <sstream>
+#include <string>
+
+#include "backends/launch.hpp"
+#include "pwave/core/error.hpp"
+#include "pwave/physics/cpml.hpp"
+#include "pwave/physics/elastic/adjoint_step.hpp"
+#include "pwave/physics/elastic/physics.hpp"
+#include "pwave/physics/elastic/step.hpp"
+#include "pwave/physics/stencil.hpp"
+#include "pwave/propagation/chain_rule.hpp"
+#include "pwave/propagation/extend_model.hpp"
+#include "pwave/propagation/padded_layout.hpp"
+
+namespace pwave {
+
+namespace el = physics::elastic;
+
+namespace {
+
+template <class T>
+Kokkos::View<T*, MemSpace> to_device(const std::vector<double>& v, const std::string& label) {
+  Kokkos::View<T*, MemSpace> d(label, v.size());
+  auto h = host_mirror_uninit(d);
+  for (std::size_t i = 0; i < v.size(); ++i) h(i) = T(v[i]);
+  Kokkos::deep_copy(d, h);
+  return d;
+}
+
+/// A model parameter on the device, model grid [nz][ny nx].
+template <class T>
+GridView<T> model_grid(const Grid& g, const std::vector<double>& v, const char* label) {
+  GridView<T> d(std::string(label), g.nz, g.ny * g.nx);
+  auto h = host_mirror_uninit(d);
+  for (int iz = 0; iz < g.nz; ++iz)
+    for (int q = 0; q < g.ny * g.nx; ++q) h(iz, q) = T(v[std::size_t(iz) * g.ny * g.nx + q]);
+  Kokkos::deep_copy(d, h);
+  return d;
+}
+
+/// Where the points of the field a source or receiver acts on lie, in cells (kernels.hpp's
+/// table): velocities half a cell along their own axis, the pressure at the cells.
+Position stagger_of(Component c) {
+  Position p;
+  if (c == Component::vx) p.x = 0.5;
+  if (c == Component::vy) p.y = 0.5;
+  if (c == Component::vz) p.z = 0.5;
+  return p;
+}
+Position stagger_of(SourceType s) {
+  return stagger_of(s == SourceType::force_x   ? Component::vx
+                    : s == SourceType::force_y ? Component::vy
+                    : s == SourceType::force_z ? Component::vz
+                                               : Component::pressure);
+}
+
+/// Every field of a state (wavefields and memory variables), empty ones included.
+template <class T>
+std::array<Field<T>, 27> fields_of(const el::State<T>& st) {
+  return st.checkpointed();
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Construction and model.
+
+template <class T>
+ElasticPropagator<T>::ElasticPropagator(const ForwardProblem& problem, int batch_capacity)
+    : BatchPropagator<T>(problem, batch_capacity, "ElasticPropagator",
+                         stagger_of(problem.source_type), stagger_of(problem.component)) {
+  if (problem_.boundary.free_surface) {
+    throw InputError("boundary.free_surface", "",
+                     "the elastic equation has no free surface in this version (use a CPML at "
+                     "the top)");
+  }
+  const Grid& g = problem_.model.grid;
+  const bool is3d = g.is_3d();
+  if (problem_.model.vs.size() != problem_.model.vp.size() ||
+      problem_.model.rho.size() != problem_.model.vp.size()) {
+    throw InputError("model.vs", "", "the elastic equation needs vp, vs and rho of the same shape");
+  }
+  if (!is3d && (problem_.source_type == SourceType::force_y || problem_.component == Component::vy))
+    throw InputError("acquisition", "", "force_y and vy exist on 3D models only");
+  const propagation::PaddedLayout layout = propagation::PaddedLayout::of(problem_);
+  const int R = layout.radius;
+  st_.nz = layout.nz, st_.nx = layout.nx, st_.ny = layout.ny;
+  st_.halo = R, st_.hy = is3d ? R : 0;
+  st_.strip_top = layout.strip[top], st_.strip_bottom = layout.strip[bottom];
+  st_.strip_left = layout.strip[left], st_.strip_right = layout.strip[right];
+  st_.strip_front = layout.strip[front], st_.strip_back = layout.strip[back];
+  st_.ys = backend::padded_row_length<ExecSpace>(st_.nx + 2 * R, int(sizeof(T)));
+  const int plane = st_.ny * st_.nx;
+  const auto grid = [&](const char* name) { return GridView<T>(std::string(name), st_.nz, plane); };
+  st_.lambda = grid("pwave::elastic::lambda"), st_.mu = grid("pwave::elastic::mu");
+  st_.bx = grid("pwave::elastic::bx"), st_.bz = grid("pwave::elastic::bz");
+  st_.mu_xz = grid("pwave::elastic::mu_xz");
+  if (is3d) {
+    st_.by = grid("pwave::elastic::by");
+    st_.mu_xy = grid("pwave::elastic::mu_xy"), st_.mu_yz = grid("pwave::elastic::mu_yz");
+  }
+
+  // CPML: the acoustic equations' profiles at the cells and at the half points, per axis.
+  const BoundaryConfig& bc = problem_.boundary;
+  const double vmax = bc.pml_velocity > 0 ? bc.pml_velocity : problem_.model.vmax();
+  const double f = bc.pml_frequency > 0 ? bc.pml_frequency : problem_.peak_frequency;
+  const auto axis = [&](int lo, int cells, int hi, double h, el::AxisCpml<T>& a, const char* n) {
+    const auto cell = physics::cpml_profile(lo, cells, hi, h, problem_.dt, vmax, f, bc.reflection,
+                                            problem_.order);
+    const auto half =
+        physics::cpml_profile_half(lo, cells, hi, h, problem_.dt, vmax, f, bc.reflection);
+    const std::string name(n);
+    a.cell.a = to_device<T>(cell.a, "pwave::elastic::cpml_a" + name);
+    a.cell.b = to_device<T>(cell.b, "pwave::elastic::cpml_b" + name);
+    a.half.a = to_device<T>(half.a, "pwave::elastic::cpml_half_a" + name);
+    a.half.b = to_device<T>(half.b, "pwave::elastic::cpml_half_b" + name);
+  };
+  axis(layout.layer[left], g.nx, layout.layer[right], g.dx, st_.cpml[el::X], "x");
+  axis(layout.layer[top], g.nz, layout.layer[bottom], g.dz, st_.cpml[el::Z], "z");
+  if (is3d) axis(layout.layer[front], g.ny, layout.layer[back], g.dy, st_.cpml[el::Y], "y");
+  const el::State<T> fields = fresh_state(capacity_);
+  st_.vx = fields.vx, st_.vy = fields.vy, st_.vz = fields.vz;
+  st_.sxx = fields.sxx, st_.syy = fields.syy, st_.szz = fields.szz;
+  st_.sxy = fields.sxy, st_.sxz = fields.sxz, st_.syz = fields.syz;
+  for (int a = 0; a < 3; ++a) {
+    for (int c = 0; c < 3; ++c) {
+      st_.cpml[a].stress[c] = fields.cpml[a].stress[c];
+      st_.cpml[a].velocity[c] = fields.cpml[a].velocity[c];
+    }
+  }
+
+  vp_ = model_grid<T>(g, problem_.model.vp, "pwave::elastic::vp");
+  vs_ = model_grid<T>(g, problem_.model.vs, "pwave::elastic::vs");
+  rho_ = model_grid<T>(g, problem_.model.rho, "pwave::elastic::rho");
+  vp_pad_ = grid("pwave::elastic::vp_padded");
+  vs_pad_ = grid("pwave::elastic::vs_padded");
+  rho_pad_ = grid("pwave::elastic::rho_padded");
+  rebuild_material();
+
+  // The pressure source's scaling: vp^2 at the cell nearest each source.
+  for (const ShotGeometry& shot : problem_.shots) {
+    const auto nearest = [](double x, double h, int n) {
+      return std::min(std::max(int(std::lround(x / h)), 0), n - 1);
+    };
+    const int iz = nearest(shot.source.z, g.dz, g.nz), ix = nearest(shot.source.x, g.dx, g.nx);
+    const int iy = is3d ? nearest(shot.source.y, g.dy, g.ny) : 0;
+    const double v = problem_.model.at(iz, iy, ix);
+    source_vp2_.push_back(v * v);
+  }
+  moments_ = decltype(moments_)("pwave::elastic::moments", capacity_, problem_.nt);
+  shot_imaging_ = Field<T>("pwave::elastic::shot_imaging", capacity_, imaging_rows(), plane);
+}
+
+template <class T>
+ElasticPropagator<T>::~ElasticPropagator() = default;
+
+template <class T>
+int ElasticPropagator<T>::imaging_channels() const {
+  return el::Physics::model_arrays_of(problem_.model.grid.is_3d() ? 3 : 2);
+}
+
+template <class T>
+el::State<T> ElasticPropagator<T>::fresh_state(int count) const {
+  el::State<T> s = st_;
+  const bool is3d = st_.hy > 0;
+  const int R = st_.halo, plane = st_.ny * st_.nx;
+  const int rows = st_.nz + 2 * R, cols = (st_.ny + 2 * st_.hy) * st_.ys;
+  const auto field = [&](const char* name) {
+    return Field<T>(std::string(name), count, rows, cols);
+  };
+  s.vx = field("pwave::elastic::vx"), s.vz = field("pwave::elastic::vz");
+  s.sxx = field("pwave::elastic::sxx"), s.szz = field("pwave::elastic::szz");
+  s.sxz = field("pwave::elastic::sxz");
+  s.vy = s.syy = s.sxy = s.syz = Field<T>();
+  if (is3d) {
+    s.vy = field("pwave::elastic::vy"), s.syy = field("pwave::elastic::syy");
+    s.sxy = field("pwave::elastic::sxy"), s.syz = field("pwave::elastic::syz");
+  }
+  const int xcols = st_.ny * (st_.strip_left + st_.strip_right);
+  const int zrows = st_.strip_top + st_.strip_bottom;
+  const int ylines = (st_.strip_front + st_.strip_back) * st_.nx;
+  for (int c : {el::X, el::Y, el::Z}) {
+    const bool used = is3d || c != el::Y;
+    const auto memory = [&](int r, int k) {
+      return used ? Field<T>("pwave::elastic::psi", count, r, k) : Field<T>();
+    };
+    s.cpml[el::X].stress[c] = memory(st_.nz, xcols);
+    s.cpml[el::X].velocity[c] = memory(st_.nz, xcols);
+    s.cpml[el::Z].stress[c] = memory(zrows, plane);
+    s.cpml[el::Z].velocity[c] = memory(zrows, plane);
+    s.cpml[el::Y].stress[c] = is3d ? memory(st_.nz, ylines) : Field<T>();
+    s.cpml[el::Y].velocity[c] = is3d ? memory(st_.nz, ylines) : Field<T>();
+  }
+  return s;
+}
+
+template <class T>
+void ElasticPropagator<T>::rebuild_material() {
+  const Grid& g = problem_.model.grid;
+  const propagation::PaddedLayout layout = propagation::PaddedLayout::of(problem_);
+  const propagation::Identity<T> same;
+  propagation::extend_model("pwave::elastic::extend_vp", layout, g.nz, g.ny, g.nx, vp_, vp_pad_,
+                            same);
+  propagation::extend_model("pwave::elastic::extend_vs", layout, g.nz, g.ny, g.nx, vs_, vs_pad_,
+                            same);
+  propagation::extend_model("pwave::elastic::extend_rho", layout, g.nz, g.ny, g.nx, rho_, rho_pad_,
+                            same);
+  Kokkos::parallel_for(
+      "pwave::physics::elastic::material",
+      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {st_.nz, st_.ny * st_.nx}),
+      el::BuildMaterial<T>{st_, vp_pad_, vs_pad_, rho_pad_, T(problem_.dt)});
+  Kokkos::fence();
+}
+
+template <class T>
+void ElasticPropagator<T>::set_parameter(physics::Parameter p, const GridView<T>& values) {
+  const Grid& g = problem_.model.grid;
+  if (int(values.extent(0)) != g.nz || int(values.extent(1)) != g.ny * g.nx) {
+    throw RuntimeError(std::string("ElasticPropagator::set_parameter: ") + physics::name(p) +
+                       " must be the model grid [nz][ny nx]");
+  }
+  GridView<T>& dst = p == physics::Parameter::vp ? vp_ : p == physics::Parameter::vs ? vs_ : rho_;
+  Kokkos::deep_copy(dst, values);
+  rebuild_material();
+}
+
+template <class T>
+void ElasticPropagator<T>::wavelets_changed() {
+  moments_batch_.clear();  // the moments follow the wavelets: rebuilt for the next batch
+}
+
+template <class T>
+void ElasticPropagator<T>::load_moments() {
+  const std::vector<int>& batch = this->batch();
+  if (problem_.source_type != SourceType::pressure || batch == moments_batch_) return;
+  auto h = Kokkos::create_mirror_view(moments_);
+  Kokkos::deep_copy(h, moments_);
+  // scaled_wavelet_ row k holds slot k's s_n / V (the host mirror is current).
+  for (std::size_t k = 0; k < batch.size(); ++k) {
+    const double scale = -source_vp2_[std::size_t(batch[k])] * problem_.dt;
+    double sum = 0;
+    for (int n = 0; n < problem_.nt; ++n) {
+      sum += double(scaled_wavelet_host_(k, n));
+      h(k, n) = T(scale * sum);
+    }
+  }
+  Kokkos::deep_copy(moments_, h);
+  moments_batch_ = batch;
+}
+
+template <class T>
+void ElasticPropagator<T>::reset() {
+  for (const Field<T>& f : fields_of(st_)) {
+    if (f.size() > 0) Kokkos::deep_copy(f, T(0));
+  }
+}
+
+template <class T>
+void ElasticPropagator<T>::check_finite(int count, int step) const {
+  int bad = 0;
+  const Field<T>& u = st_.sxx;
+  Kokkos::parallel_reduce("pwave::propagation::check_finite",
+                          Kokkos::RangePolicy<ExecSpace>(0, long(count) * long(u.extent(1))),
+                          physics::CountNonFinite<T>{u, int(u.extent(1)), int(u.extent(2))}, bad);
+  if (bad > 0) {
+    std::ostringstream msg;
+    msg << "the wavefield blew up (" << bad << " NaN/Inf values) by time step " << step << " of "
+        << problem_.nt << " (t = " << step * problem_.dt
+        << " s); check the model velocities, time.dt and the source amplitude";
+    throw RuntimeError(msg.str());
+  }
+}
+
+template <class T>
+template <class F>
+void ElasticPropagator<T>::dispatch(F&& f) const {
+  const bool is3d = problem_.model.grid.is_3d();
+  const bool known = physics::with_order(problem_.order, [&](auto order) {
+    constexpr int O = decltype(order)::value;
+    if (is3d) {
+      f(std::integral_constant<int, O>{}, std::integral_constant<int, 3>{});
+    } else {
+      f(std::integral_constant<int, O>{}, std::integral_constant<int, 2>{});
+    }
+  });
+  if (!known) throw InputError("physics.order", "", "order must be 2, 4, 6 or 8");
+}
+
+// ---------------------------------------------------------------------------------------------
+// One step's launches on one state: records, the two updates, the source.
+
+template <class T>
+template <int Order, int Dim>
+class ElasticPropagator<T>::Steps {
+ public:
+  using Range3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;
+  Steps(const ElasticPropagator& prop, const el::State<T>& st, const Traces<T>& traces)
+      : coef_(prop.problem_.model.grid.dz, prop.problem_.model.grid.dx,
+              Dim == 3 ? prop.problem_.model.grid.dy : 0.0),
+        step_(st, coef_),
+        column_{st.nx, st.hy, st.ys, st.halo},
+        source_(prop.problem_.source_type),
+        component_(prop.problem_.component),
+        receivers_(prop.nrec_),
+        source_taps_(prop.taps_.source_taps()),
+        record_velocity_{traces, velocity(st, component_), prop.taps_.receivers(), column_, 0},
+        record_pressure_{traces, st.sxx, st.syy, st.szz, prop.taps_.receivers(), column_, 0},
+        force_{velocity(st, force_component(source_)),
+               buoyancy(st, force_component(source_)),
+               prop.taps_.sources(),
+               prop.scaled_wavelet_,
+               column_,
+               0},
+        moment_{st.sxx,        st.syy,  st.szz, prop.taps_.sources(),
+                prop.moments_, column_, 0,      T(prop.problem_.dt)} {}
+
+  static Component force_component(SourceType s) {
+    return s == SourceType::force_x   ? Component::vx
+           : s == SourceType::force_y ? Component::vy
+                                      : Component::vz;
+  }
+  static Field<T> velocity(const el::State<T>& st, Component c) {
+    return c == Component::vx ? st.vx : c == Component::vy ? st.vy : st.vz;
+  }
+  static GridView<T> buoyancy(const el::State<T>& st, Component c) {
+    return c == Component::vx ? st.bx : c == Component::vy ? st.by : st.bz;
+  }
+  const el::Coefficients<T, Order>& coefficients() const { return coef_; }
+
+  /// traces(shot, receiver, n): the state before step n.
+  void record(const ExecSpace& exec, int count, int n) const {
+    const Range3 range(exec, {0, 0, n}, {count, receivers_, n + 1});
+    if (component_ == Component::pressure) {
+      Kokkos::parallel_for("pwave::physics::elastic::record", range, record_pressure_);
+    } else {
+      Kokkos::parallel_for("pwave::physics::elastic::record", range, record_velocity_);
+    }
+  }
+  /// Step n: velocities, a force source, stresses, a pressure source.
+  void step(const ExecSpace& exec, int count, int n) const {
+    const Range3 taps(exec, {0, 0, n}, {count, source_taps_, n + 1});
+    const bool pressure = source_ == SourceType::pressure;
+    step_.update_velocity(exec, count);
+    if (!pressure) Kokkos::parallel_for("pwave::physics::elastic::inject_force", taps, force_);
+    step_.update_stress(exec, count);
+    if (pressure) Kokkos::parallel_for("pwave::physics::elastic::inject_pressure", taps, moment_);
+  }
+  /// Only the velocity half of step n, with its force source (the backward run's replay).
+  void velocity_half(const ExecSpace& exec, int count, int n) const {
+    step_.update_velocity(exec, count);
+    if (source_ != SourceType::pressure) {
+      Kokkos::parallel_for("pwave::physics::elastic::inject_force",
+                           Range3(exec, {0, 0, n}, {count, source_taps_, n + 1}), force_);
+    }
+  }
+
+ private:
+  const el::Coefficients<T, Order> coef_;
+  const el::Step<T, Order, Dim> step_;
+  const physics::ColumnMap column_;
+  const SourceType source_;
+  const Component component_;
+  const int receivers_, source_taps_;
+  const physics::RecordReceivers<T> record_velocity_;
+  const el::RecordPressure<T, Dim> record_pressure_;
+  const el::InjectForce<T> force_;
+  const el::InjectExplosive<T, Dim> moment_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Forward.
+
+template <class T>
+void ElasticPropagator<T>::forward(const std::vector<int>& shots, const Traces<T>& traces,
+                                   const ProgressCallback& progress, long steps_before,
+                                   long steps_total, const History& history) {
+  load_batch(shots);
+  load_moments();
+  const int count = int(shots.size());
+  check_traces("ElasticPropagator::forward: the traces", traces, count);
+  const auto* checkpoints = history.template get_if<propagation::CheckpointHistory<T>>();
+  if (!history.empty() && !checkpoints) {
+    throw RuntimeError("ElasticPropagator: the elastic equation keeps checkpoints only");
+  }
+  if (checkpoints && !history.holds(problem_.nt, count)) {
+    throw RuntimeError("ElasticPropagator::forward: history has the wrong shape");
+  }
+  dispatch([&](auto order, auto dim) {
+    forward_impl<decltype(order)::value, decltype(dim)::value>(
+        count, traces, progress, steps_before, steps_total, checkpoints);
+  });
+}
+
+template <class T>
+template <int Order, int Dim>
+void ElasticPropagator<T>::forward_impl(int count, const Traces<T>& traces,
+                                        const ProgressCallback& progress, long steps_before,
+                                        long steps_total,
+                                        const propagation::CheckpointHistory<T>* checkpoints) {
+  reset();
+  ExecSpace exec;
+  const Steps<Order, Dim> steps(*this, st_, traces);
+  for (int n = 0; n < problem_.nt; ++n) {
+    if (checkpoints && n % checkpoints->interval == 0) {
+      checkpoints->for_each_saved(
+          st_, n / checkpoints->interval, [&](const auto& slot, const Field<T>& field) {
+            if (field.size() > 0) {
+              Kokkos::deep_copy(
+                  exec, Kokkos::subview(slot, std::make_pair(0, count), Kokkos::ALL, Kokkos::ALL),
+                  Kokkos::subview(field, std::make_pair(0, count), Kokkos::ALL, Kokkos::ALL));
+            }
+          });
+    }
+    steps.record(exec, count, n);
+    steps.step(exec, count, n);
+    if (problem_.check_interval > 0 && (n + 1) % problem_.check_interval == 0) {
+      check_finite(count, n + 1);
+    }
+    if (progress) progress(steps_before + n + 1, steps_total);
+  }
+  exec.fence();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Histories.
+
+template <class T>
+typename ElasticPropagator<T>::History ElasticPropagator<T>::make_history(
+    int count, const StorageOptions& options) const {
+  if (options.strategy != Storage::checkpoint) {
+    throw RuntimeError(std::string("ElasticPropagator: gradient.storage ") + to_string(options) +
+                       ": the elastic equation keeps checkpoints only (gradient.storage: "
+                       "checkpoint)");
+  }
+  auto h = propagation::CheckpointHistory<T>::allocate(st_, problem_.nt, count, options);
+  h.segment = decltype(h.segment)();  // the backward run keeps its own segment of whole states
+  return History(std::move(h));
+}
+
+template <class T>
+double ElasticPropagator<T>::history_bytes_per_shot(const StorageOptions& options) const {
+  if (options.strategy != Storage::checkpoint) return 0.0;
+  const int k = propagation::CheckpointHistory<T>::interval_for(problem_.nt, options.interval);
+  const double checkpoints = (problem_.nt + k - 1) / k;
+  double state = 0;
+  for (const Field<T>& f : fields_of(st_)) state += double(f.extent(1)) * f.extent(2);
+  // The checkpoints, and the backward run's segment of k states.
+  return (checkpoints + k) * state * sizeof(T);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Backward.
+
+/// The backward run's device data, allocated once for the capacity: the adjoint state, the
+/// forward states of one checkpoint segment (the state before each of its steps), the state
+/// between the two updates of a step, and the images.
+template <class T>
+struct ElasticPropagator<T>::Backward {
+  el::AdjointState<T> adj;
+  std::vector<el::State<T>> segment;
+  el::State<T> mid;
+  Field<T> image[8];
+  int interval = 0;
+};
+
+template <class T>
+void ElasticPropagator<T>::adjoint_per_shot(const std::vector<int>& shots,
+                                            const Traces<T>& residual, const History& history) {
+  if (shots != this->batch()) {
+    throw RuntimeError("ElasticPropagator::adjoint: run forward() on the same shots first");
+  }
+  const int count = int(shots.size());
+  check_traces("ElasticPropagator::adjoint: the residuals", residual, count);
+  const auto* checkpoints = history.template get_if<propagation::CheckpointHistory<T>>();
+  if (!checkpoints || !history.holds(problem_.nt, count)) {
+    throw RuntimeError(
+        "ElasticPropagator::adjoint: needs the checkpoint history of the forward() just before");
+  }
+  const bool is3d = problem_.model.grid.is_3d();
+  if (!back_ || back_->interval != checkpoints->interval) {
+    back_ = std::make_shared<Backward>();
+    back_->interval = checkpoints->interval;
+    back_->adj.st = fresh_state(capacity_);
+    for (int i = 0; i < 3; ++i) {
+      for (int c = 0; c < 3; ++c) {
+        if (!is3d && (i == el::Y || c == el::Y)) continue;
+        back_->adj.bar[i][c] =
+            Field<T>("pwave::elastic::bar", capacity_, st_.vx.extent(1), st_.vx.extent(2));
+      }
+    }
+    for (int k = 0; k < checkpoints->interval; ++k)
+      back_->segment.push_back(fresh_state(capacity_));
+    back_->mid = fresh_state(capacity_);
+    for (int k = 0; k < imaging_channels(); ++k) {
+      back_->image[k] = Field<T>("pwave::elastic::image", capacity_, st_.nz, st_.ny * st_.nx);
+    }
+  }
+  dispatch([&](auto order, auto dim) {
+    backward_impl<decltype(order)::value, decltype(dim)::value>(count, residual, *checkpoints);
+  });
+}
+
+namespace {
+/// dst's fields = src's (shots [0, count)).
+template <class T>
+void copy_state(const ExecSpace& exec, const el::State<T>& dst, const el::State<T>& src,
+                int count) {
+  const auto d = fields_of(dst), s = fields_of(src);
+  for (std::size_t k = 0; k < d.size(); ++k) {
+    if (d[k].size() == 0) continue;
+    const auto shots = std::make_pair(0, count);
+    Kokkos::deep_copy(exec, Kokkos::subview(d[k], shots, Kokkos::ALL, Kokkos::ALL),
+                      Kokkos::subview(s[k], shots, Kokkos::ALL, Kokkos::ALL));
+  }
+}
+}  // namespace
+
+template <class T>
+template <int Order, int Dim>
+void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
+                                         const propagation::CheckpointHistory<T>& checkpoints) {
+  using Range3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;
+  Backward& b = *back_;
+  ExecSpace exec;
+  const int channels = imaging_channels();
+  for (int k = 0; k < channels; ++k) Kokkos::deep_copy(exec, b.image[k], T(0));
+  for (const Field<T>& f : fields_of(b.adj.st)) {
+    if (f.size() > 0) Kokkos::deep_copy(exec, f, T(0));
+  }
+  for (int i = 0; i < 3; ++i)
+    for (int c = 0; c < 3; ++c)
+      if (b.adj.bar[i][c].size() > 0) Kokkos::deep_copy(exec, b.adj.bar[i][c], T(0));
+
+  // The forward steps of a segment run on st_ (restored from its checkpoint); the replay of a
+  // step's velocity half on `mid`; the imaging reads the segment's states.
+  const Steps<Order, Dim> forward(*this, st_, Traces<T>());
+  const Steps<Order, Dim> replay(*this, b.mid, Traces<T>());
+  const el::Coefficients<T, Order>& coef = forward.coefficients();
+  const el::AdjointStep<T, Order, Dim> adjoint(b.adj, coef);
+  el::ImagingState<T> at_mid{b.mid, b.adj.st, {}};
+  for (int k = 0; k < channels; ++k) at_mid.image[k] = b.image[k];
+  const el::Imaging<T, Order, Dim> image_mid(at_mid, coef);
+  std::vector<el::Imaging<T, Order, Dim>> image_before;
+  for (const el::State<T>& s : b.segment) {
+    el::ImagingState<T> i = at_mid;
+    i.forward = s;
+    image_before.emplace_back(i, coef);
+  }
+  const physics::ColumnMap column{st_.nx, st_.hy, st_.ys, st_.halo};
+  const bool pressure_source = problem_.source_type == SourceType::pressure;
+  const Component force_c = Steps<Order, Dim>::force_component(problem_.source_type);
+  const el::ImageForce<T> image_force{pressure_source
+                                          ? Field<T>()
+                                          : b.image[force_c == Component::vx   ? el::bx_ch
+                                                    : force_c == Component::vy ? el::by_ch
+                                                                               : el::bz_ch],
+                                      Steps<Order, Dim>::velocity(b.adj.st, force_c),
+                                      taps_.sources(),
+                                      scaled_wavelet_,
+                                      column,
+                                      0};
+  const Component rc = problem_.component;
+  const bool pressure_receivers = rc == Component::pressure;
+  const el::InjectResidualByCell<T, Dim> inject{
+      pressure_receivers ? b.adj.st.sxx : Steps<Order, Dim>::velocity(b.adj.st, rc),
+      pressure_receivers ? b.adj.st.syy : Field<T>(),
+      pressure_receivers ? b.adj.st.szz : Field<T>(),
+      pressure_receivers ? T(-1) / T(Dim) : T(1),
+      residual,
+      taps_.receiver_cells(),
+      column};
+  const int cells = taps_.receiver_cells().cells();
+
+  const int interval = checkpoints.interval;
+  const int segments = (problem_.nt + interval - 1) / interval;
+  for (int c = segments - 1; c >= 0; --c) {
+    const int n0 = c * interval, n1 = std::min(problem_.nt, n0 + interval);
+    // The segment's states: its checkpoint, then each step's.
+    checkpoints.for_each_saved(st_, c, [&](const auto& slot, const Field<T>& field) {
+      if (field.size() > 0) {
+        Kokkos::deep_copy(
+            exec, Kokkos::subview(field, std::make_pair(0, count), Kokkos::ALL, Kokkos::ALL),
+            Kokkos::subview(slot, std::make_pair(0, count), Kokkos::ALL, Kokkos::ALL));
+      }
+    });
+    for (int n = n0; n < n1; ++n) {
+      copy_state(exec, b.segment[std::size_t(n - n0)], st_, count);
+      if (n + 1 < n1) forward.step(exec, count, n);
+    }
+    for (int n = n1 - 1; n >= n0; --n) {
+      const el::State<T>& before = b.segment[std::size_t(n - n0)];
+      copy_state(exec, b.mid, before, count);
+      replay.velocity_half(exec, count, n);  // mid: v^{n+1/2}, psi_sigma^n; sigma^n
+      image_mid.image_stress(exec, count);
+      adjoint.adjoint_stress(exec, count);
+      if (!pressure_source) {
+        Kokkos::parallel_for("pwave::physics::elastic::image_force",
+                             Range3(exec, {0, 0, n}, {count, taps_.source_taps(), n + 1}),
+                             image_force);
+      }
+      image_before[std::size_t(n - n0)].image_velocity(exec, count);
+      adjoint.adjoint_velocity(exec, count);
+      Kokkos::parallel_for("pwave::physics::elastic::inject_residual",
+                           Range3(exec, {0, 0, n}, {count, cells, n + 1}), inject);
+    }
+  }
+  // The images, stacked along z per slot as shot_imaging() returns them.
+  for (int k = 0; k < channels; ++k) {
+    Kokkos::deep_copy(
+        exec,
+        Kokkos::subview(shot_imaging_, std::make_pair(0, count),
+                        std::make_pair(k * st_.nz, (k + 1) * st_.nz), Kokkos::ALL),
+        Kokkos::subview(b.image[k], std::make_pair(0, count), Kokkos::ALL, Kokkos::ALL));
+  }
+  exec.fence();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The chain rule.
+
+template <class T>
+void ElasticPropagator<T>::model_gradients(const GridView<T>& imaging,
+                                           const ParameterGrids<T>& grads) const {
+  const Grid& g = problem_.model.grid;
+  const int channels = imaging_channels(), nz = st_.nz, plane = st_.ny * st_.nx;
+  if (int(imaging.extent(0)) != channels * nz || int(imaging.extent(1)) != plane) {
+    throw RuntimeError("ElasticPropagator::model_gradients: the imaging is " +
+                       std::to_string(imaging.extent(0)) + " x " +
+                       std::to_string(imaging.extent(1)) + ", expected " +
+                       std::to_string(channels * nz) + " x " + std::to_string(plane));
+  }
+  for (const physics::Parameter p : physics::all_parameters) {
+    if (grads.has(p) &&
+        (int(grads[p].extent(0)) != g.nz || int(grads[p].extent(1)) != g.ny * g.nx)) {
+      throw RuntimeError(std::string("ElasticPropagator::model_gradients: the gradient of ") +
+                         physics::name(p) + " must be the model grid [nz][ny nx]");
+    }
+  }
+  el::MaterialGradient<T, 3> chain3;
+  el::MaterialGradient<T, 2> chain2;
+  const auto run = [&](auto& chain) {
+    chain.material = el::BuildMaterial<T>{st_, vp_pad_, vs_pad_, rho_pad_, T(problem_.dt)};
+    for (int k = 0; k < channels; ++k) {
+      chain.image[k] = Field<T>("pwave::elastic::image_sum", 1, nz, plane);
+      Kokkos::deep_copy(
+          Kokkos::subview(chain.image[k], 0, Kokkos::ALL, Kokkos::ALL),
+          Kokkos::subview(imaging, std::make_pair(k * nz, (k + 1) * nz), Kokkos::ALL));
+    }
+    chain.vp = Field<T>("pwave::elastic::dvp_padded", 1, nz, plane);
+    chain.vs = Field<T>("pwave::elastic::dvs_padded", 1, nz, plane);
+    chain.rho = Field<T>("pwave::elastic::drho_padded", 1, nz, plane);
+    Kokkos::parallel_for(
+        "pwave::physics::elastic::material_gradient",
+        Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>({0, 0, 0}, {1, nz, plane}), chain);
+    const auto fold = [&](physics::Parameter p, const Field<T>& padded) {
+      if (!grads.has(p)) return;
+      fold_padding(problem_, GridView<T>(Kokkos::subview(padded, 0, Kokkos::ALL, Kokkos::ALL)),
+                   grads[p]);
+    };
+    fold(physics::Parameter::vp, chain.vp);
+    fold(physics::Parameter::vs, chain.vs);
+    fold(physics::Parameter::rho, chain.rho);
+  };
+  if (g.is_3d()) {
+    run(chain3);
+  } else {
+    run(chain2);
+  }
+  Kokkos::fence();
+}
+
+template class ElasticPropagator<float>;
+template class ElasticPropagator<double>;
+
+}  // namespace pwave

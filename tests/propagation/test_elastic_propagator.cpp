@@ -1,0 +1,239 @@
+// The elastic equation on the framework (propagation/elastic_propagator.*), through the
+// Propagator<T> front as every task uses it: a fluid (vs = 0) gives the variable-density acoustic
+// traces; sources and receivers on the staggered points give the kernels' own results (the test
+// driver of tests/physics, which the kernels' analytic tests validate); the gradient from
+// checkpoints equals the test driver's (which keeps every state) and central finite
+// differences of the misfit.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "physics/elastic_adjoint_fixture.hpp"
+#include "pwave/acquisition/wavelet.hpp"
+#include "pwave/propagation/forward.hpp"
+#include "pwave/propagation/propagator.hpp"
+#include "support/problems.hpp"
+
+namespace pwave {
+namespace {
+
+namespace fx = test::elastic;
+
+double relative_l2(const std::vector<double>& a, const std::vector<double>& b) {
+  double num = 0, den = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    num += (a[i] - b[i]) * (a[i] - b[i]);
+    den += b[i] * b[i];
+  }
+  return std::sqrt(num / den);
+}
+
+/// A 2D elastic problem: nz x nx cells of h, a layer below row `interface_row` (vp, vs, rho
+/// changed), CPML `width` on every side, one shot.
+ForwardProblem layered(int nz, int nx, double h, double dt, int nt, int order, int width,
+                       int interface_row, double vs_top) {
+  ForwardProblem p = test::homogeneous_problem(nz, nx, h, 2000.0, dt, nt, 15.0, order, width);
+  p.equation = physics::Equation::elastic;
+  const std::size_t n = std::size_t(nz) * nx;
+  p.model.vs.assign(n, vs_top);
+  p.model.rho.assign(n, 1800.0);
+  for (int iz = interface_row; iz < nz; ++iz) {
+    for (int ix = 0; ix < nx; ++ix) {
+      const std::size_t c = std::size_t(iz) * nx + ix;
+      p.model.vp[c] = 2600.0;
+      p.model.vs[c] = vs_top > 0 ? 1400.0 : 0.0;
+      p.model.rho[c] = 2100.0 + 3.0 * ix;
+    }
+  }
+  return p;
+}
+
+std::vector<double> flat(const HostArray3<double>& t, int shot = 0) {
+  std::vector<double> out;
+  for (std::size_t r = 0; r < t.extent(1); ++r)
+    for (std::size_t n = 0; n < t.extent(2); ++n) out.push_back(t(shot, r, n));
+  return out;
+}
+
+// A fluid: the pressure source scaled by vp^2 at its cell, the pressure recorded as
+// -tr(sigma)/2, is the variable-density acoustic propagator's source and trace; off-grid
+// positions take the same Hicks taps.
+TEST(ElasticPropagator, FluidGivesTheVariableDensityAcousticTraces) {
+  ForwardProblem p = layered(81, 101, 10.0, 0.001, 500, 8, 20, 50, 0.0);
+  ShotGeometry shot;
+  shot.source = {503.0, 301.5};
+  for (int k = 0; k < 9; ++k) shot.receivers.push_back({100.0 + 100.0 * k + 3.3, 150.0 + 40 * k});
+  p.shots = {shot, shot};
+  p.shots[1].source = {300.0, 200.0};
+  p.boundary.pml_velocity = 2600.0;
+  ForwardProblem acoustic = p;
+  acoustic.equation = physics::Equation::acoustic_variable_density;
+  acoustic.model.vs.clear();
+  const auto a = forward_model<double>(acoustic);
+  const auto e = forward_model<double>(p);
+  for (int s = 0; s < 2; ++s) {
+    const double error = relative_l2(flat(e, s), flat(a, s));
+    std::printf("shot %d: fluid elastic against variable-density acoustic: %.2e\n", s, error);
+    EXPECT_LT(error, 1e-11);
+  }
+}
+
+/// The test driver's model and run of `p` (2D, its CPML width on every side, one shot with its
+/// source and receivers on the kernels' points).
+fx::Model driver_model(const ForwardProblem& p) {
+  const Grid& g = p.model.grid;
+  fx::Model m;
+  m.nz = g.nz, m.nx = g.nx, m.h = g.dx;
+  m.vp = p.model.vp, m.vs = p.model.vs, m.rho = p.model.rho;
+  return m;
+}
+
+struct Points {
+  int source_z, source_x;
+  std::vector<std::pair<int, int>> receivers;  // (iz, ix)
+};
+
+/// `p` with one shot: a force_z source at the vz point of cell (zs, xs), vz receivers at the vz
+/// points of their cells (half a cell below the cell).
+ForwardProblem with_vz_points(ForwardProblem p, const Points& pts) {
+  const double h = p.model.grid.dx;
+  p.source_type = SourceType::force_z;
+  p.component = Component::vz;
+  ShotGeometry shot;
+  shot.source = {pts.source_x * h, (pts.source_z + 0.5) * h};
+  for (const auto& r : pts.receivers) shot.receivers.push_back({r.second * h, (r.first + 0.5) * h});
+  p.shots = {shot};
+  return p;
+}
+
+fx::Simulation driver_run(const ForwardProblem& p, const Points& pts) {
+  fx::Simulation r;
+  r.order = p.order, r.width = p.boundary.width[top], r.nt = p.nt, r.dt = p.dt;
+  r.pml_frequency = p.peak_frequency, r.pml_velocity = p.boundary.pml_velocity;
+  r.reflection = p.boundary.reflection;
+  r.source = {fx::SourceKind::force_z, pts.source_z, pts.source_x, p.wavelet};
+  for (const auto& c : pts.receivers) r.receivers.push_back({fx::Component::vz, c.first, c.second});
+  return r;
+}
+
+// Sources and receivers placed on the vz points act on those points alone (the stagger of
+// point_taps), so the traces are the test driver's, whose kernels the analytic tests check.
+TEST(ElasticPropagator, StaggeredPointsGiveTheKernelsTraces) {
+  ForwardProblem p = layered(61, 81, 10.0, 0.001, 400, 4, 15, 40, 1100.0);
+  p.boundary.pml_velocity = 2600.0;
+  const Points pts{20, 30, {{10, 10}, {30, 60}, {50, 40}, {5, 75}}};
+  p = with_vz_points(p, pts);
+  const auto e = forward_model<double>(p);
+  const auto ref = fx::run<double>(driver_model(p), driver_run(p, pts));
+  std::vector<double> b;
+  for (const auto& t : ref) b.insert(b.end(), t.begin(), t.end());
+  const double error = relative_l2(flat(e), b);
+  std::printf("elastic propagator against the kernels' driver (vz, force_z): %.2e\n", error);
+  EXPECT_LT(error, 1e-13);
+}
+
+/// J = 0.5 |d(model) - o|^2 and its gradients through the Propagator front, checkpoints every
+/// `interval` steps.
+struct Gradients {
+  double misfit = 0;
+  std::vector<double> vp, vs, rho;
+};
+
+Gradients gradients(const ForwardProblem& p, const HostArray3<double>& observed, int interval) {
+  auto prop = make_propagator<double>(p);
+  const int nrec = prop->max_receivers();
+  Traces<double> traces("traces", 1, nrec, p.nt);
+  StorageOptions o(Storage::checkpoint);
+  o.interval = interval;
+  const auto history = prop->make_history(1, o);
+  prop->forward({0}, traces, {}, 0, 0, history);
+  auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), traces);
+  Gradients out;
+  for (int r = 0; r < nrec; ++r) {
+    for (int n = 0; n < p.nt; ++n) {
+      const double d = h(0, r, n) - observed(0, r, n);
+      out.misfit += 0.5 * d * d;
+      h(0, r, n) = d;
+    }
+  }
+  if (interval == 0) return out;
+  Traces<double> residual("residual", 1, nrec, p.nt);
+  Kokkos::deep_copy(residual, h);
+  prop->adjoint_per_shot({0}, residual, history);
+  GridView<double> imaging("imaging", prop->imaging_rows(), prop->padded_plane());
+  Kokkos::deep_copy(imaging, Kokkos::subview(prop->shot_imaging(), 0, Kokkos::ALL, Kokkos::ALL));
+  const Grid& g = p.model.grid;
+  ParameterGrids<double> grads;
+  for (physics::Parameter q :
+       {physics::Parameter::vp, physics::Parameter::vs, physics::Parameter::rho}) {
+    grads[q] = GridView<double>("grad", g.nz, g.ny * g.nx);
+  }
+  prop->model_gradients(imaging, grads);
+  const auto host = [&](physics::Parameter q) {
+    auto a = Kokkos::create_mirror_view_and_copy(HostSpace(), grads[q]);
+    return std::vector<double>(a.data(), a.data() + a.size());
+  };
+  out.vp = host(physics::Parameter::vp);
+  out.vs = host(physics::Parameter::vs);
+  out.rho = host(physics::Parameter::rho);
+  return out;
+}
+
+// The checkpointed backward run (segments recomputed, 7 steps apart so that the last is short)
+// gives the test driver's gradients, which keep every state, for vp, vs and rho at every cell;
+// and central differences of J at cells near the source, a receiver, the interface and the CPML.
+TEST(ElasticPropagator, CheckpointGradientsMatchTheDriverAndFiniteDifferences) {
+  ForwardProblem p = layered(41, 51, 10.0, 0.001, 250, 4, 10, 25, 1100.0);
+  p.boundary.pml_velocity = 2600.0;
+  const Points pts{12, 20, {{8, 5}, {30, 40}, {20, 30}, {3, 45}}};
+  p = with_vz_points(p, pts);
+  ForwardProblem truth = p;
+  for (std::size_t c = 0; c < truth.model.vp.size(); ++c) {
+    truth.model.vp[c] *= 1.03, truth.model.vs[c] *= 0.97, truth.model.rho[c] *= 1.02;
+  }
+  const auto observed = forward_model<double>(truth);
+  const Gradients g = gradients(p, observed, 7);
+
+  // The driver: residuals [receiver][n].
+  auto syn = forward_model<double>(p);
+  std::vector<std::vector<double>> residual(pts.receivers.size(), std::vector<double>(p.nt));
+  for (std::size_t r = 0; r < residual.size(); ++r)
+    for (int n = 0; n < p.nt; ++n) residual[r][n] = syn(0, r, n) - observed(0, r, n);
+  const auto ref = fx::adjoint<double>(driver_model(p), driver_run(p, pts), residual);
+  const double evp = relative_l2(g.vp, ref.vp), evs = relative_l2(g.vs, ref.vs),
+               erho = relative_l2(g.rho, ref.rho);
+  std::printf("checkpoint gradients against the driver's: vp %.2e, vs %.2e, rho %.2e\n", evp, evs,
+              erho);
+  EXPECT_LT(evp, 1e-12);
+  EXPECT_LT(evs, 1e-12);
+  EXPECT_LT(erho, 1e-12);
+
+  const int nx = p.model.grid.nx;
+  const std::pair<int, int> cells[] = {{12, 21}, {24, 30}, {26, 10}, {1, 48}, {30, 39}};
+  for (const auto& [iz, ix] : cells) {
+    const std::size_t c = std::size_t(iz) * nx + ix;
+    for (physics::Parameter q :
+         {physics::Parameter::vp, physics::Parameter::vs, physics::Parameter::rho}) {
+      const double base = p.model.values(q)[c], step = 1e-3 * base;
+      const auto misfit = [&](double v) {
+        ForwardProblem m = p;
+        m.model.values(q)[c] = v;
+        return gradients(m, observed, 0).misfit;
+      };
+      const double fd = (misfit(base + step) - misfit(base - step)) / (2 * step);
+      const double adj = (q == physics::Parameter::vp   ? g.vp
+                          : q == physics::Parameter::vs ? g.vs
+                                                        : g.rho)[c];
+      std::printf("  d J / d %s at (%d, %d): adjoint %.9e, central difference %.9e\n",
+                  physics::name(q), iz, ix, adj, fd);
+      EXPECT_NEAR(adj, fd, 2e-5 * std::abs(fd) + 1e-30)
+          << physics::name(q) << " " << iz << " " << ix;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace pwave
