@@ -86,7 +86,7 @@ TEST(ElasticPropagator, FluidGivesTheVariableDensityAcousticTraces) {
 fx::Model driver_model(const ForwardProblem& p) {
   const Grid& g = p.model.grid;
   fx::Model m;
-  m.nz = g.nz, m.nx = g.nx, m.h = g.dx;
+  m.nz = g.nz, m.nx = g.nx, m.ny = g.ny, m.h = g.dx;
   m.vp = p.model.vp, m.vs = p.model.vs, m.rho = p.model.rho;
   return m;
 }
@@ -233,6 +233,100 @@ TEST(ElasticPropagator, CheckpointGradientsMatchTheDriverAndFiniteDifferences) {
           << physics::name(q) << " " << iz << " " << ix;
     }
   }
+}
+
+/// `p` made 3D: ny cells of h along y, the same layers, CPML `width` on the y sides too.
+ForwardProblem in_3d(const ForwardProblem& p2, int ny, int width) {
+  const Grid& g2 = p2.model.grid;
+  ForwardProblem p = test::homogeneous_problem_3d(g2.nz, ny, g2.nx, g2.dx, 2000.0, p2.dt, p2.nt,
+                                                  p2.peak_frequency, p2.order, width);
+  p.equation = p2.equation;
+  p.boundary.pml_velocity = p2.boundary.pml_velocity;
+  for (auto* v : {&p.model.vp, &p.model.vs, &p.model.rho}) v->clear();
+  for (int iz = 0; iz < g2.nz; ++iz) {
+    for (int iy = 0; iy < ny; ++iy) {
+      for (int ix = 0; ix < g2.nx; ++ix) {
+        const std::size_t c = std::size_t(iz) * g2.nx + ix;
+        p.model.vp.push_back(p2.model.vp[c] + 2.0 * iy);
+        p.model.vs.push_back(p2.model.vs[c]);
+        p.model.rho.push_back(p2.model.rho[c]);
+      }
+    }
+  }
+  return p;
+}
+
+TEST(ElasticPropagator, FluidGivesTheVariableDensityAcousticTraces3D) {
+  ForwardProblem p = in_3d(layered(31, 35, 10.0, 0.001, 200, 4, 8, 18, 0.0), 27, 8);
+  ShotGeometry shot;
+  shot.source = {173.0, 101.5, 130.0};  // on a y grid point: the source cells share one vp
+  for (int k = 0; k < 5; ++k)
+    shot.receivers.push_back({60.0 + 50.0 * k, 40.0 + 45 * k, 55.0 + 30 * k});
+  p.shots = {shot};
+  ForwardProblem acoustic = p;
+  acoustic.equation = physics::Equation::acoustic_variable_density;
+  acoustic.model.vs.clear();
+  const double error =
+      relative_l2(flat(forward_model<double>(p)), flat(forward_model<double>(acoustic)));
+  std::printf("3D fluid elastic against variable-density acoustic: %.2e\n", error);
+  EXPECT_LT(error, 1e-11);
+}
+
+// 3D: a vy receiver set and an x force, on their own points; the checkpointed gradients equal
+// the driver's.
+TEST(ElasticPropagator, CheckpointGradientsMatchTheDriver3D) {
+  ForwardProblem p = in_3d(layered(21, 23, 10.0, 0.001, 90, 2, 6, 12, 1100.0), 19, 6);
+  const double h = 10.0;
+  p.source_type = SourceType::force_x;
+  p.component = Component::vy;
+  const int zs = 8, ys = 9, xs = 11;
+  ShotGeometry shot;
+  shot.source = {(xs + 0.5) * h, zs * h, ys * h};
+  const int cells[][3] = {{3, 4, 5}, {15, 12, 17}, {10, 9, 3}};  // (iz, iy, ix)
+  for (const auto& c : cells) shot.receivers.push_back({c[2] * h, c[0] * h, (c[1] + 0.5) * h});
+  p.shots = {shot};
+  ForwardProblem truth = p;
+  for (std::size_t c = 0; c < truth.model.vp.size(); ++c) {
+    truth.model.vs[c] *= 0.96, truth.model.rho[c] *= 1.02;
+  }
+  const auto observed = forward_model<double>(truth);
+  const Gradients g = gradients(p, observed, 11);
+
+  fx::Simulation r;
+  r.order = p.order, r.width = 6, r.nt = p.nt, r.dt = p.dt, r.pml_frequency = p.peak_frequency;
+  r.pml_velocity = p.boundary.pml_velocity, r.reflection = p.boundary.reflection;
+  r.source = {fx::SourceKind::force_x, zs, xs, p.wavelet, ys};
+  for (const auto& c : cells) r.receivers.push_back({fx::Component::vy, c[0], c[2], c[1]});
+  const auto syn = forward_model<double>(p);
+  std::vector<std::vector<double>> residual(3, std::vector<double>(p.nt));
+  for (int k = 0; k < 3; ++k)
+    for (int n = 0; n < p.nt; ++n) residual[k][n] = syn(0, k, n) - observed(0, k, n);
+  const auto ref = fx::adjoint<double>(driver_model(p), r, residual);
+  const double evp = relative_l2(g.vp, ref.vp), evs = relative_l2(g.vs, ref.vs),
+               erho = relative_l2(g.rho, ref.rho);
+  std::printf("3D checkpoint gradients against the driver's: vp %.2e, vs %.2e, rho %.2e\n", evp,
+              evs, erho);
+  EXPECT_LT(evp, 1e-12);
+  EXPECT_LT(evs, 1e-12);
+  EXPECT_LT(erho, 1e-12);
+}
+
+// float32 runs, and its traces stay within single precision's rounding of float64's.
+TEST(ElasticPropagator, SinglePrecisionFollowsDouble) {
+  ForwardProblem p = layered(61, 81, 10.0, 0.001, 400, 8, 15, 40, 1100.0);
+  p.boundary.pml_velocity = 2600.0;
+  p = with_vz_points(p, Points{20, 30, {{10, 10}, {30, 60}, {50, 40}}});
+  p.source_type = SourceType::pressure;
+  p.component = Component::pressure;
+  const auto d = forward_model<double>(p);
+  const auto f = forward_model<float>(p);
+  std::vector<double> a, b;
+  for (std::size_t r = 0; r < d.extent(1); ++r) {
+    for (std::size_t n = 0; n < d.extent(2); ++n) a.push_back(f(0, r, n)), b.push_back(d(0, r, n));
+  }
+  const double error = relative_l2(a, b);
+  std::printf("float32 against float64 (pressure source and receivers): %.2e\n", error);
+  EXPECT_LT(error, 2e-5);
 }
 
 }  // namespace
