@@ -4,7 +4,8 @@
 //   bench_suite [--dims 2,3] [--orders 4,8] [--sizes2d 1000,2000] [--sizes3d 100,160]
 //               [--shots 1,4] [--nt 100] [--cpml 20] [--reps 3] [--precision float32|float64]
 //               [--gradient on|off] [--interior3d cells|z_march]
-//               [--equation acoustic|acoustic_variable_density] [--csv file] [--json file]
+//               [--equation acoustic|acoustic_variable_density|elastic] [--csv file]
+//               [--json file]
 //
 // Columns (see bench/README.md):
 //   Gcell/s    padded-grid cell updates (model + CPML) x shots x steps / best wall time
@@ -12,12 +13,16 @@
 //              an interior cell (read u^n, u^{n-1}, v^2 dt^2, write u^{n+1}), 4 more per CPML
 //              axis whose strip holds the cell (read psi, write psi', read and write zeta);
 //              variable density (constant rho 2000 kg/m^3) reads its material in place of
-//              v^2 dt^2 (interior_values below)
+//              v^2 dt^2 (interior_values below); elastic (vp 2500, vs 1400, rho 2000): the
+//              two launches read the velocities, the stresses and their coefficients and write
+//              what they update, 20 values in 2D and 35 in 3D, and 4 per strip memory variable
+//              (2 dim of them per axis)
 //   roofline   Gcell/s x the interior update's bytes (16 B in float32 for constant density) /
 //              STREAM copy bandwidth of this run: the fraction of the memory-bound limit of
 //              the interior update
 //   grad/fwd   time of a gradient (forward with boundary storage + adjoint + imaging) over the
-//              time of a plain forward run of the same shots
+//              time of a plain forward run of the same shots (elastic: checkpoint storage, the
+//              only one it has)
 //   MB         device memory the propagator holds (wavefields, v^2 dt^2, CPML memory variables,
 //              plus the boundary history for the gradient); `rss_MB` the process high-water mark
 
@@ -37,6 +42,8 @@
 #include "pwave/physics/equation.hpp"
 #include "pwave/physics/stability.hpp"
 #include "pwave/propagation/acoustic_propagator.hpp"
+#include "pwave/propagation/padded_layout.hpp"
+#include "pwave/propagation/propagator.hpp"
 #include "stream_copy.hpp"
 
 namespace {
@@ -61,14 +68,14 @@ struct Options {
 };
 
 [[noreturn]] void usage(const std::string& msg) {
-  std::fprintf(
-      stderr,
-      "%s\nusage: bench_suite [--dims 2,3] [--orders 4,8] [--sizes2d 1000,2000]\n"
-      "         [--sizes3d 100,160] [--shots 1,4] [--nt 100] [--cpml 20] [--reps 3]\n"
-      "         [--precision float32|float64] [--gradient on|off]\n"
-      "         [--interior3d cells|z_march]\n"
-      "         [--equation acoustic|acoustic_variable_density] [--csv file] [--json file]\n",
-      msg.c_str());
+  std::fprintf(stderr,
+               "%s\nusage: bench_suite [--dims 2,3] [--orders 4,8] [--sizes2d 1000,2000]\n"
+               "         [--sizes3d 100,160] [--shots 1,4] [--nt 100] [--cpml 20] [--reps 3]\n"
+               "         [--precision float32|float64] [--gradient on|off]\n"
+               "         [--interior3d cells|z_march]\n"
+               "         [--equation acoustic|acoustic_variable_density|elastic] [--csv file] "
+               "[--json file]\n",
+               msg.c_str());
   std::exit(2);
 }
 
@@ -161,8 +168,9 @@ pwave::ForwardProblem problem(const Case& c, const Options& o) {
   if (c.dim == 3) g.ny = c.n, g.dy = h, g.dimension = 3;
   p.model = pwave::constant_model(g, v);
   p.equation = o.equation;
-  if (o.equation == pwave::physics::Equation::acoustic_variable_density)
+  if (o.equation != pwave::physics::Equation::acoustic)
     p.model.rho.assign(p.model.vp.size(), 2000.0);
+  if (o.equation == pwave::physics::Equation::elastic) p.model.vs.assign(p.model.vp.size(), 1400.0);
   p.dt = 0.5 * pwave::physics::max_stable_dt(c.order, v, h, h, c.dim == 3 ? h : 0.0);
   p.nt = o.nt;
   p.order = c.order;
@@ -189,6 +197,7 @@ pwave::ForwardProblem problem(const Case& c, const Options& o) {
 /// over it, and the material. Constant density: v^2 dt^2. Variable density: w = rho v^2 dt^2
 /// and the half-point buoyancy of each axis (beta_x, beta_z [, beta_y]).
 double interior_values(const Case& c, pwave::physics::Equation e) {
+  if (e == pwave::physics::Equation::elastic) return c.dim == 3 ? 35.0 : 20.0;
   return e == pwave::physics::Equation::acoustic_variable_density ? 4.0 + c.dim : 4.0;
 }
 
@@ -197,7 +206,8 @@ double bytes_per_update(const Case& c, pwave::physics::Equation e, int cpml, int
   const double n = c.n, w = 2.0 * cpml, total = n + w;
   const double in_strip = w / total;  // fraction of cells in one axis' strips
   const int axes = c.dim;
-  return value_bytes * (interior_values(c, e) + 4.0 * axes * in_strip);
+  const double per_axis = e == pwave::physics::Equation::elastic ? 4.0 * axes : 4.0;
+  return value_bytes * (interior_values(c, e) + per_axis * axes * in_strip);
 }
 
 template <class V>
@@ -205,8 +215,44 @@ double mb(const V& v) {
   return double(v.span()) * sizeof(typename V::value_type) / 1e6;
 }
 
+/// An equation with its own propagator class (elastic), through the Propagator front: the
+/// gradient with checkpoint storage, state_MB not reported.
+template <class T>
+Result run_case_front(const Case& c, const Options& o, double bandwidth) {
+  Result r;
+  r.c = c;
+  const pwave::ForwardProblem p = problem(c, o);
+  const auto prop = pwave::make_propagator<T>(p);
+  const pwave::propagation::PaddedLayout layout = pwave::propagation::PaddedLayout::of(p);
+  r.padded_cells = layout.cells();
+  const int nrec = prop->max_receivers();
+  std::vector<int> shots;
+  for (int s = 0; s < c.shots; ++s) shots.push_back(s);
+  pwave::Traces<T> traces("traces", c.shots, nrec, o.nt);
+  prop->forward(shots, traces);  // warm-up: first touch, page faults
+  r.forward_s = best_of(o.reps, [&] { prop->forward(shots, traces); });
+  const double updates = double(r.padded_cells) * c.shots * o.nt;
+  r.gcells = updates / r.forward_s * 1e-9;
+  r.bytes_per_update = bytes_per_update(c, o.equation, o.cpml, int(sizeof(T)));
+  r.roofline = updates / r.forward_s * interior_values(c, o.equation) * sizeof(T) / bandwidth;
+  if (o.gradient) {
+    pwave::Traces<T> residual("residual", c.shots, nrec, o.nt);
+    Kokkos::deep_copy(residual, T(1e-3));
+    const pwave::StorageOptions storage(pwave::Storage::checkpoint);
+    auto history = prop->make_history(c.shots, storage);
+    r.history_mb = prop->history_bytes_per_shot(storage) * c.shots / 1e6;
+    r.gradient_s = best_of(std::min(o.reps, 2), [&] {
+      prop->forward(shots, traces, {}, 0, 0, history);
+      prop->adjoint_per_shot(shots, residual, history);
+    });
+  }
+  r.rss_mb = peak_rss_mb();
+  return r;
+}
+
 template <class T>
 Result run_case(const Case& c, const Options& o, double bandwidth) {
+  if (o.equation == pwave::physics::Equation::elastic) return run_case_front<T>(c, o, bandwidth);
   Result r;
   r.c = c;
   const pwave::ForwardProblem p = problem(c, o);
