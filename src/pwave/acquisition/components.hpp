@@ -23,6 +23,9 @@ enum class Component {
   vz,        ///< elastic: along z (down)
 };
 
+/// How many components there are (Component's enumerators).
+inline constexpr int component_count = 4;
+
 inline const char* name(SourceType s) {
   return s == SourceType::pressure  ? "pressure"
          : s == SourceType::force_x ? "force_x"

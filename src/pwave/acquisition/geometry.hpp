@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "pwave/acquisition/components.hpp"
 #include "pwave/grid/grid.hpp"
 
 namespace pwave {
@@ -23,6 +24,15 @@ struct Position {
 struct ShotGeometry {
   Position source;
   std::vector<Position> receivers;
+  /// What each receiver records (as many as receivers), or empty: every receiver records the
+  /// pressure. Several components at one position are several receivers (the deck lists a
+  /// shot's receivers once per component, component after component).
+  std::vector<Component> components;
+
+  /// What receiver r records.
+  Component component(std::size_t r) const {
+    return components.empty() ? Component::pressure : components[r];
+  }
 };
 
 /// Receivers of the shot that has the most: the receiver extent of arrays of traces.

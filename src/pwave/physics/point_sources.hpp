@@ -37,6 +37,9 @@ struct CellTaps {
   Kokkos::View<int**, MemSpace> start;     ///< [shot][cell + 1]: each cell's first contribution
   Kokkos::View<int**, MemSpace> point;     ///< [shot][contribution]: the point
   Kokkos::View<T**, MemSpace> weight;      ///< [shot][contribution]: the point's tap weight
+  /// [shot][cell]: what the cell's points record (int(Component)): cells of different fields
+  /// are different cells, even at the same index.
+  Kokkos::View<int**, MemSpace> field;
   int cells() const { return int(cell.extent(1)); }
 };
 

@@ -12,14 +12,14 @@ namespace pwave {
 template <class T>
 BatchPropagator<T>::BatchPropagator(const ForwardProblem& problem, int batch_capacity,
                                     const char* name, const Position& source_stagger,
-                                    const Position& receiver_stagger)
+                                    const std::array<Position, component_count>& component_stagger)
     : problem_(problem), name_(name) {
   validate(problem_);
   const int nshots = int(problem_.shots.size());
   capacity_ = batch_capacity > 0 ? std::min(batch_capacity, nshots) : nshots;
   nrec_ = int(pwave::max_receivers(problem_.shots));
   taps_ = propagation::ShotTaps<T>(problem_, propagation::PaddedLayout::of(problem_), capacity_,
-                                   source_stagger, receiver_stagger);
+                                   source_stagger, component_stagger);
   scaled_wavelet_ = Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>("pwave::scaled_wavelet",
                                                                      capacity_, problem_.nt);
   scaled_wavelet_host_ = Kokkos::create_mirror_view(scaled_wavelet_);

@@ -4,6 +4,7 @@
 // function), and the checks of what the caller passes. An equation's propagator derives from it
 // and adds its state, its time loops and its chain rule (AcousticPropagator, ElasticPropagator).
 
+#include <array>
 #include <vector>
 
 #include "pwave/propagation/point_taps.hpp"
@@ -35,11 +36,12 @@ class BatchPropagator : public Propagator<T> {
 
  protected:
   /// Validates `problem` (propagation/forward.hpp), takes batches of at most `batch_capacity`
-  /// shots (0: all), and builds every shot's taps (`source_stagger`, `receiver_stagger`: where
-  /// the fields the sources and receivers act on lie, in cells, see point_taps).
-  /// `name` names the class in error messages.
+  /// shots (0: all), and builds every shot's taps (`source_stagger`, `component_stagger`:
+  /// where the fields the sources and the receivers of each component act on lie, in cells, see
+  /// point_taps). `name` names the class in error messages.
   BatchPropagator(const ForwardProblem& problem, int batch_capacity, const char* name,
-                  const Position& source_stagger = {}, const Position& receiver_stagger = {});
+                  const Position& source_stagger = {},
+                  const std::array<Position, component_count>& component_stagger = {});
 
   /// Makes `shots` (indices into problem().shots) the current batch: slot k = shots[k]'s taps
   /// and wavelet on the device (nothing is copied when the batch is the current one).

@@ -50,6 +50,10 @@ Position stagger_of(Component c) {
   if (c == Component::vz) p.z = 0.5;
   return p;
 }
+std::array<Position, component_count> component_staggers() {
+  return {stagger_of(Component::pressure), stagger_of(Component::vx), stagger_of(Component::vy),
+          stagger_of(Component::vz)};
+}
 Position stagger_of(SourceType s) {
   return stagger_of(s == SourceType::force_x   ? Component::vx
                     : s == SourceType::force_y ? Component::vy
@@ -71,7 +75,7 @@ std::array<Field<T>, 27> fields_of(const el::State<T>& st) {
 template <class T>
 ElasticPropagator<T>::ElasticPropagator(const ForwardProblem& problem, int batch_capacity)
     : BatchPropagator<T>(problem, batch_capacity, "ElasticPropagator",
-                         stagger_of(problem.source_type), stagger_of(problem.component)) {
+                         stagger_of(problem.source_type), component_staggers()) {
   if (problem_.boundary.free_surface) {
     throw InputError("boundary.free_surface", "",
                      "the elastic equation has no free surface in this version (use a CPML at "
@@ -83,7 +87,11 @@ ElasticPropagator<T>::ElasticPropagator(const ForwardProblem& problem, int batch
       problem_.model.rho.size() != problem_.model.vp.size()) {
     throw InputError("model.vs", "", "the elastic equation needs vp, vs and rho of the same shape");
   }
-  if (!is3d && (problem_.source_type == SourceType::force_y || problem_.component == Component::vy))
+  bool vy = false;
+  for (const ShotGeometry& shot : problem_.shots)
+    for (std::size_t r = 0; r < shot.receivers.size(); ++r)
+      vy = vy || shot.component(r) == Component::vy;
+  if (!is3d && (problem_.source_type == SourceType::force_y || vy))
     throw InputError("acquisition", "", "force_y and vy exist on 3D models only");
   const propagation::PaddedLayout layout = propagation::PaddedLayout::of(problem_);
   const int R = layout.radius;
@@ -303,11 +311,13 @@ class ElasticPropagator<T>::Steps {
         step_(st, coef_),
         column_{st.nx, st.hy, st.ys, st.halo},
         source_(prop.problem_.source_type),
-        component_(prop.problem_.component),
         receivers_(prop.nrec_),
         source_taps_(prop.taps_.source_taps()),
-        record_velocity_{traces, velocity(st, component_), prop.taps_.receivers(), column_, 0},
-        record_pressure_{traces, st.sxx, st.syy, st.szz, prop.taps_.receivers(), column_, 0},
+        record_{{traces, st.sxx, st.syy, st.szz, prop.taps_.receivers(), column_, 0},
+                {{traces, st.vx, prop.taps_.receivers(), column_, 0},
+                 {traces, st.vy, prop.taps_.receivers(), column_, 0},
+                 {traces, st.vz, prop.taps_.receivers(), column_, 0}},
+                prop.taps_.receiver_components()},
         force_{velocity(st, force_component(source_)),
                buoyancy(st, force_component(source_)),
                prop.taps_.sources(),
@@ -332,12 +342,8 @@ class ElasticPropagator<T>::Steps {
 
   /// traces(shot, receiver, n): the state before step n.
   void record(const ExecSpace& exec, int count, int n) const {
-    const Range3 range(exec, {0, 0, n}, {count, receivers_, n + 1});
-    if (component_ == Component::pressure) {
-      Kokkos::parallel_for("pwave::physics::elastic::record", range, record_pressure_);
-    } else {
-      Kokkos::parallel_for("pwave::physics::elastic::record", range, record_velocity_);
-    }
+    Kokkos::parallel_for("pwave::physics::elastic::record",
+                         Range3(exec, {0, 0, n}, {count, receivers_, n + 1}), record_);
   }
   /// Step n: velocities, a force source, stresses, a pressure source.
   void step(const ExecSpace& exec, int count, int n) const {
@@ -362,10 +368,8 @@ class ElasticPropagator<T>::Steps {
   const el::Step<T, Order, Dim> step_;
   const physics::ColumnMap column_;
   const SourceType source_;
-  const Component component_;
   const int receivers_, source_taps_;
-  const physics::RecordReceivers<T> record_velocity_;
-  const el::RecordPressure<T, Dim> record_pressure_;
+  const el::RecordComponents<T, Dim> record_;
   const el::InjectForce<T> force_;
   const el::InjectExplosive<T, Dim> moment_;
 };
@@ -562,16 +566,13 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
                                       scaled_wavelet_,
                                       column,
                                       0};
-  const Component rc = problem_.component;
-  const bool pressure_receivers = rc == Component::pressure;
-  const el::InjectResidualByCell<T, Dim> inject{
-      pressure_receivers ? b.adj.st.sxx : Steps<Order, Dim>::velocity(b.adj.st, rc),
-      pressure_receivers ? b.adj.st.syy : Field<T>(),
-      pressure_receivers ? b.adj.st.szz : Field<T>(),
-      pressure_receivers ? T(-1) / T(Dim) : T(1),
-      residual,
-      taps_.receiver_cells(),
-      column};
+  const el::InjectResidualByCell<T, Dim> inject{{b.adj.st.vx, b.adj.st.vy, b.adj.st.vz},
+                                                b.adj.st.sxx,
+                                                b.adj.st.syy,
+                                                b.adj.st.szz,
+                                                residual,
+                                                taps_.receiver_cells(),
+                                                column};
   const int cells = taps_.receiver_cells().cells();
 
   const int interval = checkpoints.interval;

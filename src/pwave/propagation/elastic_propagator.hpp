@@ -1,9 +1,10 @@
 #pragma once
 // The isotropic elastic propagator (physics/elastic/): velocities and stresses on a staggered
-// grid, 2D and 3D, batches of shots, receivers recording one component (the pressure or a
-// particle velocity), sources injecting a pressure (an explosion) or a force, and the exact
-// adjoint with the gradients with respect to vp, vs and rho. The gradient needs the state at
-// every step; it keeps checkpoints (Storage::checkpoint) and recomputes one segment at a time.
+// grid, 2D and 3D, batches of shots, receivers recording the pressure or a particle velocity
+// (each its own: ShotGeometry::components), sources injecting a pressure (an explosion) or a force,
+// and the exact adjoint with the gradients with respect to vp, vs and rho. The gradient needs the
+// state at every step; it keeps checkpoints (Storage::checkpoint) and recomputes one segment at a
+// time.
 
 #include <array>
 #include <memory>

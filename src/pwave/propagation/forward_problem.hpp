@@ -29,7 +29,6 @@ struct ForwardProblem {
   BoundaryConfig boundary;          ///< CPML widths per side, free surface
   std::vector<ShotGeometry> shots;  ///< one source per shot
   SourceType source_type = SourceType::pressure;  ///< what every source injects
-  Component component = Component::pressure;      ///< what every receiver records
   /// Kaiser half-width (cells per side, 1-10) of the Hicks interpolation of sources and
   /// receivers between grid points (acquisition/hicks.hpp); points on grid points use that point.
   int hicks_half_width = 4;

@@ -30,7 +30,7 @@ std::vector<AxisTap> padded_axis(double f, int half_width, int offset, int n, bo
 
 /// One receiver tap as the adjoint adds it: cell (iz, q = iy nx + ix), receiver r, tap k.
 struct Contribution {
-  int iz = 0, q = 0, r = 0, k = 0;
+  int f = 0, iz = 0, q = 0, r = 0, k = 0;  ///< f: the field, int(Component)
   double weight = 0.0;
 };
 
@@ -38,27 +38,33 @@ struct Contribution {
 /// and tap: the order of a serial loop over receivers and taps, for each cell. Taps whose
 /// weight is 0 in T are left out (they add nothing).
 template <class T>
-std::vector<Contribution> by_cell(const std::vector<std::vector<Tap>>& receivers, int nx) {
+std::vector<Contribution> by_cell(const std::vector<std::vector<Tap>>& receivers,
+                                  const std::vector<int>& fields, int nx) {
   std::vector<Contribution> out;
   for (std::size_t r = 0; r < receivers.size(); ++r) {
     const auto& taps = receivers[r];
     for (std::size_t k = 0; k < taps.size(); ++k) {
       const Tap& t = taps[k];
       if (T(t.weight) == T(0)) continue;
-      out.push_back(Contribution{t.iz, t.iy * nx + t.ix, int(r), int(k), t.weight});
+      out.push_back(Contribution{fields[r], t.iz, t.iy * nx + t.ix, int(r), int(k), t.weight});
     }
   }
   std::sort(out.begin(), out.end(), [](const Contribution& a, const Contribution& b) {
-    return std::tie(a.iz, a.q, a.r, a.k) < std::tie(b.iz, b.q, b.r, b.k);
+    return std::tie(a.f, a.iz, a.q, a.r, a.k) < std::tie(b.f, b.iz, b.q, b.r, b.k);
   });
   return out;
+}
+
+/// Whether two contributions go to different cells (of one field, or of different fields).
+bool new_cell(const Contribution& a, const Contribution& b) {
+  return a.f != b.f || a.iz != b.iz || a.q != b.q;
 }
 
 /// Distinct cells of contributions sorted by cell.
 int distinct_cells(const std::vector<Contribution>& c) {
   int n = 0;
   for (std::size_t i = 0; i < c.size(); ++i) {
-    if (i == 0 || c[i].iz != c[i - 1].iz || c[i].q != c[i - 1].q) ++n;
+    if (i == 0 || new_cell(c[i], c[i - 1])) ++n;
   }
   return n;
 }
@@ -87,13 +93,15 @@ std::vector<Tap> point_taps(const ForwardProblem& problem, const PaddedLayout& l
 
 template <class T>
 ShotTaps<T>::ShotTaps(const ForwardProblem& problem, const PaddedLayout& layout, int capacity,
-                      const Position& source_stagger, const Position& receiver_stagger)
+                      const Position& source_stagger,
+                      const std::array<Position, component_count>& component_stagger)
     : nx_(layout.nx) {
   const int nshots = int(problem.shots.size());
   const bool shared = same_receiver_counts(problem.shots);
   std::size_t ks = 1, kr = 1;
   source_.resize(std::size_t(nshots));
   receiver_.resize(std::size_t(nshots));
+  component_.resize(std::size_t(nshots));
   for (int s = 0; s < nshots; ++s) {
     const ShotGeometry& shot = problem.shots[std::size_t(s)];
     auto& src = source_[std::size_t(s)];
@@ -102,16 +110,18 @@ ShotTaps<T>::ShotTaps(const ForwardProblem& problem, const PaddedLayout& layout,
     ks = std::max(ks, src.size());
     const std::string key = "acquisition.receivers" + (shared ? "" : "[" + std::to_string(s) + "]");
     for (std::size_t r = 0; r < shot.receivers.size(); ++r) {
+      const int f = int(shot.component(r));
+      component_[std::size_t(s)].push_back(f);
       receiver_[std::size_t(s)].push_back(point_taps(problem, layout, shot.receivers[r],
                                                      key + "[" + std::to_string(r) + "]",
-                                                     receiver_stagger));
+                                                     component_stagger[std::size_t(f)]));
       kr = std::max(kr, receiver_[std::size_t(s)].back().size());
     }
   }
   // The widest shot's distinct receiver cells and nonzero receiver taps size the by-cell table.
   int cells = 0, contributions = 0;
-  for (const auto& receivers : receiver_) {
-    const auto c = by_cell<T>(receivers, nx_);
+  for (std::size_t s = 0; s < receiver_.size(); ++s) {
+    const auto c = by_cell<T>(receiver_[s], component_[s], nx_);
     cells = std::max(cells, distinct_cells(c));
     contributions = std::max(contributions, int(c.size()));
   }
@@ -125,6 +135,8 @@ ShotTaps<T>::ShotTaps(const ForwardProblem& problem, const PaddedLayout& layout,
   rc.start = decltype(rc.start)("pwave::receiver_cell_starts", capacity, cells + 1);
   rc.point = decltype(rc.point)("pwave::receiver_cell_receivers", capacity, contributions);
   rc.weight = decltype(rc.weight)("pwave::receiver_cell_weights", capacity, contributions);
+  rc.field = decltype(rc.field)("pwave::receiver_cell_fields", capacity, cells);
+  components_ = decltype(components_)("pwave::receiver_components", capacity, nrec);
 }
 
 namespace {
@@ -154,6 +166,8 @@ void ShotTaps<T>::load(const std::vector<int>& shots) {
   auto cs = Kokkos::create_mirror_view(receiver_cells_.start);
   auto cp = Kokkos::create_mirror_view(receiver_cells_.point);
   auto cw = Kokkos::create_mirror_view(receiver_cells_.weight);
+  auto cf = Kokkos::create_mirror_view(receiver_cells_.field);
+  auto rf = Kokkos::create_mirror_view(components_);
   for (std::size_t k = 0; k < shots.size(); ++k) {
     const std::size_t s = std::size_t(shots[k]);
     fill(sc, sw, int(k), 0, source_[s], nx_);
@@ -161,17 +175,18 @@ void ShotTaps<T>::load(const std::vector<int>& shots) {
     static const std::vector<Tap> padding;
     for (std::size_t r = 0; r < rc.extent(1); ++r) {
       fill(rc, rw, int(k), int(r), r < receivers.size() ? receivers[r] : padding, nx_);
+      rf(k, r) = r < receivers.size() ? component_[s][r] : 0;
     }
     // By cell: a cell starts where the sorted contributions move to a new cell; the cells past
     // the shot's last are empty.
-    const auto contributions = by_cell<T>(receivers, nx_);
+    const auto contributions = by_cell<T>(receivers, component_[s], nx_);
     const int n = int(contributions.size());
     int c = -1;
     for (int i = 0; i < n; ++i) {
       const Contribution& t = contributions[std::size_t(i)];
-      if (c < 0 || t.iz != cc(k, c, 0) || t.q != cc(k, c, 1)) {
+      if (i == 0 || new_cell(t, contributions[std::size_t(i - 1)])) {
         ++c;
-        cc(k, c, 0) = t.iz, cc(k, c, 1) = t.q, cs(k, c) = i;
+        cc(k, c, 0) = t.iz, cc(k, c, 1) = t.q, cf(k, c) = t.f, cs(k, c) = i;
       }
       cp(k, i) = t.r;
       cw(k, i) = T(t.weight);
@@ -186,6 +201,8 @@ void ShotTaps<T>::load(const std::vector<int>& shots) {
   Kokkos::deep_copy(receiver_cells_.start, cs);
   Kokkos::deep_copy(receiver_cells_.point, cp);
   Kokkos::deep_copy(receiver_cells_.weight, cw);
+  Kokkos::deep_copy(receiver_cells_.field, cf);
+  Kokkos::deep_copy(components_, rf);
 }
 
 template class ShotTaps<float>;

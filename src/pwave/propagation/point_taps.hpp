@@ -5,6 +5,7 @@
 // taps of the shots of the current batch are copied to the device when the batch changes, the
 // receivers' also grouped by cell there (for the adjoint's injection).
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -36,11 +37,12 @@ template <class T>
 class ShotTaps {
  public:
   ShotTaps() = default;
-  /// `capacity`: most shots per batch; `source_stagger`, `receiver_stagger`: the offsets in
-  /// cells of the points of the fields the sources inject into and the receivers record
-  /// (point_taps).
+  /// `capacity`: most shots per batch; `source_stagger`: the offsets in cells of the points of
+  /// the field the sources inject into (point_taps), `component_stagger[c]` those of the field
+  /// a receiver recording component c reads (ShotGeometry::components).
   ShotTaps(const ForwardProblem& problem, const PaddedLayout& layout, int capacity,
-           const Position& source_stagger = {}, const Position& receiver_stagger = {});
+           const Position& source_stagger = {},
+           const std::array<Position, component_count>& component_stagger = {});
 
   /// Slot k of the device tables takes shot shots[k]'s taps.
   void load(const std::vector<int>& shots);
@@ -52,6 +54,8 @@ class ShotTaps {
   /// The current batch's receiver taps grouped by cell, [slot][cell], for the adjoint's
   /// injection of the residuals (each cell's receivers in ascending order).
   const physics::CellTaps<T>& receiver_cells() const { return receiver_cells_; }
+  /// [slot][receiver]: what each receiver of the current batch records (int(Component)).
+  const Kokkos::View<int**, MemSpace>& receiver_components() const { return components_; }
   /// Taps per point of the widest source, receiver (1 when every point is on a grid point).
   int source_taps() const { return int(sources_.weight.extent(2)); }
   int receiver_taps() const { return int(receivers_.weight.extent(2)); }
@@ -60,8 +64,10 @@ class ShotTaps {
   int nx_ = 0;
   std::vector<std::vector<Tap>> source_;                 // [shot]
   std::vector<std::vector<std::vector<Tap>>> receiver_;  // [shot][receiver]
+  std::vector<std::vector<int>> component_;              // [shot][receiver]: int(Component)
   physics::PointTaps<T> sources_, receivers_;
   physics::CellTaps<T> receiver_cells_;
+  Kokkos::View<int**, MemSpace> components_;
 };
 
 }  // namespace pwave::propagation

@@ -355,17 +355,17 @@ struct InjectPressureResidual {
   }
 };
 
-/// R_n^T by cell, for the propagator (one recorded component per run): each cell the
-/// receivers' taps touch gets the sum of its contributions, h r^n in ascending receiver order
-/// (fused multiply-adds, no atomics: bitwise the same on every backend and thread count), times
-/// `scale`, added to the adjoint of what the receivers read: a velocity component (f0; scale 1)
-/// or the normal stresses (f0 = sxx, f1 = syy in 3D, f2 = szz; scale -1/Dim, the transpose of
-/// RecordPressure). Launched over (shot, cell, n).
+/// R_n^T by cell, for the propagator: each cell the receivers' taps touch (a cell of one
+/// field: CellTaps::field, int(Component)) gets the sum of its contributions, h r^n in ascending
+/// receiver order (fused multiply-adds, no atomics: bitwise the same on every backend and thread
+/// count), added to the adjoint of what those receivers read: the velocity component's (field
+/// 1, 2, 3: vx, vy, vz), or -1/Dim of it to each normal stress's (field 0, the pressure: the
+/// transpose of RecordPressure). Launched over (shot, cell, n).
 template <class T, int Dim>
 struct InjectResidualByCell {
-  Field<T> f0, f1, f2;  ///< f1, f2 empty for a velocity component
-  T scale;
-  Traces<T> residual;  ///< [shot][receiver][time]
+  Field<T> v[3];           ///< vbar x, y, z (y empty in 2D)
+  Field<T> sxx, syy, szz;  ///< sigmabar's normal components (syy empty in 2D)
+  Traces<T> residual;      ///< [shot][receiver][time]
   CellTaps<T> receiver;
   ColumnMap column;
 
@@ -377,11 +377,14 @@ struct InjectResidualByCell {
       acc = math::fma(residual(s, receiver.point(s, i), n), receiver.weight(s, i), acc);
     }
     const int z = receiver.cell(s, c, 0) + column.halo, x = column(receiver.cell(s, c, 1));
-    const T add = scale * acc;
-    f0(s, z, x) += add;
-    if (f2.extent(0) > 0) {
-      f2(s, z, x) += add;
-      if constexpr (Dim == 3) f1(s, z, x) += add;
+    const int f = receiver.field(s, c);
+    if (f > 0) {
+      v[f - 1](s, z, x) += acc;
+    } else {
+      const T add = -acc / T(Dim);
+      sxx(s, z, x) += add;
+      szz(s, z, x) += add;
+      if constexpr (Dim == 3) syy(s, z, x) += add;
     }
   }
 };

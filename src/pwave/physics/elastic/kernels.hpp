@@ -427,4 +427,25 @@ struct RecordPressure {
   }
 };
 
+/// traces(shot, receiver, n) of receivers that record different components: each its own,
+/// `component`(shot, receiver) = int(Component): 0 the pressure (RecordPressure), 1, 2, 3 the
+/// velocity along x, y, z (physics::RecordReceivers on vx, vy, vz). Launched over (shot,
+/// receiver, n).
+template <class T, int Dim>
+struct RecordComponents {
+  RecordPressure<T, Dim> pressure;
+  RecordReceivers<T> velocity[3];           ///< on vx, vy, vz (vy empty in 2D)
+  Kokkos::View<int**, MemSpace> component;  ///< [shot][receiver]
+
+  KOKKOS_INLINE_FUNCTION T tap(int c, int s, int r, int k) const {
+    return c == 0 ? pressure.tap(s, r, k) : velocity[c - 1].tap(s, r, k);
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int r, int n) const {
+    const int c = component(s, r);
+    T sum = tap(c, s, r, 0);
+    for (int k = 1; k < pressure.receiver.taps(); ++k) sum += tap(c, s, r, k);
+    pressure.traces(s, r, n) = sum;
+  }
+};
+
 }  // namespace pwave::physics::elastic
