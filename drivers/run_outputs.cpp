@@ -31,11 +31,12 @@ const char* const result_files[] = {
     "run.json",           "observed.npy",      "true_model.npy",
     "true_model_rho.npy", "initial_model.npy", "initial_model_rho.npy",
     "history.csv",        "checkpoint.bin",    "receiver_counts.npy",
-    "synthetic.segy"};
-// model_final.npy, model_0005.npy, gradient_0005.npy, gradient_rho.npy, model_rho_final.npy,
-// gradient_rho_0005.npy, wavelet_0005.npy, wavelet_estimate.npy, figures.
+    "synthetic.segy",     "true_model_vs.npy", "initial_model_vs.npy"};
+// model_final.npy, model_0005.npy, gradient_0005.npy, gradient_rho.npy, gradient_vs.npy,
+// model_rho_final.npy, gradient_rho_0005.npy, model_vs_0005.npy, wavelet_0005.npy,
+// wavelet_estimate.npy, figures.
 const std::regex result_pattern(
-    R"((model|gradient)(_rho)?_[A-Za-z0-9]+\.npy|wavelet_([0-9]+|estimate)\.npy|.*\.png)");
+    R"((model|gradient)(_rho|_vs)?_[A-Za-z0-9]+\.npy|wavelet_([0-9]+|estimate)\.npy|.*\.png)");
 
 std::string shell_quote(const std::string& s) {
   std::string q = "'";
