@@ -62,7 +62,8 @@ TEST(DeckDensity, DensityMistakes) {
   // A density the constant-density equation would ignore is refused, not dropped.
   EXPECT_DECK_ERROR(deck_error(edit(base_deck, "  vp: 2000.0\n", "  vp: 2000.0\n  rho: 2000\n")),
                     "model.rho", "deck.yaml:7",
-                    "applies to physics.equation: acoustic_variable_density only");
+                    "applies to physics.equation: acoustic_variable_density or elastic only; the "
+                    "equation acoustic has no density");
   // The variable-density equation needs one.
   EXPECT_DECK_ERROR(deck_error(edit(vd_deck(), "  rho: 2000.0\n", "")), "model.rho", "deck.yaml:4",
                     "required for physics.equation: acoustic_variable_density");
@@ -72,9 +73,9 @@ TEST(DeckDensity, DensityMistakes) {
                     "model.rho.layers[0].vp", "deck.yaml:7", "unknown key 'vp'");
   EXPECT_DECK_ERROR(deck_error(vd_deck("{constant: 2000, layers: [{z: 100}]}")),
                     "model.rho.layers[0].rho", "deck.yaml:7", "kg/m^3 below z");
-  EXPECT_DECK_ERROR(deck_error(edit(vd_deck(), "acoustic_variable_density", "elastic")),
+  EXPECT_DECK_ERROR(deck_error(edit(vd_deck(), "acoustic_variable_density", "viscoelastic")),
                     "physics.equation", "deck.yaml:13",
-                    "expected acoustic or acoustic_variable_density");
+                    "expected acoustic, acoustic_variable_density or elastic");
   // A file of the wrong shape, or with a bad value, names model.rho.
   const auto dir = scratch_dir("density_bad_file");
   std::vector<float> rho(std::size_t(51 * 60), 1800.0f);
@@ -166,12 +167,15 @@ TEST(DeckDensity, InversionMistakes) {
                     "inversion.bounds.rho", "deck.yaml:22",
                     "expected 0 < rho_min < rho_max (kg/m^3), got [3000, 1000]");
   EXPECT_DECK_ERROR(deck_error(vd_fwi_deck("  parameters: [rho]\n", "{rho: [1000, 3000], vs: 2}")),
-                    "inversion.bounds.vs", "deck.yaml:22", "unknown key 'vs'");
+                    "inversion.bounds.vs", "deck.yaml:22", "'vs' is not in inversion.parameters");
+  EXPECT_DECK_ERROR(deck_error(vd_fwi_deck("  parameters: [rho]\n", "{rho: [1000, 3000], eta: 2}")),
+                    "inversion.bounds.eta", "deck.yaml:22", "unknown key 'eta'");
   // true_model.rho belongs to the variable-density equation.
   EXPECT_DECK_ERROR(deck_error(edit(fwi_deck(), "true_model:\n", "true_model:\n  rho: 2100\n")),
                     "true_model.rho", "deck.yaml:16",
                     "applies to physics.equation: "
-                    "acoustic_variable_density only");
+                    "acoustic_variable_density or elastic only (the equation acoustic has no "
+                    "density)");
 }
 
 }  // namespace

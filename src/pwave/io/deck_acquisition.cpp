@@ -246,7 +246,60 @@ void read_hicks_half_width(const DeckReader& r, const YAML::Node& acquisition,
   }
 }
 
+// sources.type and receivers.component (either map may be undefined): their names only; whether
+// the equation has them is check_components's.
+void read_kinds(const DeckReader& r, const YAML::Node& sources, const YAML::Node& receivers,
+                DeckAcquisition& acq) {
+  const YAML::Node type = r.child(sources, "acquisition.sources", "type");
+  if (DeckReader::given(type)) {
+    parse_source_type(
+        r.choice(type, "acquisition.sources.type", {"pressure", "force_x", "force_y", "force_z"}),
+        acq.source_type);
+    acq.source_type_node = type;
+  }
+  const YAML::Node component = r.child(receivers, "acquisition.receivers", "component");
+  if (DeckReader::given(component)) {
+    parse_component(r.choice(component, "acquisition.receivers.component", {"p", "vx", "vy", "vz"}),
+                    acq.component);
+    acq.component_node = component;
+  }
+}
+
 }  // namespace
+
+void check_components(const DeckReader& r, const DeckAcquisition& acq, ForwardProblem& problem) {
+  const bool elastic = problem.equation == physics::Equation::elastic;
+  const bool three_d = problem.model.grid.is_3d();
+  if (acq.source_type != SourceType::pressure && !elastic) {
+    r.fail("acquisition.sources.type", acq.source_type_node,
+           std::string(name(acq.source_type)) +
+               " is a point force, which the elastic equation has (physics.equation: elastic); "
+               "the equation " +
+               physics::name(problem.equation) +
+               " injects pressure only: set sources.type: pressure or physics.equation: elastic");
+  }
+  if (acq.component != Component::pressure && !elastic) {
+    r.fail("acquisition.receivers.component", acq.component_node,
+           std::string(name(acq.component)) +
+               " is a particle velocity, which the elastic equation records (physics.equation: "
+               "elastic); the equation " +
+               physics::name(problem.equation) +
+               " records the pressure p only: set receivers.component: p or physics.equation: "
+               "elastic");
+  }
+  if (acq.source_type == SourceType::force_y && !three_d) {
+    r.fail("acquisition.sources.type", acq.source_type_node,
+           "force_y (along y) needs a 3D model (model.shape has two entries, [nz, nx]); a 2D "
+           "model takes pressure, force_x or force_z");
+  }
+  if (acq.component == Component::vy && !three_d) {
+    r.fail("acquisition.receivers.component", acq.component_node,
+           "vy (along y) needs a 3D model (model.shape has two entries, [nz, nx]); a 2D model "
+           "records p, vx or vz");
+  }
+  problem.source_type = acq.source_type;
+  problem.component = acq.component;
+}
 
 DeckAcquisition read_acquisition(const DeckReader& r, const YAML::Node& acquisition, bool three_d) {
   const std::string key = "acquisition";
@@ -258,11 +311,21 @@ DeckAcquisition read_acquisition(const DeckReader& r, const YAML::Node& acquisit
   if (DeckReader::given(from)) {
     r.choice(from, key + ".from", {"observed"});
     acq.from_observed = true;
+    const std::string skey = key + ".sources";
     const YAML::Node sources = r.child(acquisition, key, "sources");
     if (DeckReader::given(sources)) {
-      r.fail(key + ".sources", sources,
-             "the positions come from the observed file's trace headers (acquisition.from: "
-             "observed): remove acquisition.sources");
+      bool positions = !sources.IsMap();
+      if (!positions) {
+        r.check_keys(sources, skey);
+        for (const char* name : {"x", "y", "z"}) {
+          positions = positions || DeckReader::given(r.child(sources, skey, name));
+        }
+      }
+      if (positions) {
+        r.fail(skey, sources,
+               "the positions come from the observed file's trace headers (acquisition.from: "
+               "observed): remove acquisition.sources (only sources.type may be given)");
+      }
     }
     const YAML::Node receivers = r.child(acquisition, key, "receivers");
     if (DeckReader::given(receivers)) {
@@ -272,11 +335,12 @@ DeckAcquisition read_acquisition(const DeckReader& r, const YAML::Node& acquisit
         if (DeckReader::given(n)) {
           r.fail(rkey + "." + name, n,
                  "the positions come from the observed file's trace headers (acquisition.from: "
-                 "observed): only receivers.outside may be given");
+                 "observed): only receivers.outside and receivers.component may be given");
         }
       }
       read_outside(r, receivers, acq);
     }
+    read_kinds(r, sources, receivers, acq);
     return acq;
   }
 
@@ -324,6 +388,7 @@ DeckAcquisition read_acquisition(const DeckReader& r, const YAML::Node& acquisit
     acq.shared_receivers = nshots == 1;
   }
   read_outside(r, receivers, acq);
+  read_kinds(r, sources, receivers, acq);
   return acq;
 }
 
