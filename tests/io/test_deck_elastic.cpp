@@ -232,6 +232,24 @@ TEST(DeckElastic, StabilityWithVpAndDispersionWithVs) {
       "1200 m/s"));
 }
 
+TEST(DeckElastic, FreeSurfaceAdvice) {
+  // A force on the elastic surface acts (Lamb's problem): no "injects nothing" warning; the
+  // image method's order advice instead.
+  std::string text = edit(elastic_deck(), "width: 20}", "width: 20, free_surface: true}");
+  text = edit(text, "z: 20.0}", "z: 0.0, type: force_z}");
+  const io::Deck d = io::load_deck_text(text, "deck.yaml");
+  EXPECT_FALSE(has_warning(d, "lie on the free surface"));
+  EXPECT_TRUE(has_warning(d,
+                          "boundary.free_surface with physics.equation: elastic at order 8: the "
+                          "stress-image surface gives Rayleigh waves about 5% too fast"));
+  const io::Deck o4 = io::load_deck_text(edit(text, "order: 8", "order: 4"), "deck.yaml");
+  EXPECT_FALSE(has_warning(o4, "stress-image"));
+  // The acoustic surface still warns about sources on it.
+  std::string acoustic = edit(base_deck, "width: 20}", "width: 20, free_surface: true}");
+  acoustic = edit(acoustic, "z: 20.0}", "z: 0.0}");
+  EXPECT_TRUE(has_warning(io::load_deck_text(acoustic, "deck.yaml"), "lie on the free surface"));
+}
+
 TEST(DeckElastic, TrueModelAndInversion) {
   const io::Deck d = io::load_deck_text(
       elastic_fwi_deck("  parameters: [vp, vs, rho]\n",
@@ -269,6 +287,13 @@ TEST(DeckElastic, TrueModelAndInversion) {
                           "inversion.bounds.vs: vs_max = 1800 m/s is not below sqrt(3)/2 of "
                           "the lowest vp (2000 m/s)"));
   EXPECT_EQ(v.warnings.size(), 2u);
+
+  // vs fixed and vp inverted down to a vmin of 1500 m/s, below 1500 / 0.866 = 1732 m/s.
+  const io::Deck p = io::load_deck_text(elastic_fwi_deck("", "[1500.0, 3000.0]"), "deck.yaml");
+  EXPECT_TRUE(has_warning(p,
+                          "inversion.bounds: vmin = 1500 m/s is not above the model's largest "
+                          "vs (1500 m/s) / 0.866"));
+  EXPECT_EQ(p.warnings.size(), 1u);
 }
 
 TEST(DeckElastic, InversionMistakes) {

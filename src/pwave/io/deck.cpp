@@ -136,6 +136,19 @@ void check_stability(const DeckReader& r, const Node& root, Deck& deck) {
 void check_free_surface(const Deck& deck, std::vector<std::string>& warnings) {
   const ForwardProblem& p = deck.problem;
   if (!p.boundary.free_surface) return;
+  if (p.equation == physics::Equation::elastic) {
+    // The elastic surface holds the stresses szz and sxz at 0, not the particle velocities or
+    // sxx: a force or a velocity receiver on it acts (Lamb's problem). Its image method is off
+    // at high orders (docs/physics.md, "Elastic free surface").
+    if (p.order > 4) {
+      warnings.push_back(
+          "boundary.free_surface with physics.equation: elastic at order " +
+          std::to_string(p.order) +
+          ": the stress-image surface gives Rayleigh waves about 5% too fast at "
+          "order 8 (docs/physics.md, \"Elastic free surface\"); use physics.order: 4");
+    }
+    return;
+  }
   const double tol = 1e-6 * p.model.grid.dz;
   long sources = 0, receivers = 0;
   for (const ShotGeometry& s : p.shots) {

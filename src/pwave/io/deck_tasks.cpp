@@ -628,6 +628,16 @@ Node read_bounds(const DeckReader& r, const Node& inv, Deck& deck) {
           " m/s) the inversion may reach; a cell where vs rises to 0.866 vp or more has no "
           "positive bulk modulus (lower vs_max, or raise vmin)");
     }
+  } else if (inverts(d, physics::Parameter::vp) && !p.model.vs.empty()) {
+    // vs fixed, vp inverted: vp clipped down to vmin may fall to the model's vs / 0.866.
+    const double vs_high = *std::max_element(p.model.vs.begin(), p.model.vs.end());
+    if (!shear_velocity_ok(vs_high, d.vmin)) {
+      deck.warnings.push_back(
+          "inversion.bounds: vmin = " + number_text(d.vmin) +
+          " m/s is not above the model's largest vs (" + number_text(vs_high) +
+          " m/s) / 0.866; a cell where vp falls to vs / 0.866 or less has no positive bulk "
+          "modulus (raise vmin)");
+    }
   }
   return out;
 }
