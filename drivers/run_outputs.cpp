@@ -185,6 +185,8 @@ void write_run_json(const io::Deck& deck, const fs::path& dir) {
     << "  \"task\": " << json_string(deck.task) << ",\n"
     << "  \"precision\": " << json_string(deck.precision) << ",\n"
     << "  \"equation\": " << json_string(physics::name(p.equation)) << ",\n"
+    << "  \"source_type\": " << json_string(name(p.source_type)) << ",\n"
+    << "  \"component\": " << json_string(name(p.component)) << ",\n"
     << "  \"dt\": " << json_number(p.dt) << ",\n"
     << "  \"nt\": " << p.nt << ",\n"
     << "  \"dimension\": " << g.dimension << ",\n"
