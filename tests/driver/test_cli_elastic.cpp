@@ -102,6 +102,28 @@ TEST(CliElastic, CheckEstimatesTheElasticArrays) {
   EXPECT_TRUE(contains(a.out, "(wavefields 2.6 MB, CPML 1.2 MB, receivers 0.0 MB)")) << a.out;
 }
 
+TEST(CliElastic, CheckEstimatesThe3DElasticArrays) {
+  const auto dir = scratch_dir("elastic_check_3d");
+  const fs::path deck = dir / "deck.yaml";
+  write_file(deck,
+             "model: {shape: [41, 41, 41], spacing: 10.0, vp: 2000.0, vs: 1000.0, rho: 2000.0}\n"
+             "time: {dt: 0.001, nt: 100}\n"
+             "wavelet: {peak_frequency: 10.0}\n"
+             "acquisition:\n"
+             "  sources: {x: 200.0, y: 200.0, z: 20.0, type: force_y}\n"
+             "  receivers: {x: [100.0, 300.0], y: 200.0, z: 20.0, component: vy}\n"
+             "physics: {equation: elastic}\n"
+             "boundary: {width: 10}\n"
+             "output: {directory: '" +
+                 (dir / "out").string() + "'}\n");
+  const Result r = pwave("check '" + deck.string() + "'", dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  // Padded 61^3, halo 4: 9 wavefields (3 velocities, 6 stresses) x 69^3 x 4 B = 11826324 B =
+  // 11.28 MB; six strips of 10 + 4 cells: 3 x 28 x 61 x 61 = 312564 strip cells x 6 memory
+  // variables x 4 B = 7501536 B = 7.15 MB (the acoustic 3: 3.58 MB).
+  EXPECT_TRUE(contains(r.out, "(wavefields 11.3 MB, CPML 7.2 MB, receivers 0.0 MB)")) << r.out;
+}
+
 TEST(CliElastic, BadElasticInputIsOneLine) {
   const auto dir = scratch_dir("elastic_errors");
   const fs::path deck = dir / "deck.yaml";
