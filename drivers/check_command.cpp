@@ -85,9 +85,7 @@ void print_gradient_figures(const io::Deck& deck, std::size_t bytes) {
             << physics::unit(inv.parameters.front()) << "; parameters";
   for (physics::Parameter q : inv.parameters) {
     std::cout << " " << physics::name(q)
-              << (q == physics::Parameter::vp
-                      ? format(" [%g, %g] m/s", inv.vmin, inv.vmax)
-                      : format(" [%g, %g] kg/m^3", inv.rho_min, inv.rho_max));
+              << format(" [%g, %g] ", inv.lower_bound(q), inv.upper_bound(q)) << physics::unit(q);
   }
   std::cout << "\n";
   std::cout << "# fwi: observed data "
@@ -121,10 +119,13 @@ int check_command(const CommandLine& cl) {
   for (const std::string& s : cl.sets) std::cout << "# --set " << s << "\n";
   std::cout << io::resolved_yaml(deck);
 
-  const double vmin = p.model.vmin(), vmax = stability_velocity(p);
+  // vmin: the slowest wave (for the elastic equation the smallest vs > 0, vp in fluid cells).
+  const double vmin = dispersion_velocity(p.equation, p.model), vmax = stability_velocity(p);
   const double dy = g.is_3d() ? g.dy : 0.0;
   const double dt_max = max_stable_dt(p, vmax);
-  const bool vd = physics::has_parameter(p.equation, physics::Parameter::rho);  // variable density
+  // Density contrasts raise the staggered limit (variable density and elastic).
+  const bool vd = physics::has_parameter(p.equation, physics::Parameter::rho);
+  const bool elastic = p.equation == physics::Equation::elastic;
   const double fmax = physics::ricker_max_frequency(p.peak_frequency);
   const double ppw = physics::points_per_wavelength(vmin, fmax, g.dx, g.dz, dy);
   const PaddedGrid pg = padded_grid(p);
@@ -133,11 +134,15 @@ int check_command(const CommandLine& cl) {
 
   std::cout << "#\n# stability: dt = "
             << format("%g s, largest stable dt = %.3g s", p.dt, io::round_down_3(dt_max))
-            << " (order " << p.order << (vd ? ", variable density" : "")
+            << " (order " << p.order
+            << (elastic ? ", elastic"
+                : vd    ? ", variable density"
+                        : "")
             << format(", vmax = %g m/s", vmax) << (vd ? " with the density contrasts" : "")
             << format("), CFL ratio dt/dt_max = %.3f", p.dt / dt_max) << "\n";
-  std::cout << format("# dispersion: %.2f points per wavelength (vmin = %g m/s, fmax = %g Hz, ",
-                      ppw, vmin, fmax)
+  std::cout << format("# dispersion: %.2f points per wavelength (", ppw)
+            << (elastic ? "slowest wave vs (vp where vs = 0)" : "vmin")
+            << format(" = %g m/s, fmax = %g Hz, ", vmin, fmax)
             << format("h = %g m; at least %g wanted)", std::max({g.dx, g.dz, dy}),
                       physics::min_points_per_wavelength)
             << "\n";

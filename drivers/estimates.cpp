@@ -23,16 +23,19 @@ MemoryEstimate estimate_memory(const ForwardProblem& p, std::size_t value_bytes)
   m.batch = int(p.shot_batch > 0 ? std::min<long>(p.shot_batch, nshots) : nshots);
   const int axes = p.model.grid.is_3d() ? 3 : 2;
   // What the equation keeps (its physics.hpp): wavefield arrays per shot and model arrays.
-  int wavefields = 0, model_arrays = 0, profiles_per_axis = 0;
+  int wavefields = 0, model_arrays = 0, profiles_per_axis = 0, cpml_memory = 0;
   physics::with_equation(p.equation, [&](auto d) {
     using Physics = decltype(d);
     wavefields = Physics::wavefields + axes * Physics::wavefields_per_axis;
     model_arrays = Physics::model_arrays + axes * Physics::model_arrays_per_axis;
     profiles_per_axis = Physics::profiles_per_axis;
+    cpml_memory = Physics::cpml_memory_of(axes);
   });
   const double hy = p.model.grid.is_3d() ? halo : 0.0;
   m.wavefields = wavefields * (l.nz + 2 * halo) * (l.ny + 2 * hy) * (l.nx + 2 * halo) * b;
-  m.cpml = 3.0 * double(l.strip_cells()) * b;  // psi, psi_next, zeta on every strip
+  // Memory variables per strip cell of each axis's strips (acoustic: psi, psi_next, zeta; elastic:
+  // one per derivative along the axis, 2 axes).
+  m.cpml = double(cpml_memory) * double(l.strip_cells()) * b;
   m.receivers = double(nrec) * p.nt * b;
   m.per_shot = m.wavefields + m.cpml + m.receivers;
   // The model arrays on the padded grid, the CPML profiles, the wavelet, and the source and

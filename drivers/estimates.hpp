@@ -20,12 +20,16 @@ PaddedGrid padded_grid(const ForwardProblem& problem);
 
 /// Memory of a forward run in bytes, following the allocations of
 /// propagation/acoustic_propagator.cpp (3D: the same arrays with a y axis: wavefields
-/// [nz+2h][ny+2h][nx+2h], CPML memory variables on the six strips).
+/// [nz+2h][ny+2h][nx+2h], CPML memory variables on the six strips). The counts per equation
+/// are its descriptor's (physics/<equation>/physics.hpp: wavefields, model arrays, profiles,
+/// cpml_memory_of): the elastic equation keeps 5 wavefields (2D; 9 in 3D) and 2 x axes CPML
+/// memory variables per strip cell.
 struct MemoryEstimate {
   int batch = 0;            ///< shots propagated together
   double wavefields = 0;    ///< per shot: 2 time levels on the padded grid + stencil halo (+ a flux
-                            ///< per axis for variable density)
+                            ///< per axis for variable density; velocities and stresses, elastic)
   double cpml = 0;          ///< per shot: psi, psi_next, zeta on the x and z (and y) CPML strips
+                            ///< (elastic: 2 x axes memory variables per strip cell)
   double receivers = 0;     ///< per shot: traces [receiver][time]
   double per_shot = 0;      ///< sum of the three above
   double model = 0;         ///< v^2 dt^2 on the padded grid, CPML profiles, cell indices

@@ -10,6 +10,8 @@ const parallel::Communicator& world() {
   return current ? *current : single;
 }
 
-void set_world(const parallel::Communicator* comm) { current = comm; }
+void set_world(const parallel::Communicator* comm) {
+  current = comm;
+}
 
 }  // namespace pwave::cli

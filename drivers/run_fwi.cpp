@@ -123,8 +123,13 @@ void run_fwi_task(const io::Deck& deck, const fs::path& dir, bool resume, int st
   {
     ResultFiles files(dir);
     io::write_grid_npy<T>(files.add("initial_model.npy"), grid, p.model.vp);
-    if (!p.model.rho.empty())
-      io::write_grid_npy<T>(files.add("initial_model_rho.npy"), grid, p.model.rho);
+    // Every other parameter the model holds: initial_model_rho.npy, initial_model_vs.npy.
+    for (const physics::Parameter q : physics::all_parameters) {
+      if (q != physics::Parameter::vp && !p.model.values(q).empty()) {
+        io::write_grid_npy<T>(files.add(std::string("initial_model_") + physics::name(q) + ".npy"),
+                              grid, p.model.values(q));
+      }
+    }
     files.commit();
   }
 
@@ -136,8 +141,11 @@ void run_fwi_task(const io::Deck& deck, const fs::path& dir, bool resume, int st
     const HostArray3<T> modelled = model_with_progress<T>(truth, "observed data (true model)");
     ResultFiles files(dir);
     io::write_grid_npy<T>(files.add("true_model.npy"), grid, deck.true_model.vp);
-    if (!deck.true_model.rho.empty()) {
-      io::write_grid_npy<T>(files.add("true_model_rho.npy"), grid, deck.true_model.rho);
+    for (const physics::Parameter q : physics::all_parameters) {
+      if (q != physics::Parameter::vp && !deck.true_model.values(q).empty()) {
+        io::write_grid_npy<T>(files.add(std::string("true_model_") + physics::name(q) + ".npy"),
+                              grid, deck.true_model.values(q));
+      }
     }
     write_traces_npy(files, "observed.npy", modelled, p.shots);
     files.commit();

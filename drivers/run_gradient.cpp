@@ -2,6 +2,8 @@
 #include <cstdio>
 #include <optional>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "estimates.hpp"
 #include "mpi_context.hpp"
@@ -60,22 +62,33 @@ void run_gradient_task(const io::Deck& deck, const fs::path& dir) {
     return m;
   };
   const double gmax = max_abs(g.gradient);
-  const bool has_rho = g.gradient_rho.size() > 0;
+  // Every parameter of the equation but vp (whose names stay gradient.npy and
+  // gradient_max_abs): gradient_rho.npy, gradient_vs.npy and gradient_<p>_max_abs.
+  std::vector<physics::Parameter> others;
+  for (const physics::Parameter q : physics::all_parameters) {
+    if (q != physics::Parameter::vp && g.has(q)) others.push_back(q);
+  }
+  std::string other_max;
+  for (const physics::Parameter q : others) {
+    other_max += std::string(", \"gradient_") + physics::name(q) +
+                 "_max_abs\": " + json_number(max_abs(g.of(q)));
+  }
   std::ostringstream summary;
   summary << "{\"task\": \"gradient\", \"misfit\": " << json_number(g.misfit)
           << ", \"storage\": " << json_string(to_string(deck.storage)) << ", \"shots\": " << nshots
           << ", \"receivers\": " << nrec << ", \"nt\": " << nt
           << ", \"dead_traces\": " << g.dead_traces
-          << ", \"gradient_max_abs\": " << json_number(gmax)
-          << (has_rho ? ", \"gradient_rho_max_abs\": " + json_number(max_abs(g.gradient_rho))
-                      : std::string())
+          << ", \"gradient_max_abs\": " << json_number(gmax) << other_max
           << ", \"seconds\": " << json_number(seconds) << "}\n";
 
   ResultFiles files(dir);
   std::vector<std::size_t> shape{std::size_t(grid.nz), std::size_t(grid.nx)};
   if (grid.is_3d()) shape.insert(shape.begin() + 1, std::size_t(grid.ny));  // [nz, ny, nx]
   io::write_npy(files.add("gradient.npy"), g.gradient.data(), shape);
-  if (has_rho) io::write_npy(files.add("gradient_rho.npy"), g.gradient_rho.data(), shape);
+  for (const physics::Parameter q : others) {
+    io::write_npy(files.add(std::string("gradient_") + physics::name(q) + ".npy"), g.of(q).data(),
+                  shape);
+  }
   write_synthetics(files, deck, g.synthetic);
   write_wavelet_npy<T>(files, p);
   io::write_text_file(files.add("summary.json"), summary.str());

@@ -2,6 +2,7 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -31,11 +32,12 @@ const char* const result_files[] = {
     "run.json",           "observed.npy",      "true_model.npy",
     "true_model_rho.npy", "initial_model.npy", "initial_model_rho.npy",
     "history.csv",        "checkpoint.bin",    "receiver_counts.npy",
-    "synthetic.segy"};
-// model_final.npy, model_0005.npy, gradient_0005.npy, gradient_rho.npy, model_rho_final.npy,
-// gradient_rho_0005.npy, wavelet_0005.npy, wavelet_estimate.npy, figures.
+    "synthetic.segy",     "true_model_vs.npy", "initial_model_vs.npy"};
+// model_final.npy, model_0005.npy, gradient_0005.npy, gradient_rho.npy, gradient_vs.npy,
+// model_rho_final.npy, gradient_rho_0005.npy, model_vs_0005.npy, wavelet_0005.npy,
+// wavelet_estimate.npy, figures.
 const std::regex result_pattern(
-    R"((model|gradient)(_rho)?_[A-Za-z0-9]+\.npy|wavelet_([0-9]+|estimate)\.npy|.*\.png)");
+    R"((model|gradient)(_rho|_vs)?_[A-Za-z0-9]+\.npy|wavelet_([0-9]+|estimate)\.npy|.*\.png)");
 
 std::string shell_quote(const std::string& s) {
   std::string q = "'";
@@ -157,6 +159,23 @@ std::string json_string(const std::string& text) {
   return s + "\"";
 }
 
+/// The components the receivers record, as a JSON list in the order of shot 0's rows (["p"]
+/// when no shot lists them).
+std::string components_json(const ForwardProblem& p) {
+  std::vector<Component> seen;
+  if (!p.shots.empty()) {
+    const ShotGeometry& shot = p.shots.front();
+    for (std::size_t r = 0; r < shot.receivers.size(); ++r) {
+      if (std::find(seen.begin(), seen.end(), shot.component(r)) == seen.end())
+        seen.push_back(shot.component(r));
+    }
+  }
+  if (seen.empty()) seen.push_back(Component::pressure);
+  std::string s = "[";
+  for (std::size_t i = 0; i < seen.size(); ++i) s += (i ? ", " : "") + json_string(name(seen[i]));
+  return s + "]";
+}
+
 void write_run_json(const io::Deck& deck, const fs::path& dir) {
   const ForwardProblem& p = deck.problem;
   const Grid& g = p.model.grid;
@@ -184,6 +203,8 @@ void write_run_json(const io::Deck& deck, const fs::path& dir) {
     << "  \"task\": " << json_string(deck.task) << ",\n"
     << "  \"precision\": " << json_string(deck.precision) << ",\n"
     << "  \"equation\": " << json_string(physics::name(p.equation)) << ",\n"
+    << "  \"source_type\": " << json_string(name(p.source_type)) << ",\n"
+    << "  \"components\": " << components_json(p) << ",\n"
     << "  \"dt\": " << json_number(p.dt) << ",\n"
     << "  \"nt\": " << p.nt << ",\n"
     << "  \"dimension\": " << g.dimension << ",\n"

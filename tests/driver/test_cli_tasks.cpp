@@ -447,6 +447,10 @@ TEST(CliTasks, RunJsonOfAForwardRun) {
   EXPECT_EQ(run["dz"].as<double>(), 10.0);
   EXPECT_EQ(run["output_every"].as<int>(), 0);
   EXPECT_FALSE(run["true_model"].as<bool>());
+  // What the sources inject and the receivers record (the acoustic defaults).
+  EXPECT_EQ(run["source_type"].as<std::string>(), "pressure");
+  ASSERT_TRUE(run["components"].IsSequence());
+  EXPECT_EQ(run["components"][0].as<std::string>(), "p");
 }
 
 TEST(CliTasks, PlotsCanBeDisabledInTheDeck) {

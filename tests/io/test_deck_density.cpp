@@ -62,7 +62,8 @@ TEST(DeckDensity, DensityMistakes) {
   // A density the constant-density equation would ignore is refused, not dropped.
   EXPECT_DECK_ERROR(deck_error(edit(base_deck, "  vp: 2000.0\n", "  vp: 2000.0\n  rho: 2000\n")),
                     "model.rho", "deck.yaml:7",
-                    "applies to physics.equation: acoustic_variable_density only");
+                    "applies to physics.equation: acoustic_variable_density or elastic only; the "
+                    "equation acoustic has no density");
   // The variable-density equation needs one.
   EXPECT_DECK_ERROR(deck_error(edit(vd_deck(), "  rho: 2000.0\n", "")), "model.rho", "deck.yaml:4",
                     "required for physics.equation: acoustic_variable_density");
@@ -166,12 +167,15 @@ TEST(DeckDensity, InversionMistakes) {
                     "inversion.bounds.rho", "deck.yaml:22",
                     "expected 0 < rho_min < rho_max (kg/m^3), got [3000, 1000]");
   EXPECT_DECK_ERROR(deck_error(vd_fwi_deck("  parameters: [rho]\n", "{rho: [1000, 3000], vs: 2}")),
-                    "inversion.bounds.vs", "deck.yaml:22", "unknown key 'vs'");
+                    "inversion.bounds.vs", "deck.yaml:22", "'vs' is not in inversion.parameters");
+  EXPECT_DECK_ERROR(deck_error(vd_fwi_deck("  parameters: [rho]\n", "{rho: [1000, 3000], eta: 2}")),
+                    "inversion.bounds.eta", "deck.yaml:22", "unknown key 'eta'");
   // true_model.rho belongs to the variable-density equation.
   EXPECT_DECK_ERROR(deck_error(edit(fwi_deck(), "true_model:\n", "true_model:\n  rho: 2100\n")),
                     "true_model.rho", "deck.yaml:16",
                     "applies to physics.equation: "
-                    "acoustic_variable_density only");
+                    "acoustic_variable_density or elastic only (the equation acoustic has no "
+                    "density)");
 }
 
 }  // namespace

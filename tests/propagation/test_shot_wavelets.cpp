@@ -133,10 +133,11 @@ void expect_identical_rows_equal_shared(physics::Equation equation) {
   EXPECT_EQ(0, std::memcmp(&ga.misfit, &gb.misfit, sizeof(double)));
   ASSERT_EQ(ga.gradient.size(), gb.gradient.size());
   EXPECT_EQ(0, std::memcmp(ga.gradient.data(), gb.gradient.data(), ga.gradient.size() * sizeof(T)));
-  ASSERT_EQ(ga.gradient_rho.size(), gb.gradient_rho.size());
-  if (ga.gradient_rho.size() > 0) {
-    EXPECT_EQ(0, std::memcmp(ga.gradient_rho.data(), gb.gradient_rho.data(),
-                             ga.gradient_rho.size() * sizeof(T)));
+  ASSERT_EQ(ga.of(physics::Parameter::rho).size(), gb.of(physics::Parameter::rho).size());
+  if (ga.of(physics::Parameter::rho).size() > 0) {
+    EXPECT_EQ(
+        0, std::memcmp(ga.of(physics::Parameter::rho).data(), gb.of(physics::Parameter::rho).data(),
+                       ga.of(physics::Parameter::rho).size() * sizeof(T)));
   }
 }
 
@@ -188,7 +189,8 @@ void expect_gradient_is_sum_of_single_shots(physics::Equation equation, Storage 
   for (double& v : truth.model.vp) v *= 1.03;
   const auto observed = forward_model<double>(truth);
   const GradientResult<double> all = misfit_gradient<double>(p, observed, storage);
-  std::vector<double> sum(all.gradient.size(), 0.0), sum_rho(all.gradient_rho.size(), 0.0);
+  std::vector<double> sum(all.gradient.size(), 0.0),
+      sum_rho(all.of(physics::Parameter::rho).size(), 0.0);
   double misfit = 0;
   for (int s = 0; s < 3; ++s) {
     ForwardProblem one = p;
@@ -200,7 +202,8 @@ void expect_gradient_is_sum_of_single_shots(physics::Equation equation, Storage 
     const GradientResult<double> g = misfit_gradient<double>(one, obs, storage);
     misfit += g.misfit;
     for (std::size_t i = 0; i < sum.size(); ++i) sum[i] += g.gradient.data()[i];
-    for (std::size_t i = 0; i < sum_rho.size(); ++i) sum_rho[i] += g.gradient_rho.data()[i];
+    for (std::size_t i = 0; i < sum_rho.size(); ++i)
+      sum_rho[i] += g.of(physics::Parameter::rho).data()[i];
   }
   const auto rel = [](const std::vector<double>& a, const std::vector<double>& b) {
     double num = 0, den = 0;
@@ -211,7 +214,7 @@ void expect_gradient_is_sum_of_single_shots(physics::Equation equation, Storage 
     return std::vector<double>(v.data(), v.data() + v.size());
   };
   const double e = rel(values(all.gradient), sum);
-  const double e_rho = rel(values(all.gradient_rho), sum_rho);
+  const double e_rho = rel(values(all.of(physics::Parameter::rho)), sum_rho);
   std::printf(
       "[ measured ] %s %s: gradient vs the single shots' sum %.2e (rho %.2e), misfit "
       "%.2e\n",

@@ -229,6 +229,25 @@ class Figures(unittest.TestCase):
                                        "iteration_rho_0001.png", "final_model_rho.png",
                                        "gradient_rho.png"], r.stdout)
 
+    def test_elastic_run_with_density_and_s_velocity(self):
+        """An elastic inversion: the density's and the S velocity's figures beside vp's."""
+        make_fwi_run(self.dir)
+        rho = 0.3 * layered_model() + 1500.0
+        vs = 0.5 * layered_model()
+        for suffix, m in (("_rho", rho), ("_vs", vs)):
+            for name, a in ((f"true_model{suffix}.npy", m), (f"initial_model{suffix}.npy", smooth(m)),
+                            (f"model{suffix}_0001.npy", m), (f"model{suffix}_final.npy", m),
+                            (f"gradient{suffix}_0001.npy", (smooth(m) - m) * 1e-7),
+                            (f"gradient{suffix}.npy", (smooth(m) - m) * 1e-7)):
+                np.save(os.path.join(self.dir, name), a.astype("<f4"))
+        r = run_tool(self.dir, "--dpi", "60")
+        self.assertEqual(r.returncode, 0, f"stdout:\n{r.stdout}\nstderr:\n{r.stderr}")
+        self.assert_figures(self.dir, ["wavelet.png", "observed_data.png", "loss.png",
+                                       "iteration_0001.png", "final_model.png",
+                                       "iteration_rho_0001.png", "final_model_rho.png",
+                                       "gradient_rho.png", "iteration_vs_0001.png",
+                                       "final_model_vs.png", "gradient_vs.png"], r.stdout)
+
     def test_density_only_inversion_with_only(self):
         """A density-only inversion writes no vp model: --only draws the density's figures and
         does not report the vp files as missing."""

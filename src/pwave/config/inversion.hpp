@@ -64,7 +64,8 @@ struct InversionSettings {
   unsigned long seed = 1;           ///< of the shot-drawing generator
   OptimizerConfig optimizer;
   /// The parameters inverted, each once, in this order (the optimiser's vector holds them one
-  /// after the other). vp always exists; rho needs the equation acoustic_variable_density.
+  /// after the other). vp always exists; rho needs the equation acoustic_variable_density or
+  /// elastic, vs the equation elastic.
   /// Step sizes (optimizer.learning_rate, history's step) are in the unit of the first one;
   /// every other parameter p is stepped in proportion to its bounds' width: the optimiser sees
   /// p scaled by (upper_first - lower_first) / (upper_p - lower_p), so that one step moves every
@@ -73,23 +74,32 @@ struct InversionSettings {
   double vmin = 0.0, vmax = 0.0;        ///< bounds of vp (m/s), applied after every update (the
                                         ///< model's range when vp is not inverted)
   double rho_min = 0.0, rho_max = 0.0;  ///< bounds of rho (kg/m^3) when it is inverted
-  double smoothing = 0.0;               ///< Gaussian smoothing of the gradient, sigma in metres
-  double water_depth = 0.0;             ///< metres: the gradient is zero above this depth
-  double source_taper = 0.0;            ///< metres: the gradient is tapered to zero at sources
+  /// Bounds of vs (m/s) when it is inverted; vs_min may be 0 (fluid cells stay fluid).
+  double vs_min = 0.0, vs_max = 0.0;
+  double smoothing = 0.0;     ///< Gaussian smoothing of the gradient, sigma in metres
+  double water_depth = 0.0;   ///< metres: the gradient is zero above this depth
+  double source_taper = 0.0;  ///< metres: the gradient is tapered to zero at sources
   /// Source wavelet estimation (the deck's wavelet.estimate, read with the wavelet section).
   WaveletEstimation wavelet_estimation;
   int output_every = 0;      ///< write models and gradients every N iterations (0 = never)
   int checkpoint_every = 1;  ///< save the inversion state every N iterations
 
-  /// The bounds of parameter p: vmin / vmax for vp, rho_min / rho_max for rho.
-  double& lower_bound(physics::Parameter p) { return p == physics::Parameter::vp ? vmin : rho_min; }
-  double& upper_bound(physics::Parameter p) { return p == physics::Parameter::vp ? vmax : rho_max; }
+  /// The bounds of parameter p: vmin / vmax for vp, rho_min / rho_max for rho, vs_min / vs_max
+  /// for vs.
+  double& lower_bound(physics::Parameter p) {
+    return p == physics::Parameter::vp ? vmin : p == physics::Parameter::rho ? rho_min : vs_min;
+  }
+  double& upper_bound(physics::Parameter p) {
+    return p == physics::Parameter::vp ? vmax : p == physics::Parameter::rho ? rho_max : vs_max;
+  }
   double lower_bound(physics::Parameter p) const {
-    return p == physics::Parameter::vp ? vmin : rho_min;
+    return p == physics::Parameter::vp ? vmin : p == physics::Parameter::rho ? rho_min : vs_min;
   }
   double upper_bound(physics::Parameter p) const {
-    return p == physics::Parameter::vp ? vmax : rho_max;
+    return p == physics::Parameter::vp ? vmax : p == physics::Parameter::rho ? rho_max : vs_max;
   }
+  /// The smallest lower bound parameter p may take: 0 for vs (a fluid cell), else above 0.
+  static bool lower_bound_may_be_zero(physics::Parameter p) { return p == physics::Parameter::vs; }
 
   /// Total iterations over all stages.
   int total_iterations() const {

@@ -53,9 +53,11 @@ void validate_fwi(const FwiConfig& c, std::size_t observed_shots) {
       }
     }
     const double lo = c.lower_bound(p), hi = c.upper_bound(p);
-    if (!(lo > 0) || !(hi > lo)) {
-      throw InputError("inversion.bounds", "",
-                       std::string("needs 0 < lower < upper for ") + physics::name(p));
+    const bool zero = InversionSettings::lower_bound_may_be_zero(p);  // vs: fluid cells
+    if (!(zero ? lo >= 0 : lo > 0) || !(hi > lo)) {
+      throw InputError(
+          "inversion.bounds", "",
+          std::string("needs 0 ") + (zero ? "<=" : "<") + " lower < upper for " + physics::name(p));
     }
   }
   if (std::find(c.parameters.begin(), c.parameters.end(), physics::Parameter::vp) !=

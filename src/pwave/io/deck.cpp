@@ -33,6 +33,15 @@ void resolve_section(Node& resolved, const char* name, F read) {
   resolved[name] = section;
 }
 
+/// receivers.components as resolved: the name of one component, or the list.
+Node components_node(const std::vector<Component>& components) {
+  if (components.size() == 1) return Node(name(components[0]));
+  Node list(YAML::NodeType::Sequence);
+  for (Component c : components) list.push_back(name(c));
+  list.SetStyle(YAML::EmitterStyle::Flow);
+  return list;
+}
+
 // Coordinates spelled out (carpets and ranges expanded), so that x, y and z pair element-wise.
 Node resolved_acquisition(const DeckAcquisition& acq, bool three_d) {
   auto coordinate = [](const DeckPoint& p, char axis) {
@@ -77,6 +86,8 @@ Node resolved_acquisition(const DeckAcquisition& acq, bool three_d) {
     }
     out["receivers"][std::string(1, axis)] = n;
   }
+  out["sources"]["type"] = name(acq.source_type);
+  out["receivers"]["components"] = components_node(acq.components);
   out["hicks_half_width"] = acq.hicks_half_width;
   return out;
 }
@@ -95,7 +106,10 @@ void check_stability(const DeckReader& r, const Node& root, Deck& deck) {
   const ForwardProblem& p = deck.problem;
   const Grid& g = p.model.grid;
   const double dy = g.is_3d() ? g.dy : 0.0;
-  const bool vd = physics::has_parameter(p.equation, physics::Parameter::rho);  // variable density
+  // Density contrasts raise the staggered limit of the variable-density and elastic equations
+  // (forward.hpp stability_velocity); the elastic limit is the P wave's (vp).
+  const bool density = physics::has_parameter(p.equation, physics::Parameter::rho);
+  const bool elastic = p.equation == physics::Equation::elastic;
   const double vstab = stability_velocity(p);
   const double dt_max = max_stable_dt(p, vstab);
   if (p.dt > dt_max) {
@@ -103,20 +117,26 @@ void check_stability(const DeckReader& r, const Node& root, Deck& deck) {
     std::snprintf(limit, sizeof limit, "%.3g", round_down_3(dt_max));
     r.fail("time.dt", r.child(r.child(root, "", "time"), "time", "dt"),
            "time.dt = " + number_text(p.dt) + " s is unstable for order " +
-               std::to_string(p.order) + (vd ? " (variable density)" : "") +
-               " with vmax = " + number_text(vstab) + " m/s" +
-               (vd && vstab > p.model.vmax() ? " (raised by the density contrasts)" : "") +
+               std::to_string(p.order) +
+               (elastic   ? " (elastic)"
+                : density ? " (variable density)"
+                          : "") +
+               " with " + (elastic ? "vp max = " : "vmax = ") + number_text(vstab) + " m/s" +
+               (density && vstab > p.model.vmax() ? " (raised by the density contrasts)" : "") +
                " and " + spacing_text(g) + "; the largest stable dt is " + limit + " s");
   }
+  // The slowest wave: vmin, or for the elastic equation the smallest vs > 0 (vp in fluid cells).
   const double fmax = physics::ricker_max_frequency(p.peak_frequency);
-  const double ppw = physics::points_per_wavelength(p.model.vmin(), fmax, g.dx, g.dz, dy);
+  const double vslow = dispersion_velocity(p.equation, p.model);
+  const double ppw = physics::points_per_wavelength(vslow, fmax, g.dx, g.dz, dy);
   if (ppw < physics::min_points_per_wavelength) {
-    char text[256];
+    char text[320];
     std::snprintf(text, sizeof text,
-                  "numerical dispersion: %.2g points per wavelength (vmin = %g m/s, fmax = 3 x "
+                  "numerical dispersion: %.2g points per wavelength (%s = %g m/s, fmax = 3 x "
                   "%g Hz = %g Hz, %s) is below %g; reduce model.spacing or "
                   "wavelet.peak_frequency",
-                  ppw, p.model.vmin(), p.peak_frequency, fmax, spacing_text(g).c_str(),
+                  ppw, elastic ? "slowest wave speed (vs, vp where vs = 0)" : "vmin", vslow,
+                  p.peak_frequency, fmax, spacing_text(g).c_str(),
                   physics::min_points_per_wavelength);
     deck.warnings.push_back(text);
   }
@@ -142,22 +162,47 @@ void check_free_surface(const Deck& deck, std::vector<std::string>& warnings) {
   }
 }
 
-// model.rho belongs to the variable-density equation: required there, refused elsewhere (a
-// density the constant-density equation silently ignored would be a wrong run, not a warning).
-void check_density(const DeckReader& r, const Node& root, const ForwardProblem& p) {
+// model.rho belongs to the equations with a density (acoustic_variable_density, elastic) and
+// model.vs to the elastic one: required there, refused elsewhere (a value an equation silently
+// ignored would be a wrong run, not a warning). vs must stay below sqrt(3)/2 vp in every cell.
+void check_materials(const DeckReader& r, const Node& root, const ForwardProblem& p) {
   const Node model = r.child(root, "", "model");
-  const bool variable = physics::has_parameter(p.equation, physics::Parameter::rho);
-  if (variable && p.model.rho.empty()) {
-    r.fail("model.rho", model,
-           "required for physics.equation: acoustic_variable_density: the density in kg/m^3 (a "
-           "number, {file: path, ...} or {constant: kg/m^3, ...}, like model.vp)");
+  const std::string equation = physics::name(p.equation);
+  for (physics::Parameter q : {physics::Parameter::rho, physics::Parameter::vs}) {
+    const std::string key = std::string("model.") + physics::name(q);
+    const bool has = physics::has_parameter(p.equation, q);
+    const bool given = !p.model.values(q).empty();
+    const std::string with = physics::equations_with(q);
+    if (has && !given) {
+      r.fail(key, model,
+             "required for physics.equation: " + equation + ": the " +
+                 (q == physics::Parameter::rho ? "density" : "S-wave velocity") + " in " +
+                 physics::unit(q) + " (a number, {file: path, ...} or {constant: " +
+                 physics::unit(q) + ", ...}, like model.vp" +
+                 (q == physics::Parameter::vs ? "; 0 in fluid cells)" : ")"));
+    }
+    if (!has && given) {
+      r.fail(key, r.child(model, "model", physics::name(q)),
+             "applies to physics.equation: " + with + " only; the equation " + equation +
+                 " has no " +
+                 (q == physics::Parameter::rho ? "density" : "S-wave velocity (it is acoustic)") +
+                 ": set physics.equation or remove " + key);
+    }
   }
-  if (!variable && !p.model.rho.empty()) {
-    r.fail("model.rho", r.child(model, "model", "rho"),
-           "applies to physics.equation: acoustic_variable_density only; the constant-density "
-           "equation (physics.equation: " +
-               std::string(physics::name(p.equation)) +
-               ") has no density: set physics.equation or remove model.rho");
+  if (p.model.vs.empty()) return;
+  const Grid& g = p.model.grid;
+  const std::size_t plane = std::size_t(g.ny) * std::size_t(g.nx);
+  for (std::size_t i = 0; i < p.model.vs.size(); ++i) {
+    if (shear_velocity_ok(p.model.vs[i], p.model.vp[i])) continue;
+    std::ostringstream what;
+    what << "S velocity at cell (iz=" << i / plane;
+    if (g.is_3d()) what << ", iy=" << i % plane / std::size_t(g.nx);
+    what << ", ix=" << i % std::size_t(g.nx) << ") is " << p.model.vs[i]
+         << " m/s, not below sqrt(3)/2 vp = " << std::sqrt(0.75) * p.model.vp[i]
+         << " m/s (vp = " << p.model.vp[i]
+         << " m/s there): the bulk modulus rho (vp^2 - 4/3 vs^2) would not be positive; every "
+            "vs must lie in [0, 0.866 vp)";
+    r.fail("model.vs", r.child(model, "model", "vs"), what.str());
   }
 }
 
@@ -221,7 +266,9 @@ Deck load_deck_text(const std::string& text, const std::string& path,
     }
     Node out(YAML::NodeType::Map);
     out["from"] = "observed";
+    out["sources"]["type"] = name(acq.source_type);
     out["receivers"]["outside"] = acq.drop_outside ? "drop" : "refuse";
+    out["receivers"]["components"] = components_node(acq.components);
     out["hicks_half_width"] = acq.hicks_half_width;
     res["acquisition"] = out;
     // The observed section is resolved here, before the sections that follow acquisition.
@@ -233,7 +280,8 @@ Deck load_deck_text(const std::string& text, const std::string& path,
   deck.problem.hicks_half_width = acq.hicks_half_width;
   check_wavelet_shots(r, root, deck);
   resolve_section(res, "physics", [&](Node& n) { read_physics(r, root, deck, n); });
-  check_density(r, root, deck.problem);
+  check_materials(r, root, deck.problem);
+  check_components(r, acq, deck.problem);
   resolve_section(res, "boundary", [&](Node& n) { read_boundary(r, root, deck, n); });
   resolve_section(res, "output", [&](Node& n) { read_output(r, root, deck, n); });
   resolve_section(res, "execution", [&](Node& n) { read_execution(r, root, deck, n); });

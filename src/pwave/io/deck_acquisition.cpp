@@ -246,7 +246,100 @@ void read_hicks_half_width(const DeckReader& r, const YAML::Node& acquisition,
   }
 }
 
+// sources.type and receivers.components (either map may be undefined): their names only;
+// whether the equation has them is check_components's.
+void read_kinds(const DeckReader& r, const YAML::Node& sources, const YAML::Node& receivers,
+                DeckAcquisition& acq) {
+  const YAML::Node type = r.child(sources, "acquisition.sources", "type");
+  if (DeckReader::given(type)) {
+    parse_source_type(
+        r.choice(type, "acquisition.sources.type", {"pressure", "force_x", "force_y", "force_z"}),
+        acq.source_type);
+    acq.source_type_node = type;
+  }
+  const std::string key = "acquisition.receivers.components";
+  const YAML::Node list = r.child(receivers, "acquisition.receivers", "components");
+  if (!DeckReader::given(list)) return;
+  const std::vector<std::string> names = {"p", "vx", "vy", "vz"};
+  acq.components.clear();
+  if (!list.IsSequence()) {
+    acq.components.emplace_back();
+    parse_component(r.choice(list, key, names), acq.components.back());
+    acq.component_nodes.push_back(list);
+    return;
+  }
+  if (list.size() == 0) {
+    r.fail(key, list, "expected a component or a non-empty list of them (p, vx, vy, vz)");
+  }
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const std::string item = key + "[" + std::to_string(i) + "]";
+    Component c{};
+    parse_component(r.choice(list[i], item, names), c);
+    for (Component q : acq.components) {
+      if (q == c) r.fail(item, list[i], std::string("'") + name(c) + "' is listed twice");
+    }
+    acq.components.push_back(c);
+    acq.component_nodes.push_back(list[i]);
+  }
+}
+
 }  // namespace
+
+void check_components(const DeckReader& r, const DeckAcquisition& acq, ForwardProblem& problem) {
+  const bool elastic = problem.equation == physics::Equation::elastic;
+  const bool three_d = problem.model.grid.is_3d();
+  if (acq.source_type != SourceType::pressure && !elastic) {
+    r.fail("acquisition.sources.type", acq.source_type_node,
+           std::string(name(acq.source_type)) +
+               " is a point force, which the elastic equation has (physics.equation: elastic); "
+               "the equation " +
+               physics::name(problem.equation) +
+               " injects pressure only: set sources.type: pressure or physics.equation: elastic");
+  }
+  for (std::size_t i = 0; i < acq.components.size(); ++i) {
+    const Component c = acq.components[i];
+    const std::string item = "acquisition.receivers.components" +
+                             (acq.components.size() > 1 ? "[" + std::to_string(i) + "]" : "");
+    if (c != Component::pressure && !elastic) {
+      r.fail(item, acq.component_nodes[i],
+             std::string(name(c)) +
+                 " is a particle velocity, which the elastic equation records (physics.equation: "
+                 "elastic); the equation " +
+                 physics::name(problem.equation) +
+                 " records the pressure p only: set receivers.components: p or physics.equation: "
+                 "elastic");
+    }
+    if (c == Component::vy && !three_d) {
+      r.fail(item, acq.component_nodes[i],
+             "vy (along y) needs a 3D model (model.shape has two entries, [nz, nx]); a 2D model "
+             "records p, vx or vz");
+    }
+  }
+  if (acq.source_type == SourceType::force_y && !three_d) {
+    r.fail("acquisition.sources.type", acq.source_type_node,
+           "force_y (along y) needs a 3D model (model.shape has two entries, [nz, nx]); a 2D "
+           "model takes pressure, force_x or force_z");
+  }
+  if (acq.from_observed && acq.components.size() > 1) {
+    r.fail("acquisition.receivers.components", acq.component_nodes[1],
+           "with acquisition.from: observed each trace of the file is one receiver: give one "
+           "component (several components: list the receivers in the deck)");
+  }
+  problem.source_type = acq.source_type;
+  if (acq.components.size() == 1 && acq.components[0] == Component::pressure) return;
+  // Each shot's receivers once per component, component after component.
+  for (ShotGeometry& shot : problem.shots) {
+    const std::vector<Position> positions = shot.receivers;
+    shot.receivers.clear();
+    shot.components.clear();
+    for (Component c : acq.components) {
+      for (const Position& p : positions) {
+        shot.receivers.push_back(p);
+        shot.components.push_back(c);
+      }
+    }
+  }
+}
 
 DeckAcquisition read_acquisition(const DeckReader& r, const YAML::Node& acquisition, bool three_d) {
   const std::string key = "acquisition";
@@ -258,11 +351,21 @@ DeckAcquisition read_acquisition(const DeckReader& r, const YAML::Node& acquisit
   if (DeckReader::given(from)) {
     r.choice(from, key + ".from", {"observed"});
     acq.from_observed = true;
+    const std::string skey = key + ".sources";
     const YAML::Node sources = r.child(acquisition, key, "sources");
     if (DeckReader::given(sources)) {
-      r.fail(key + ".sources", sources,
-             "the positions come from the observed file's trace headers (acquisition.from: "
-             "observed): remove acquisition.sources");
+      bool positions = !sources.IsMap();
+      if (!positions) {
+        r.check_keys(sources, skey);
+        for (const char* name : {"x", "y", "z"}) {
+          positions = positions || DeckReader::given(r.child(sources, skey, name));
+        }
+      }
+      if (positions) {
+        r.fail(skey, sources,
+               "the positions come from the observed file's trace headers (acquisition.from: "
+               "observed): remove acquisition.sources (only sources.type may be given)");
+      }
     }
     const YAML::Node receivers = r.child(acquisition, key, "receivers");
     if (DeckReader::given(receivers)) {
@@ -272,11 +375,12 @@ DeckAcquisition read_acquisition(const DeckReader& r, const YAML::Node& acquisit
         if (DeckReader::given(n)) {
           r.fail(rkey + "." + name, n,
                  "the positions come from the observed file's trace headers (acquisition.from: "
-                 "observed): only receivers.outside may be given");
+                 "observed): only receivers.outside and receivers.components may be given");
         }
       }
       read_outside(r, receivers, acq);
     }
+    read_kinds(r, sources, receivers, acq);
     return acq;
   }
 
@@ -324,6 +428,7 @@ DeckAcquisition read_acquisition(const DeckReader& r, const YAML::Node& acquisit
     acq.shared_receivers = nshots == 1;
   }
   read_outside(r, receivers, acq);
+  read_kinds(r, sources, receivers, acq);
   return acq;
 }
 

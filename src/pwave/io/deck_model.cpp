@@ -15,6 +15,12 @@ namespace fs = std::filesystem;
 namespace pwave::io {
 namespace {
 
+// One value of material `m` at `key`: > 0, or >= 0 where m allows 0 (vs: a fluid cell).
+double material_value(const DeckReader& r, const YAML::Node& node, const std::string& key,
+                      const Material& m) {
+  return m.zero_allowed ? r.non_negative(node, key) : r.positive(node, key);
+}
+
 Grid read_grid(const DeckReader& r, const YAML::Node& model, YAML::Node& resolved) {
   Grid grid;
   const YAML::Node shape = r.required(model, "model", "shape", "[nz, nx] or [nz, ny, nx] cells");
@@ -173,20 +179,23 @@ void check_values(const DeckReader& r, const std::string& key, const Material& m
   const std::size_t plane = std::size_t(grid.ny) * std::size_t(grid.nx);
   for (std::size_t i = 0; i < vp.size(); ++i) {
     const double v = vp[i];
-    if (!(v > 0.0) || !std::isfinite(v)) {
+    if (!(m.zero_allowed ? v >= 0.0 : v > 0.0) || !std::isfinite(v)) {
       std::ostringstream what;
       what << m.noun << " at cell (iz=" << i / plane;
       if (grid.is_3d()) what << ", iy=" << i % plane / std::size_t(grid.nx);
       what << ", ix=" << i % std::size_t(grid.nx) << ") is " << v << " " << m.unit << "; every "
-           << m.noun << " must be positive and finite (check format, dtype, order and scale)";
+           << m.noun
+           << (m.zero_allowed ? " must be finite and >= 0 (0 is a fluid cell)"
+                              : " must be positive and finite")
+           << " (check format, dtype, order and scale)";
       r.fail(key, where_node, what.str());
     }
     vmax = std::max(vmax, v);
     vmin = std::min(vmin, v);
   }
-  if (vmax < 20.0) {
-    // km/s or g/cm^3: both 1000 times the SI value.
-    const bool velocity = std::string(m.name) == "vp";
+  if (vmax > 0.0 && vmax < 20.0) {
+    // km/s or g/cm^3: both 1000 times the SI value (an all-fluid vs of 0 is no sign of either).
+    const bool velocity = std::string(m.unit) == "m/s";
     std::ostringstream w;
     w << key << ": values are between " << vmin << " and " << vmax << " " << m.unit
       << "; if the file is in " << (velocity ? "km/s" : "g/cm^3") << ", set " << key
@@ -234,10 +243,11 @@ std::vector<double> read_built_material(const DeckReader& r, const YAML::Node& v
     }
   }
   const double background =
-      r.positive(r.required(vp, key, "constant",
-                            std::string(m.unit) + ": the background " + m.noun +
-                                "; or give {file: path} to read a file"),
-                 key + ".constant");
+      material_value(r,
+                     r.required(vp, key, "constant",
+                                std::string(m.unit) + ": the background " + m.noun +
+                                    "; or give {file: path} to read a file"),
+                     key + ".constant", m);
   std::vector<double> values(std::size_t(grid.cells()), background);
   resolved["constant"] = yaml_number(background);
   const bool is3d = grid.is_3d();
@@ -257,8 +267,9 @@ std::vector<double> read_built_material(const DeckReader& r, const YAML::Node& v
     r.check_keys(layers[i], item);
     const YAML::Node z_node = r.required(layers[i], item, "z", "metres: the top of the layer");
     const double z = r.non_negative(z_node, item + ".z");
-    const double v = r.positive(
-        r.required(layers[i], item, m.name, std::string(m.unit) + " below z"), item + "." + m.name);
+    const double v =
+        material_value(r, r.required(layers[i], item, m.name, std::string(m.unit) + " below z"),
+                       item + "." + m.name, m);
     if (z <= previous_z) {
       r.fail(item + ".z", z_node,
              "layers must be listed from the shallowest down (z = " + yaml_number(z).Scalar() +
@@ -301,10 +312,11 @@ std::vector<double> read_built_material(const DeckReader& r, const YAML::Node& v
              : 0.0;
     const double z = r.number(r.required(a, item, "z", "metres: the centre"), item + ".z");
     const double radius = r.positive(r.required(a, item, "radius", "metres"), item + ".radius");
-    const double v = r.positive(
+    const double v = material_value(
+        r,
         r.required(a, item, m.name,
                    std::string(m.unit) + (is3d ? " inside the sphere" : " inside the circle")),
-        item + "." + m.name);
+        item + "." + m.name, m);
     long inside = 0;
     std::size_t cell = 0;
     for (int iz = 0; iz < grid.nz; ++iz) {
@@ -409,7 +421,7 @@ std::vector<double> read_material(const DeckReader& r, const YAML::Node& vp, con
            std::string("expected a number (") + m.unit +
                "), {file: path, ...} or {constant: " + m.unit + ", ...}, got a list");
   }
-  const double v = r.positive(vp, key);
+  const double v = material_value(r, vp, key, m);
   std::vector<double> values(std::size_t(grid.cells()), v);
   check_values(r, key, m, grid, values, vp, warnings);
   resolved = yaml_number(v);
@@ -434,6 +446,12 @@ DeckModel read_model(const DeckReader& r, const YAML::Node& model,
     out.model.rho =
         read_material(r, rho, "model.rho", density_material, grid, rho_resolved, warnings);
     out.resolved["rho"] = rho_resolved;
+  }
+  const YAML::Node vs = r.child(model, "model", "vs");
+  if (DeckReader::given(vs)) {
+    YAML::Node vs_resolved;
+    out.model.vs = read_material(r, vs, "model.vs", shear_material, grid, vs_resolved, warnings);
+    out.resolved["vs"] = vs_resolved;
   }
   return out;
 }

@@ -14,7 +14,7 @@ DeckKey coordinate(const char* name) {
   return DeckKey{name, {leaf("start"), leaf("step"), leaf("count")}};
 }
 
-// A material value (vp, rho) in map form: a file, or a constant with layers and circular
+// A material value (vp, rho, vs) in map form: a file, or a constant with layers and circular
 // anomalies whose values are given under the material's own name.
 DeckKey material(const char* name) {
   return DeckKey{
@@ -25,18 +25,20 @@ DeckKey material(const char* name) {
 }
 
 DeckKey build_schema() {
-  DeckKey model{"model", {leaf("shape"), leaf("spacing"), material("vp"), material("rho")}};
+  DeckKey model{"model",
+                {leaf("shape"), leaf("spacing"), material("vp"), material("rho"), material("vs")}};
   DeckKey time{"time", {leaf("dt"), leaf("nt")}};
   DeckKey wavelet{
       "wavelet",
       {leaf("type"), leaf("peak_frequency"), leaf("delay"), leaf("amplitude"), leaf("file"),
        DeckKey{"estimate", {leaf("every"), leaf("water_level"), leaf("per_shot")}}}};
-  DeckKey acquisition{"acquisition",
-                      {DeckKey{"sources", {coordinate("x"), coordinate("y"), coordinate("z")}},
-                       DeckKey{"receivers",
-                               {coordinate("x"), coordinate("y"), coordinate("z"),
-                                leaf("relative_to_source"), leaf("outside")}},
-                       leaf("hicks_half_width"), leaf("from")}};
+  DeckKey acquisition{
+      "acquisition",
+      {DeckKey{"sources", {coordinate("x"), coordinate("y"), coordinate("z"), leaf("type")}},
+       DeckKey{"receivers",
+               {coordinate("x"), coordinate("y"), coordinate("z"), leaf("relative_to_source"),
+                leaf("outside"), leaf("components")}},
+       leaf("hicks_half_width"), leaf("from")}};
   DeckKey physics{"physics", {leaf("equation"), leaf("order")}};
   DeckKey boundary{
       "boundary",
@@ -65,15 +67,15 @@ DeckKey build_schema() {
             DeckKey{"window",
                     {leaf("velocity"), leaf("picks"), leaf("t0"), leaf("before"), leaf("after")}},
             leaf("taper"), leaf("trace_weights"), leaf("dead_traces")}}}};
-  DeckKey true_model{"true_model", {material("vp"), material("rho")}};
+  DeckKey true_model{"true_model", {material("vp"), material("rho"), material("vs")}};
   DeckKey inversion{
       "inversion",
       {leaf("iterations"), leaf("batch_size"), leaf("seed"), leaf("parameters"),
        DeckKey{"optimizer",
                {leaf("type"), leaf("learning_rate"), leaf("beta1"), leaf("beta2"), leaf("epsilon"),
                 leaf("momentum"), leaf("memory")}},
-       DeckKey{"bounds", {leaf("vp"), leaf("rho")}}, leaf("smoothing"), leaf("water_depth"),
-       leaf("source_taper"),
+       DeckKey{"bounds", {leaf("vp"), leaf("rho"), leaf("vs")}}, leaf("smoothing"),
+       leaf("water_depth"), leaf("source_taper"),
        DeckKey{"stages", {leaf("iterations"), leaf("max_frequency"), leaf("min_frequency")}},
        leaf("output_every"), leaf("checkpoint_every")}};
   return DeckKey{"",

@@ -21,8 +21,8 @@ void read_wavelet(const DeckReader& r, const YAML::Node& root, Deck& deck, YAML:
 /// naming wavelet.file, its file and line otherwise).
 void check_wavelet_shots(const DeckReader& r, const YAML::Node& root, const Deck& deck);
 
-/// physics: equation (acoustic | acoustic_variable_density; default acoustic) and order (2, 4, 6
-/// or 8; default 8).
+/// physics: equation (acoustic | acoustic_variable_density | elastic; default acoustic) and order
+/// (2, 4, 6 or 8; default 8).
 void read_physics(const DeckReader& r, const YAML::Node& root, Deck& deck, YAML::Node& resolved);
 
 /// boundary: type (cpml | none), CPML width per side (cells), free_surface, reflection,

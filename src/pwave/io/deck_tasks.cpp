@@ -50,9 +50,17 @@ void read_gradient_section(const DeckReader& r, const Node& root, Deck& deck, No
   if (DeckReader::given(g)) r.check_keys(g, "gradient");
   const Node storage = r.child(g, "gradient", "storage");
   const bool three_d = deck.problem.model.grid.is_3d();
+  // The elastic equation keeps checkpoints only (its imaging needs whole states per step).
+  const bool elastic = deck.problem.equation == physics::Equation::elastic;
   const std::string s = DeckReader::given(storage) ? r.choice(storage, "gradient.storage",
                                                               {"boundary", "checkpoint", "full"})
+                        : elastic                  ? "checkpoint"
                                                    : "boundary";
+  if (elastic && s != "checkpoint") {
+    r.fail("gradient.storage", storage,
+           "the elastic equation keeps checkpoints only in this version (its imaging needs the "
+           "whole state of every step): use storage: checkpoint, the default for elastic");
+  }
   deck.storage = s == "full"         ? Storage::full
                  : s == "checkpoint" ? Storage::checkpoint
                                      : Storage::boundary;
@@ -288,34 +296,61 @@ void read_true_model_section(const DeckReader& r, const Node& tm, Deck& deck, No
   deck.true_model.vp = read_velocity(r, vp, "true_model.vp", grid, vp_resolved, deck.warnings);
   deck.has_true_model = true;
   const ForwardProblem& p = deck.problem;
-  const bool vd = physics::has_parameter(p.equation, physics::Parameter::rho);  // variable density
-  const Node rho = r.child(tm, "true_model", "rho");
-  Node rho_resolved;
-  if (DeckReader::given(rho) && !vd) {
-    r.fail("true_model.rho", rho,
-           "applies to physics.equation: acoustic_variable_density only (the constant-density "
-           "equation has no density)");
+  const bool vd = physics::has_parameter(p.equation, physics::Parameter::rho);  // a density
+  Node out(YAML::NodeType::Map);
+  out["vp"] = vp_resolved;
+  // true_model.rho and true_model.vs, for the equations that have them (default: the initial
+  // model's); refused for the others.
+  for (physics::Parameter q : {physics::Parameter::rho, physics::Parameter::vs}) {
+    const std::string key = std::string("true_model.") + physics::name(q);
+    const Node node = r.child(tm, "true_model", physics::name(q));
+    if (DeckReader::given(node) && !physics::has_parameter(p.equation, q)) {
+      r.fail(key, node,
+             "applies to physics.equation: " + physics::equations_with(q) + " only (the equation " +
+                 physics::name(p.equation) + " has no " +
+                 (q == physics::Parameter::rho ? "density" : "S-wave velocity") + ")");
+    }
+    if (DeckReader::given(node)) {
+      Node resolved_q;
+      deck.true_model.values(q) = read_material(
+          r, node, key, q == physics::Parameter::rho ? density_material : shear_material, grid,
+          resolved_q, deck.warnings);
+      out[physics::name(q)] = resolved_q;
+    } else {
+      deck.true_model.values(q) = p.model.values(q);  // the true value is the initial one
+    }
   }
-  if (DeckReader::given(rho)) {
-    deck.true_model.rho = read_material(r, rho, "true_model.rho", density_material, grid,
-                                        rho_resolved, deck.warnings);
-  } else {
-    deck.true_model.rho = p.model.rho;  // the true density is the initial one
+  if (!deck.true_model.vs.empty()) {
+    // vs below sqrt(3)/2 vp in every cell of the true model too.
+    const std::size_t plane = std::size_t(grid.ny) * std::size_t(grid.nx);
+    for (std::size_t i = 0; i < deck.true_model.vs.size(); ++i) {
+      const double vsi = deck.true_model.vs[i], vpi = deck.true_model.vp[i];
+      if (shear_velocity_ok(vsi, vpi)) continue;
+      const Node vs_node = r.child(tm, "true_model", "vs");
+      std::ostringstream what;
+      what << "S velocity at cell (iz=" << i / plane;
+      if (grid.is_3d()) what << ", iy=" << i % plane / std::size_t(grid.nx);
+      what << ", ix=" << i % std::size_t(grid.nx) << ") is " << vsi
+           << " m/s, not below sqrt(3)/2 vp = " << std::sqrt(0.75) * vpi
+           << " m/s (true_model vp = " << vpi
+           << " m/s there): the bulk modulus would not be positive"
+           << (DeckReader::given(vs_node) ? "" : " (true_model.vs defaults to model.vs)");
+      r.fail(DeckReader::given(vs_node) ? "true_model.vs" : "true_model.vp",
+             DeckReader::given(vs_node) ? vs_node : vp, what.str());
+    }
   }
   const double vstab = stability_velocity(p.equation, deck.true_model);
   const double dt_max = max_stable_dt(p, vstab);
   if (p.dt > dt_max) {
-    r.fail(DeckReader::given(rho) ? "true_model.rho" : "true_model.vp",
-           DeckReader::given(rho) ? rho : vp,
+    const bool rho_given = DeckReader::given(r.child(tm, "true_model", "rho"));
+    r.fail(rho_given ? "true_model.rho" : "true_model.vp",
+           rho_given ? r.child(tm, "true_model", "rho") : vp,
            "vmax = " + number_text(vstab) + " m/s" +
                (vd ? " (with the density contrasts: see docs/physics.md)" : "") +
                " makes time.dt = " + number_text(p.dt) + " s unstable for order " +
                std::to_string(p.order) + "; the largest stable dt is " + stable_dt_text(dt_max) +
                " s");
   }
-  Node out(YAML::NodeType::Map);
-  out["vp"] = vp_resolved;
-  if (DeckReader::given(rho)) out["rho"] = rho_resolved;
   resolved["true_model"] = out;
 }
 
@@ -435,7 +470,8 @@ void read_parameters(const DeckReader& r, const Node& inv, Deck& deck) {
   if (!DeckReader::given(list)) return;
   if (!list.IsSequence() || list.size() == 0) {
     r.fail(key, list,
-           "expected a non-empty list of parameter names ([vp], [rho] or [vp, rho]), got " +
+           "expected a non-empty list of parameter names (e.g. [vp], [vp, rho] or [vp, vs, rho]), "
+           "got " +
                DeckReader::describe(list));
   }
   d.parameters.clear();
@@ -465,26 +501,35 @@ bool inverts(const DeckInversion& d, physics::Parameter p) {
   return false;
 }
 
-// One [lower, upper] pair of parameter `q`'s bounds at `key`, with 0 < lower < upper.
+// The names of parameter q's bounds in messages: vmin and vmax, rho_min and rho_max, vs_min
+// and vs_max.
+std::string bound_name(physics::Parameter q, bool upper) {
+  if (q == physics::Parameter::vp) return upper ? "vmax" : "vmin";
+  return std::string(physics::name(q)) + (upper ? "_max" : "_min");
+}
+
+// One [lower, upper] pair of parameter `q`'s bounds at `key`, with 0 < lower < upper (0 <= lower
+// for vs: a fluid cell, vs = 0, is then inside the bounds).
 void read_pair(const DeckReader& r, const Node& node, const std::string& key, physics::Parameter q,
                double& lower, double& upper) {
-  const bool vp = q == physics::Parameter::vp;
-  const std::string names = vp ? "vmin, vmax" : "rho_min, rho_max";
+  const std::string lo = bound_name(q, false), hi = bound_name(q, true);
   const std::string unit = physics::unit(q);
   if (!node.IsSequence() || node.size() != 2) {
-    r.fail(key, node, "expected [" + names + "] (" + unit + "), got " + DeckReader::describe(node));
+    r.fail(key, node,
+           "expected [" + lo + ", " + hi + "] (" + unit + "), got " + DeckReader::describe(node));
   }
   lower = r.number(node[0], key + "[0]");
   upper = r.number(node[1], key + "[1]");
-  if (!(lower > 0.0) || !(lower < upper)) {
+  const bool zero = InversionSettings::lower_bound_may_be_zero(q);
+  if (!(zero ? lower >= 0.0 : lower > 0.0) || !(lower < upper)) {
     r.fail(key, node,
-           std::string("expected 0 < ") + (vp ? "vmin < vmax" : "rho_min < rho_max") + " (" + unit +
+           std::string("expected 0 ") + (zero ? "<= " : "< ") + lo + " < " + hi + " (" + unit +
                "), got [" + number_text(lower) + ", " + number_text(upper) + "]");
   }
 }
 
-// inversion.bounds: [vmin, vmax] when only vp is inverted, else {vp: [..], rho: [..]} with a
-// pair for every inverted parameter and none for the others.
+// inversion.bounds: [vmin, vmax] when only vp is inverted, else {vp: [..], rho: [..], vs: [..]}
+// with a pair for every inverted parameter and none for the others.
 Node read_bounds(const DeckReader& r, const Node& inv, Deck& deck) {
   DeckInversion& d = deck.inversion;
   const bool vp_only = d.parameters.size() == 1 && d.parameters[0] == physics::Parameter::vp;
@@ -492,7 +537,7 @@ Node read_bounds(const DeckReader& r, const Node& inv, Deck& deck) {
       r.required(inv, "inversion", "bounds",
                  vp_only ? "[vmin, vmax] in m/s"
                          : "the bounds of every inverted parameter: {vp: [vmin, vmax] (m/s), "
-                           "rho: [rho_min, rho_max] (kg/m^3)}");
+                           "rho: [rho_min, rho_max] (kg/m^3), vs: [vs_min, vs_max] (m/s)}");
   const ForwardProblem& p = deck.problem;
   d.vmin = p.model.vmin();  // vp not inverted: it stays as it is
   d.vmax = p.model.vmax();
@@ -501,20 +546,22 @@ Node read_bounds(const DeckReader& r, const Node& inv, Deck& deck) {
     if (!vp_only) {
       r.fail("inversion.bounds", bounds,
              "with inversion.parameters other than [vp] give the bounds per parameter: {vp: "
-             "[vmin, vmax] (m/s), rho: [rho_min, rho_max] (kg/m^3)}, one pair for each inverted "
-             "parameter");
+             "[vmin, vmax] (m/s), rho: [rho_min, rho_max] (kg/m^3), vs: [vs_min, vs_max] (m/s)}, "
+             "one pair for each inverted parameter");
     }
     read_pair(r, bounds, "inversion.bounds", physics::Parameter::vp, d.vmin, d.vmax);
     out = yaml_list({d.vmin, d.vmax});
   } else {
     if (!bounds.IsMap()) {
       r.fail("inversion.bounds", bounds,
-             "expected [vmin, vmax] (m/s) or {vp: [vmin, vmax], rho: [rho_min, rho_max]}, got " +
+             "expected [vmin, vmax] (m/s) or {vp: [vmin, vmax], rho: [rho_min, rho_max], vs: "
+             "[vs_min, vs_max]}, got " +
                  DeckReader::describe(bounds));
     }
     r.check_keys(bounds, "inversion.bounds");
     out = Node(YAML::NodeType::Map);
-    for (physics::Parameter q : {physics::Parameter::vp, physics::Parameter::rho}) {
+    for (physics::Parameter q :
+         {physics::Parameter::vp, physics::Parameter::rho, physics::Parameter::vs}) {
       const std::string key = std::string("inversion.bounds.") + physics::name(q);
       const Node pair = r.child(bounds, "inversion.bounds", physics::name(q));
       if (DeckReader::given(pair) && !inverts(d, q)) {
@@ -537,12 +584,14 @@ Node read_bounds(const DeckReader& r, const Node& inv, Deck& deck) {
   const auto check_initial = [&](physics::Parameter q, double lo, double hi) {
     if (lo >= d.lower_bound(q) && hi <= d.upper_bound(q)) return;
     const std::string unit = physics::unit(q);
-    deck.warnings.push_back(
-        std::string("inversion.bounds") +
-        (q == physics::Parameter::vp ? ": the initial model (" : ".rho: the initial density (") +
-        number_text(lo) + " to " + number_text(hi) + " " + unit + ") lies partly outside [" +
-        number_text(d.lower_bound(q)) + ", " + number_text(d.upper_bound(q)) + "] " + unit +
-        "; the first update clips it");
+    deck.warnings.push_back(std::string("inversion.bounds") +
+                            (q == physics::Parameter::vp    ? ": the initial model ("
+                             : q == physics::Parameter::rho ? ".rho: the initial density ("
+                                                            : ".vs: the initial S velocity (") +
+                            number_text(lo) + " to " + number_text(hi) + " " + unit +
+                            ") lies partly outside [" + number_text(d.lower_bound(q)) + ", " +
+                            number_text(d.upper_bound(q)) + "] " + unit +
+                            "; the first update clips it");
   };
   if (inverts(d, physics::Parameter::vp)) {
     // The inversion may raise any velocity up to vmax: the time step must be stable there
@@ -572,6 +621,31 @@ Node read_bounds(const DeckReader& r, const Node& inv, Deck& deck) {
     }
     const auto [lo, hi] = std::minmax_element(p.model.rho.begin(), p.model.rho.end());
     check_initial(physics::Parameter::rho, *lo, *hi);
+  }
+  if (inverts(d, physics::Parameter::vs)) {
+    const auto [lo, hi] = std::minmax_element(p.model.vs.begin(), p.model.vs.end());
+    check_initial(physics::Parameter::vs, *lo, *hi);
+    // The optimiser clamps each parameter to its own bounds, not vs to sqrt(3)/2 vp: bounds
+    // that allow vs_max next to the lowest vp the inversion may reach can make a cell's bulk
+    // modulus negative. Advice only: fluid-solid models need vs_max above the water's 0.866 vp.
+    const double vp_low = inverts(d, physics::Parameter::vp) ? d.vmin : p.model.vmin();
+    if (!shear_velocity_ok(d.vs_max, vp_low)) {
+      deck.warnings.push_back(
+          "inversion.bounds.vs: vs_max = " + number_text(d.vs_max) +
+          " m/s is not below sqrt(3)/2 of the lowest vp (" + number_text(vp_low) +
+          " m/s) the inversion may reach; a cell where vs rises to 0.866 vp or more has no "
+          "positive bulk modulus (lower vs_max, or raise vmin)");
+    }
+  } else if (inverts(d, physics::Parameter::vp) && !p.model.vs.empty()) {
+    // vs fixed, vp inverted: vp clipped down to vmin may fall to the model's vs / 0.866.
+    const double vs_high = *std::max_element(p.model.vs.begin(), p.model.vs.end());
+    if (!shear_velocity_ok(vs_high, d.vmin)) {
+      deck.warnings.push_back(
+          "inversion.bounds: vmin = " + number_text(d.vmin) +
+          " m/s is not above the model's largest vs (" + number_text(vs_high) +
+          " m/s) / 0.866; a cell where vp falls to vs / 0.866 or less has no positive bulk "
+          "modulus (raise vmin)");
+    }
   }
   return out;
 }

@@ -15,7 +15,8 @@ namespace {
 
 /// The stems of a parameter's files: vp keeps the names of a velocity-only inversion
 /// (model_NNNN.npy, gradient_NNNN.npy, model_final.npy); every other parameter inserts its name
-/// (model_rho_NNNN.npy, gradient_rho_NNNN.npy, model_rho_final.npy).
+/// (model_rho_NNNN.npy, gradient_rho_NNNN.npy, model_rho_final.npy; model_vs_NNNN.npy,
+/// gradient_vs_NNNN.npy, model_vs_final.npy).
 std::string stem(const char* kind, physics::Parameter p) {
   return p == physics::Parameter::vp ? std::string(kind)
                                      : std::string(kind) + "_" + physics::name(p);

@@ -13,8 +13,9 @@ namespace pwave::io {
 ///                      after every iteration;
 ///   model_NNNN.npy, gradient_NNNN.npy  every output_every iterations (NNNN from 0001), shape
 ///                      [nz, nx] or [nz, ny, nx]; a parameter other than vp inserts its name
-///                      (model_rho_NNNN.npy, gradient_rho_NNNN.npy);
-///   model_final.npy (model_rho_final.npy)  after the last iteration;
+///                      (model_rho_NNNN.npy, gradient_rho_NNNN.npy, model_vs_NNNN.npy,
+///                      gradient_vs_NNNN.npy);
+///   model_final.npy (model_rho_final.npy, model_vs_final.npy)  after the last iteration;
 ///   wavelet_NNNN.npy, wavelet_estimate.npy  with wavelet estimation, each time the wavelet
 ///                      changes: the estimate iteration NNNN starts from, shape [nt] ([shots, nt]
 ///                      when every shot has its own wavelet), and the same as the latest

@@ -7,6 +7,7 @@
 
 #include "pwave/acquisition/hicks.hpp"
 #include "pwave/core/error.hpp"
+#include "pwave/physics/elastic/stability.hpp"
 #include "pwave/physics/stability.hpp"
 #include "pwave/physics/stencil.hpp"
 #include "pwave/propagation/propagator.hpp"
@@ -60,9 +61,22 @@ double density_contrast_factor(physics::Equation equation, const Model& m) {
   return std::sqrt(rmax);
 }
 
+double dispersion_velocity(physics::Equation equation, const Model& m) {
+  if (!physics::has_parameter(equation, physics::Parameter::vs)) return m.vmin();
+  // The slowest wave of each cell: S where the cell is solid, P where it is fluid (vs = 0).
+  double v = m.vp.empty() ? 0.0 : m.vp.front();
+  for (std::size_t i = 0; i < m.vp.size(); ++i) {
+    v = std::min(v, i < m.vs.size() && m.vs[i] > 0.0 ? m.vs[i] : m.vp[i]);
+  }
+  return v;
+}
+
 double max_stable_dt(const ForwardProblem& p, double velocity) {
   const Grid& g = p.model.grid;
   const double dy = g.is_3d() ? g.dy : 0.0;
+  // The elastic limit is the staggered acoustic one with the P velocity (elastic/stability.hpp).
+  if (p.equation == physics::Equation::elastic)
+    return physics::elastic::max_stable_dt_elastic(p.order, velocity, g.dx, g.dz, dy);
   return physics::staggered(p.equation)
              ? physics::max_stable_dt_staggered(p.order, velocity, g.dx, g.dz, dy)
              : physics::max_stable_dt(p.order, velocity, g.dx, g.dz, dy);
@@ -166,15 +180,17 @@ void validate(const ForwardProblem& p) {
                    "acquisition.receivers" + (shared ? "" : shot) + "[" + std::to_string(r) + "]");
     }
   }
-  const bool vd = physics::has_parameter(p.equation, physics::Parameter::rho);  // variable density
+  // A density: the variable-density and elastic equations.
+  const bool vd = physics::has_parameter(p.equation, physics::Parameter::rho);
+  const bool elastic = p.equation == physics::Equation::elastic;
   if (vd) {
     if (p.model.rho.size() != std::size_t(g.cells())) {
-      throw InputError("model.rho", "",
-                       p.model.rho.empty()
-                           ? std::string("is required by physics.equation: "
-                                         "acoustic_variable_density")
-                           : "holds " + std::to_string(p.model.rho.size()) +
-                                 " values but the grid has " + std::to_string(g.cells()));
+      throw InputError(
+          "model.rho", "",
+          p.model.rho.empty()
+              ? std::string("is required by physics.equation: ") + physics::name(p.equation)
+              : "holds " + std::to_string(p.model.rho.size()) + " values but the grid has " +
+                    std::to_string(g.cells()));
     }
     const std::size_t plane = std::size_t(g.ny) * g.nx;
     for (std::size_t i = 0; i < p.model.rho.size(); ++i) {
@@ -187,13 +203,40 @@ void validate(const ForwardProblem& p) {
       }
     }
   }
+  if (physics::has_parameter(p.equation, physics::Parameter::vs)) {
+    if (p.model.vs.size() != std::size_t(g.cells())) {
+      throw InputError(
+          "model.vs", "",
+          p.model.vs.empty()
+              ? std::string("is required by physics.equation: ") + physics::name(p.equation)
+              : "holds " + std::to_string(p.model.vs.size()) + " values but the grid has " +
+                    std::to_string(g.cells()));
+    }
+    const std::size_t plane = std::size_t(g.ny) * g.nx;
+    for (std::size_t i = 0; i < p.model.vs.size(); ++i) {
+      if (!shear_velocity_ok(p.model.vs[i], p.model.vp[i])) {
+        std::ostringstream m;
+        m << "S velocity at [iz=" << i / plane
+          << (g.is_3d() ? ", iy=" + std::to_string(i % plane / g.nx) : "") << ", ix=" << i % g.nx
+          << "] is " << p.model.vs[i] << " next to vp = " << p.model.vp[i]
+          << "; S velocities must be finite, >= 0 (0: fluid) and below sqrt(3)/2 vp (m/s)";
+        throw InputError("model.vs", "", m.str());
+      }
+    }
+  } else if (!p.model.vs.empty()) {
+    throw InputError("model.vs", "",
+                     std::string("the equation ") + physics::name(p.equation) +
+                         " has no S velocity (physics.equation: elastic has)");
+  }
   const double vstab = stability_velocity(p);
   const double dt_max = max_stable_dt(p, vstab);
   if (p.dt > dt_max) {
     std::ostringstream m;
     m << "dt = " << p.dt << " s is unstable for order " << p.order
-      << (vd ? " (variable density)" : "") << " with vmax = " << vstab
-      << " m/s and spacing dz = " << g.dz << " m, "
+      << (elastic ? " (elastic)"
+          : vd    ? " (variable density)"
+                  : "")
+      << " with vmax = " << vstab << " m/s and spacing dz = " << g.dz << " m, "
       << (g.is_3d() ? "dy = " + std::to_string(g.dy) + " m, " : "") << "dx = " << g.dx
       << " m; the largest stable dt is " << dt_max << " s";
     throw InputError("time.dt", "", m.str());

@@ -71,9 +71,12 @@ GradientResult<T> misfit_gradient(const ForwardProblem& problem, const ObservedT
   }
   prop.model_gradients(shots.imaging(), grads);
   Kokkos::deep_copy(out.gradient, grads[physics::Parameter::vp]);
-  if (grads.has(physics::Parameter::rho)) {
-    out.gradient_rho = HostArray2<T>("pwave::gradient_rho_host", g.nz, g.ny * g.nx);
-    Kokkos::deep_copy(out.gradient_rho, grads[physics::Parameter::rho]);
+  out.of(physics::Parameter::vp) = out.gradient;
+  for (const physics::Parameter p : physics::all_parameters) {
+    if (p == physics::Parameter::vp || !grads.has(p)) continue;
+    out.of(p) = HostArray2<T>(std::string("pwave::gradient_") + physics::name(p) + "_host", g.nz,
+                              g.ny * g.nx);
+    Kokkos::deep_copy(out.of(p), grads[p]);
   }
   if (comm.size() > 1) {
     // Every rank returns every shot's traces: its own rows to the others, in shot order.

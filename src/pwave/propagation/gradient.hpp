@@ -11,16 +11,25 @@
 
 namespace pwave {
 
-/// J and dJ/dvp (and dJ/drho for variable density) for the misfit J chosen (misfit::Options; by
-/// default l2: J = 0.5 * sum over shots, receivers and samples of (d - d_obs)^2, no dt factor).
-/// Gradients are [nz][nx] ([nz][ny nx] in 3D), in J per unit of the parameter.
+/// J and dJ/dp for every material parameter p of the equation (vp; rho for variable density and
+/// elastic; vs for elastic) for the misfit J chosen (misfit::Options; by default l2: J = 0.5 *
+/// sum over shots, receivers and samples of (d - d_obs)^2, no dt factor). Gradients are
+/// [nz][nx] ([nz][ny nx] in 3D), in J per unit of the parameter.
 template <class T>
 struct GradientResult {
   double misfit = 0.0;
-  HostArray2<T> gradient;      ///< dJ/dvp on the model grid [nz][nx], J per (m/s)
-  HostArray2<T> gradient_rho;  ///< dJ/drho, J per (kg/m^3); empty for constant density
-  HostArray3<T> synthetic;     ///< modelled data [shot][receiver][time]
-  long dead_traces = 0;        ///< observed traces excluded as dead (all zero, or NaN/Inf)
+  HostArray2<T> gradient;  ///< dJ/dvp on the model grid [nz][nx], J per (m/s)
+  /// dJ/dp per parameter, indexed by physics::Parameter (gradients[vp] is `gradient`, the same
+  /// array); empty for the parameters the equation does not have. Use of() and has().
+  HostArray2<T> gradients[physics::parameter_count];
+  HostArray3<T> synthetic;  ///< modelled data [shot][receiver][time]
+  long dead_traces = 0;     ///< observed traces excluded as dead (all zero, or NaN/Inf)
+
+  /// dJ/dp, J per unit of p (physics::unit); empty when the equation has no p.
+  const HostArray2<T>& of(physics::Parameter p) const { return gradients[int(p)]; }
+  HostArray2<T>& of(physics::Parameter p) { return gradients[int(p)]; }
+  /// Whether the equation has parameter p (its gradient was computed).
+  bool has(physics::Parameter p) const { return gradients[int(p)].size() > 0; }
 };
 
 /// Computes the misfit against `observed` ([shot][receiver][time], host) and its gradient with

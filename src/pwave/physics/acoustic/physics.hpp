@@ -23,6 +23,8 @@ struct Physics {
   static constexpr int model_arrays = 1, model_arrays_per_axis = 0;
   /// CPML profiles per axis: a and b at the cell centres, and the two coefficients of zeta.
   static constexpr int profiles_per_axis = 4;
+  /// CPML memory variables per strip cell of an axis: psi, psi_next and zeta.
+  static constexpr int cpml_memory_of(int) { return 3; }
 };
 
 }  // namespace pwave::physics::acoustic

@@ -24,6 +24,9 @@ struct Physics {
   static constexpr int model_arrays = 3, model_arrays_per_axis = 1;
   /// CPML profiles per axis: the constant-density four, and a and b at the half points.
   static constexpr int profiles_per_axis = 6;
+  /// CPML memory variables per strip cell of an axis: psi, psi_next and zeta, as the
+  /// constant-density equation keeps (the estimate's count).
+  static constexpr int cpml_memory_of(int) { return 3; }
 };
 
 }  // namespace pwave::physics::acoustic_vd
