@@ -30,17 +30,27 @@ void print_gradient_figures(const io::Deck& deck, std::size_t bytes) {
   const int per_iteration =
       deck.task == "fwi" && deck.inversion.batch_size > 0 ? deck.inversion.batch_size : nshots;
   // Both tasks propagate in chunks of at most execution.shot_batch shots (per rank).
-  const HistoryEstimate h = estimate_history(p, bytes, per_iteration);
+  const HistoryEstimate h =
+      estimate_history(p, bytes, per_iteration, deck.storage_options.interval);
   const char* chosen = to_string(deck.storage);
-  std::cout << "# gradient storage (" << chosen << " selected): full "
-            << format("%.1f MB per shot, boundary %.1f MB per shot (", mb(h.full_per_shot),
-                      mb(h.boundary_per_shot))
-            << format("%.0f frame cells, %.1f%% of the padded grid); ", h.frame_cells,
-                      100.0 * h.frame_cells / double(padded_grid(p).cells()))
-            << "batch of " << h.batch
-            << format(" shots: full %.1f MB, boundary %.1f MB", mb(h.batch * h.full_per_shot),
-                      mb(h.batch * h.boundary_per_shot))
-            << "\n";
+  if (p.equation == physics::Equation::elastic) {
+    std::cout << "# gradient storage (checkpoint, the elastic equation's only one): "
+              << format("%.1f MB per shot", mb(h.checkpoint_per_shot)) << " (a state every "
+              << h.checkpoint_interval << " steps and a segment of " << h.checkpoint_interval
+              << " states)"
+              << "; batch of " << h.batch
+              << format(" shots: %.1f MB", mb(h.batch * h.checkpoint_per_shot)) << "\n";
+  } else {
+    std::cout << "# gradient storage (" << chosen << " selected): full "
+              << format("%.1f MB per shot, boundary %.1f MB per shot (", mb(h.full_per_shot),
+                        mb(h.boundary_per_shot))
+              << format("%.0f frame cells, %.1f%% of the padded grid); ", h.frame_cells,
+                        100.0 * h.frame_cells / double(padded_grid(p).cells()))
+              << "batch of " << h.batch
+              << format(" shots: full %.1f MB, boundary %.1f MB", mb(h.batch * h.full_per_shot),
+                        mb(h.batch * h.boundary_per_shot))
+              << "\n";
+  }
   if (deck.observed.traces) {
     // A file's traces are never loaded whole: only a chunk's are staged, on the host and the
     // device, in the deck's precision.

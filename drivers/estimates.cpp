@@ -4,6 +4,7 @@
 
 #include "pwave/physics/boundary.hpp"
 #include "pwave/physics/equation.hpp"
+#include "pwave/propagation/checkpoint_history.hpp"
 #include "pwave/propagation/padded_layout.hpp"
 
 namespace pwave::cli {
@@ -49,13 +50,21 @@ MemoryEstimate estimate_memory(const ForwardProblem& p, std::size_t value_bytes)
 }
 
 HistoryEstimate estimate_history(const ForwardProblem& p, std::size_t value_bytes,
-                                 int shots_per_iteration) {
+                                 int shots_per_iteration, int checkpoint_interval) {
   const propagation::PaddedLayout l = propagation::PaddedLayout::of(p);
   HistoryEstimate h;
   h.frame_cells = double(l.frame().size());
   const double steps = double(p.nt) + 1.0;
   h.full_per_shot = steps * double(l.cells()) * double(value_bytes);
   h.boundary_per_shot = steps * h.frame_cells * double(value_bytes);
+  h.checkpoint_interval =
+      propagation::CheckpointHistory<double>::interval_for(p.nt, checkpoint_interval);
+  if (p.equation == physics::Equation::elastic) {
+    // A state: every wavefield and memory variable (estimate_memory's wavefields and CPML).
+    const MemoryEstimate m = estimate_memory(p, value_bytes);
+    const int k = h.checkpoint_interval;
+    h.checkpoint_per_shot = double((p.nt + k - 1) / k + k) * (m.wavefields + m.cpml);
+  }
   const int n = shots_per_iteration > 0 ? shots_per_iteration : int(p.shots.size());
   h.batch = p.shot_batch > 0 ? std::min(p.shot_batch, n) : n;
   return h;

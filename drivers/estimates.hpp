@@ -43,13 +43,18 @@ struct HistoryEstimate {
   double full_per_shot = 0;      ///< (nt + 1) snapshots of the padded grid
   double boundary_per_shot = 0;  ///< (nt + 1) snapshots of the CPML frame + a stencil band
   double frame_cells = 0;        ///< cells of that frame
+  /// Checkpoint storage: the steps between checkpoints, and the bytes per shot: the elastic
+  /// equation's ceil(nt / k) checkpointed states plus the backward run's segment of k states
+  /// (ElasticPropagator::history_bytes_per_shot; rows counted without their padding).
+  int checkpoint_interval = 0;
+  double checkpoint_per_shot = 0;
 };
 
 /// Estimates the history of a gradient over `shots_per_iteration` shots (all shots of a
 /// gradient run, inversion.batch_size of an fwi run) with values of `value_bytes` bytes,
 /// following AcousticPropagator::history_bytes_per_shot.
 HistoryEstimate estimate_history(const ForwardProblem& problem, std::size_t value_bytes,
-                                 int shots_per_iteration);
+                                 int shots_per_iteration, int checkpoint_interval = 0);
 
 /// Estimates the memory of forward_model for `problem` with values of `value_bytes` bytes
 /// (4 for float32, 8 for float64).

@@ -151,4 +151,43 @@ TEST(CliElastic, ExampleDeckChecks) {
   EXPECT_FALSE(contains(r.out, "# warning:")) << r.out;
 }
 
+// The elastic gradient keeps checkpoints: `pwave check` prints their memory. Hand count
+// (float32; MB = 2^20 B): padded 61 x 81 (10 CPML cells a side), order 4 (halo 2):
+//   wavefields: 5 x (61 + 4) x (81 + 4) x 4 = 110500 B;
+//   CPML:       strips of 10 + 2 = 12 cells: 61 x 24 + 24 x 81 = 3408 strip cells x 4 memory
+//               variables x 4 = 54528 B;
+//   a state:    165028 B; nt = 100, every 10 steps: 10 checkpoints + a segment of 10 states =
+//               20 x 165028 = 3300560 B = 3.1 MB per shot; the 2 shots: 6.3 MB.
+TEST(CliElastic, CheckPrintsTheCheckpointMemory) {
+  const auto dir = scratch_dir("elastic_check_fwi");
+  const fs::path deck = dir / "fwi.yaml";
+  write_file(deck,
+             "task: fwi\n"
+             "model: {shape: [41, 61], spacing: 10.0, vp: 2000.0, vs: 1000.0, rho: 2000.0}\n"
+             "true_model:\n"
+             "  vp: 2000.0\n"
+             "  vs: {constant: 1000.0, anomalies: [{x: 300, z: 200, radius: 60, vs: 1100}]}\n"
+             "time: {dt: 0.001, nt: 100}\n"
+             "wavelet: {peak_frequency: 10.0}\n"
+             "acquisition:\n"
+             "  sources: {x: [200.0, 400.0], z: 20.0, type: force_z}\n"
+             "  receivers: {x: [100.0, 500.0], z: 20.0, components: [vx, vz]}\n"
+             "physics: {equation: elastic, order: 4}\n"
+             "boundary: {width: 10}\n"
+             "gradient: {checkpoint_interval: 10}\n"
+             "inversion:\n"
+             "  iterations: 2\n"
+             "  parameters: [vs]\n"
+             "  bounds: {vs: [500.0, 1500.0]}\n"
+             "output: {directory: '" +
+                 (dir / "out").string() + "'}\n");
+  const Result r = pwave("check '" + deck.string() + "'", dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out,
+                       "# gradient storage (checkpoint, the elastic equation's only one): 3.1 MB "
+                       "per shot (a state every 10 steps and a segment of 10 states); batch of 2 "
+                       "shots: 6.3 MB"))
+      << r.out;
+}
+
 }  // namespace
