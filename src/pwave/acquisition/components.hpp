@@ -26,6 +26,15 @@ enum class Component {
 /// How many components there are (Component's enumerators).
 inline constexpr int component_count = 4;
 
+/// The field a source acts on, as the component a receiver of that field records: a force's
+/// velocity component; the pressure for a pressure source.
+inline Component component_of(SourceType s) {
+  return s == SourceType::force_x   ? Component::vx
+         : s == SourceType::force_y ? Component::vy
+         : s == SourceType::force_z ? Component::vz
+                                    : Component::pressure;
+}
+
 inline const char* name(SourceType s) {
   return s == SourceType::pressure  ? "pressure"
          : s == SourceType::force_x ? "force_x"

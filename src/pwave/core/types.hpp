@@ -33,4 +33,14 @@ typename V::host_mirror_type host_mirror_uninit(const V& v) {
                                     v);
 }
 
+/// A device copy of host values in precision T (profiles, tables): one host-to-device copy.
+template <class T>
+Kokkos::View<T*, MemSpace> to_device(const std::vector<double>& v, const std::string& label) {
+  Kokkos::View<T*, MemSpace> d(label, v.size());
+  auto h = host_mirror_uninit(d);
+  for (std::size_t i = 0; i < v.size(); ++i) h(i) = T(v[i]);
+  Kokkos::deep_copy(d, h);
+  return d;
+}
+
 }  // namespace pwave

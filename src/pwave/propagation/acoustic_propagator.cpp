@@ -1,7 +1,5 @@
 #include "pwave/propagation/acoustic_propagator.hpp"
 
-#include <sstream>
-
 #include "backends/launch.hpp"
 #include "pwave/core/error.hpp"
 #include "pwave/physics/cpml.hpp"
@@ -12,15 +10,6 @@
 namespace pwave {
 
 namespace {
-
-template <class T>
-Kokkos::View<T*, MemSpace> to_device(const std::vector<double>& v, const char* label) {
-  Kokkos::View<T*, MemSpace> d(std::string(label), v.size());
-  auto h = host_mirror_uninit(d);
-  for (std::size_t i = 0; i < v.size(); ++i) h(i) = T(v[i]);
-  Kokkos::deep_copy(d, h);
-  return d;
-}
 
 /// scale(k, s) = max |u^{n+1} - 2u^n + u^{n-1}| / 127 over the padded grid, for every shot s <
 /// count (fields in halo layout): one team per shot, reduced and written on the device, so the
@@ -108,12 +97,7 @@ AcousticPropagator<T>::AcousticPropagator(const ForwardProblem& problem, int bat
     }
   }
   Kokkos::deep_copy(st_.v2dt2, hv);
-  vp_ = GridView<T>("pwave::vp", g.nz, g.ny * g.nx);
-  auto hvp = host_mirror_uninit(vp_);
-  for (int iz = 0; iz < g.nz; ++iz)
-    for (int q = 0; q < g.ny * g.nx; ++q)
-      hvp(iz, q) = T(problem_.model.vp[std::size_t(iz) * g.ny * g.nx + q]);
-  Kokkos::deep_copy(vp_, hvp);
+  vp_ = this->model_grid(physics::Parameter::vp);
   const bool vd = problem_.equation == physics::Equation::acoustic_variable_density;
   if (vd) {
     // psi is advanced in place (no neighbour reads): the parity swap of forward() must see one
@@ -150,10 +134,10 @@ AcousticPropagator<T>::AcousticPropagator(const ForwardProblem& problem, int bat
     const auto p = physics::cpml_profile(lo, cells, hi, h, problem_.dt, vmax, f, bc.reflection,
                                          problem_.order);
     const std::string n(name);
-    out.a = to_device<T>(p.a, ("pwave::cpml_a" + n).c_str());
-    out.b = to_device<T>(p.b, ("pwave::cpml_b" + n).c_str());
-    out.ab = to_device<T>(p.ab, ("pwave::cpml_ab" + n).c_str());
-    out.db = to_device<T>(p.db, ("pwave::cpml_db" + n).c_str());
+    out.a = to_device<T>(p.a, "pwave::cpml_a" + n);
+    out.b = to_device<T>(p.b, "pwave::cpml_b" + n);
+    out.ab = to_device<T>(p.ab, "pwave::cpml_ab" + n);
+    out.db = to_device<T>(p.db, "pwave::cpml_db" + n);
   };
   axis(w_left, g.nx, w_right, g.dx, "x", st_.cx);
   axis(w_top, g.nz, w_bottom, g.dz, "z", st_.cz);
@@ -164,8 +148,8 @@ AcousticPropagator<T>::AcousticPropagator(const ForwardProblem& problem, int bat
       const auto p =
           physics::cpml_profile_half(lo, cells, hi, h, problem_.dt, vmax, f, bc.reflection);
       const std::string n(name);
-      out.a = to_device<T>(p.a, ("pwave::cpml_half_a" + n).c_str());
-      out.b = to_device<T>(p.b, ("pwave::cpml_half_b" + n).c_str());
+      out.a = to_device<T>(p.a, "pwave::cpml_half_a" + n);
+      out.b = to_device<T>(p.b, "pwave::cpml_half_b" + n);
     };
     half(w_left, g.nx, w_right, g.dx, "x", vd_.hx);
     half(w_top, g.nz, w_bottom, g.dz, "z", vd_.hz);
@@ -187,22 +171,6 @@ void AcousticPropagator<T>::reset() {
   Kokkos::deep_copy(st_.psi_y, T(0));
   Kokkos::deep_copy(st_.psi_y_next, T(0));
   Kokkos::deep_copy(st_.zeta_y, T(0));
-}
-
-template <class T>
-void AcousticPropagator<T>::check_finite(const Field<T>& u, int count, int step) const {
-  int bad = 0;
-  const long rows = long(count) * u.extent(1);
-  Kokkos::parallel_reduce("pwave::propagation::check_finite",
-                          Kokkos::RangePolicy<ExecSpace>(0, rows),
-                          physics::CountNonFinite<T>{u, int(u.extent(1)), int(u.extent(2))}, bad);
-  if (bad > 0) {
-    std::ostringstream msg;
-    msg << "the wavefield blew up (" << bad << " NaN/Inf values) by time step " << step << " of "
-        << problem_.nt << " (t = " << step * problem_.dt
-        << " s); check the model velocities, time.dt and the source amplitude";
-    throw RuntimeError(msg.str());
-  }
 }
 
 namespace {

@@ -124,6 +124,7 @@ class AcousticPropagator : public BatchPropagator<T> {
  private:
   using Base = BatchPropagator<T>;
   using Base::capacity_;
+  using Base::check_finite;
   using Base::check_traces;
   using Base::load_batch;
   using Base::nrec_;
@@ -204,7 +205,6 @@ class AcousticPropagator : public BatchPropagator<T> {
   void allocate_adjoint();
   propagation::FrameRegion frame_region() const;
   void reset();
-  void check_finite(const Field<T>& u, int count, int step) const;
 
   physics::AcousticState<T> st_;
   GridView<T> vp_;              // [nz][ny nx] the velocity on the model grid, as last set

@@ -1,6 +1,7 @@
 #include "pwave/propagation/batch_propagator.hpp"
 
 #include <algorithm>
+#include <sstream>
 #include <string>
 
 #include "pwave/core/error.hpp"
@@ -101,6 +102,34 @@ void BatchPropagator<T>::check_traces(const char* what, const Traces<T>& traces,
                        std::to_string(nrec_) + " x " + std::to_string(problem_.nt) +
                        " ([shot][receiver][time])");
   }
+}
+
+template <class T>
+void BatchPropagator<T>::check_finite(const Field<T>& u, int count, int step) const {
+  int bad = 0;
+  const long rows = long(count) * u.extent(1);
+  Kokkos::parallel_reduce("pwave::propagation::check_finite",
+                          Kokkos::RangePolicy<ExecSpace>(0, rows),
+                          physics::CountNonFinite<T>{u, int(u.extent(1)), int(u.extent(2))}, bad);
+  if (bad > 0) {
+    std::ostringstream msg;
+    msg << "the wavefield blew up (" << bad << " NaN/Inf values) by time step " << step << " of "
+        << problem_.nt << " (t = " << step * problem_.dt
+        << " s); check the model velocities, time.dt and the source amplitude";
+    throw RuntimeError(msg.str());
+  }
+}
+
+template <class T>
+GridView<T> BatchPropagator<T>::model_grid(physics::Parameter p) const {
+  const Grid& g = problem_.model.grid;
+  const std::vector<double>& v = problem_.model.values(p);
+  GridView<T> d(std::string("pwave::") + physics::name(p), g.nz, g.ny * g.nx);
+  auto h = host_mirror_uninit(d);
+  for (int iz = 0; iz < g.nz; ++iz)
+    for (int q = 0; q < g.ny * g.nx; ++q) h(iz, q) = T(v[std::size_t(iz) * g.ny * g.nx + q]);
+  Kokkos::deep_copy(d, h);
+  return d;
 }
 
 template class BatchPropagator<float>;

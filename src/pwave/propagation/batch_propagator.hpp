@@ -48,6 +48,11 @@ class BatchPropagator : public Propagator<T> {
   void load_batch(const std::vector<int>& shots);
   /// Throws unless `traces` is at least [count][receivers][nt] (what the kernels index).
   void check_traces(const char* what, const Traces<T>& traces, int count) const;
+  /// Throws RuntimeError naming the step if field `u` of shots [0, count) holds NaN or Inf (a
+  /// blown-up run).
+  void check_finite(const Field<T>& u, int count, int step) const;
+  /// Material parameter `p` of the problem's model on the device, model grid [nz][ny nx].
+  GridView<T> model_grid(physics::Parameter p) const;
   /// The shots of the current batch, slot by slot.
   const std::vector<int>& batch() const { return batch_; }
 

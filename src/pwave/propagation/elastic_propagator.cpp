@@ -1,7 +1,6 @@
 #include "pwave/propagation/elastic_propagator.hpp"
 
 #include <cmath>
-#include <sstream>
 #include <string>
 
 #include "backends/launch.hpp"
@@ -21,26 +20,6 @@ namespace el = physics::elastic;
 
 namespace {
 
-template <class T>
-Kokkos::View<T*, MemSpace> to_device(const std::vector<double>& v, const std::string& label) {
-  Kokkos::View<T*, MemSpace> d(label, v.size());
-  auto h = host_mirror_uninit(d);
-  for (std::size_t i = 0; i < v.size(); ++i) h(i) = T(v[i]);
-  Kokkos::deep_copy(d, h);
-  return d;
-}
-
-/// A model parameter on the device, model grid [nz][ny nx].
-template <class T>
-GridView<T> model_grid(const Grid& g, const std::vector<double>& v, const char* label) {
-  GridView<T> d(std::string(label), g.nz, g.ny * g.nx);
-  auto h = host_mirror_uninit(d);
-  for (int iz = 0; iz < g.nz; ++iz)
-    for (int q = 0; q < g.ny * g.nx; ++q) h(iz, q) = T(v[std::size_t(iz) * g.ny * g.nx + q]);
-  Kokkos::deep_copy(d, h);
-  return d;
-}
-
 /// Where the points of the field a source or receiver acts on lie, in cells (kernels.hpp's
 /// table): velocities half a cell along their own axis, the pressure at the cells.
 Position stagger_of(Component c) {
@@ -54,18 +33,6 @@ std::array<Position, component_count> component_staggers() {
   return {stagger_of(Component::pressure), stagger_of(Component::vx), stagger_of(Component::vy),
           stagger_of(Component::vz)};
 }
-Position stagger_of(SourceType s) {
-  return stagger_of(s == SourceType::force_x   ? Component::vx
-                    : s == SourceType::force_y ? Component::vy
-                    : s == SourceType::force_z ? Component::vz
-                                               : Component::pressure);
-}
-
-/// Every field of a state (wavefields and memory variables), empty ones included.
-template <class T>
-std::array<Field<T>, 27> fields_of(const el::State<T>& st) {
-  return st.checkpointed();
-}
 
 }  // namespace
 
@@ -75,7 +42,7 @@ std::array<Field<T>, 27> fields_of(const el::State<T>& st) {
 template <class T>
 ElasticPropagator<T>::ElasticPropagator(const ForwardProblem& problem, int batch_capacity)
     : BatchPropagator<T>(problem, batch_capacity, "ElasticPropagator",
-                         stagger_of(problem.source_type), component_staggers()) {
+                         stagger_of(component_of(problem.source_type)), component_staggers()) {
   if (problem_.boundary.free_surface) {
     throw InputError("boundary.free_surface", "",
                      "the elastic equation has no free surface in this version (use a CPML at "
@@ -140,9 +107,9 @@ ElasticPropagator<T>::ElasticPropagator(const ForwardProblem& problem, int batch
     }
   }
 
-  vp_ = model_grid<T>(g, problem_.model.vp, "pwave::elastic::vp");
-  vs_ = model_grid<T>(g, problem_.model.vs, "pwave::elastic::vs");
-  rho_ = model_grid<T>(g, problem_.model.rho, "pwave::elastic::rho");
+  vp_ = this->model_grid(physics::Parameter::vp);
+  vs_ = this->model_grid(physics::Parameter::vs);
+  rho_ = this->model_grid(physics::Parameter::rho);
   vp_pad_ = grid("pwave::elastic::vp_padded");
   vs_pad_ = grid("pwave::elastic::vs_padded");
   rho_pad_ = grid("pwave::elastic::rho_padded");
@@ -261,24 +228,8 @@ void ElasticPropagator<T>::load_moments() {
 
 template <class T>
 void ElasticPropagator<T>::reset() {
-  for (const Field<T>& f : fields_of(st_)) {
+  for (const Field<T>& f : st_.checkpointed()) {
     if (f.size() > 0) Kokkos::deep_copy(f, T(0));
-  }
-}
-
-template <class T>
-void ElasticPropagator<T>::check_finite(int count, int step) const {
-  int bad = 0;
-  const Field<T>& u = st_.sxx;
-  Kokkos::parallel_reduce("pwave::propagation::check_finite",
-                          Kokkos::RangePolicy<ExecSpace>(0, long(count) * long(u.extent(1))),
-                          physics::CountNonFinite<T>{u, int(u.extent(1)), int(u.extent(2))}, bad);
-  if (bad > 0) {
-    std::ostringstream msg;
-    msg << "the wavefield blew up (" << bad << " NaN/Inf values) by time step " << step << " of "
-        << problem_.nt << " (t = " << step * problem_.dt
-        << " s); check the model velocities, time.dt and the source amplitude";
-    throw RuntimeError(msg.str());
   }
 }
 
@@ -318,8 +269,8 @@ class ElasticPropagator<T>::Steps {
                  {traces, st.vy, prop.taps_.receivers(), column_, 0},
                  {traces, st.vz, prop.taps_.receivers(), column_, 0}},
                 prop.taps_.receiver_components()},
-        force_{velocity(st, force_component(source_)),
-               buoyancy(st, force_component(source_)),
+        force_{velocity(st, component_of(source_)),
+               buoyancy(st, component_of(source_)),
                prop.taps_.sources(),
                prop.scaled_wavelet_,
                column_,
@@ -327,11 +278,6 @@ class ElasticPropagator<T>::Steps {
         moment_{st.sxx,        st.syy,  st.szz, prop.taps_.sources(),
                 prop.moments_, column_, 0,      T(prop.problem_.dt)} {}
 
-  static Component force_component(SourceType s) {
-    return s == SourceType::force_x   ? Component::vx
-           : s == SourceType::force_y ? Component::vy
-                                      : Component::vz;
-  }
   static Field<T> velocity(const el::State<T>& st, Component c) {
     return c == Component::vx ? st.vx : c == Component::vy ? st.vy : st.vz;
   }
@@ -421,7 +367,7 @@ void ElasticPropagator<T>::forward_impl(int count, const Traces<T>& traces,
     steps.record(exec, count, n);
     steps.step(exec, count, n);
     if (problem_.check_interval > 0 && (n + 1) % problem_.check_interval == 0) {
-      check_finite(count, n + 1);
+      this->check_finite(st_.sxx, count, n + 1);
     }
     if (progress) progress(steps_before + n + 1, steps_total);
   }
@@ -450,7 +396,7 @@ double ElasticPropagator<T>::history_bytes_per_shot(const StorageOptions& option
   const int k = propagation::CheckpointHistory<T>::interval_for(problem_.nt, options.interval);
   const double checkpoints = (problem_.nt + k - 1) / k;
   double state = 0;
-  for (const Field<T>& f : fields_of(st_)) state += double(f.extent(1)) * f.extent(2);
+  for (const Field<T>& f : st_.checkpointed()) state += double(f.extent(1)) * f.extent(2);
   // The checkpoints, and the backward run's segment of k states.
   return (checkpoints + k) * state * sizeof(T);
 }
@@ -512,7 +458,7 @@ namespace {
 template <class T>
 void copy_state(const ExecSpace& exec, const el::State<T>& dst, const el::State<T>& src,
                 int count) {
-  const auto d = fields_of(dst), s = fields_of(src);
+  const auto d = dst.checkpointed(), s = src.checkpointed();
   for (std::size_t k = 0; k < d.size(); ++k) {
     if (d[k].size() == 0) continue;
     const auto shots = std::make_pair(0, count);
@@ -531,7 +477,7 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
   ExecSpace exec;
   const int channels = imaging_channels();
   for (int k = 0; k < channels; ++k) Kokkos::deep_copy(exec, b.image[k], T(0));
-  for (const Field<T>& f : fields_of(b.adj.st)) {
+  for (const Field<T>& f : b.adj.st.checkpointed()) {
     if (f.size() > 0) Kokkos::deep_copy(exec, f, T(0));
   }
   for (int i = 0; i < 3; ++i)
@@ -555,7 +501,7 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
   }
   const physics::ColumnMap column{st_.nx, st_.hy, st_.ys, st_.halo};
   const bool pressure_source = problem_.source_type == SourceType::pressure;
-  const Component force_c = Steps<Order, Dim>::force_component(problem_.source_type);
+  const Component force_c = component_of(problem_.source_type);
   const el::ImageForce<T> image_force{pressure_source
                                           ? Field<T>()
                                           : b.image[force_c == Component::vx   ? el::bx_ch

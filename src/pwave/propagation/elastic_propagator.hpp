@@ -79,7 +79,6 @@ class ElasticPropagator : public BatchPropagator<T> {
   void load_moments();
   void rebuild_material();
   void reset();
-  void check_finite(int count, int step) const;
   /// A zero state of st_'s layout with fields of its own, `count` shots.
   physics::elastic::State<T> fresh_state(int count) const;
 
