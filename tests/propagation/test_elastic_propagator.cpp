@@ -358,7 +358,7 @@ TEST(ElasticPropagator, SinglePrecisionFollowsDouble) {
   }
   const double error = relative_l2(a, b);
   std::printf("float32 against float64 (pressure source and receivers): %.2e\n", error);
-  EXPECT_LT(error, 2e-5);
+  EXPECT_LT(error, 1.5e-6);  // measured 5.7e-7 - 6.0e-7
 }
 
 // Reciprocity: a vertical force at A recorded as vz at B equals the force at B recorded at A,
