@@ -61,6 +61,7 @@ class ElasticPropagator : public BatchPropagator<T> {
   using Base::scaled_wavelet_host_;
   using Base::taps_;
 
+  // The time loops and their helpers: elastic_loops.hpp, instantiated once per order.
   template <int Order, int Dim>
   class Steps;
   template <int Order, int Dim>
@@ -70,6 +71,8 @@ class ElasticPropagator : public BatchPropagator<T> {
   template <int Order, int Dim>
   void backward_impl(int count, const Traces<T>& residual,
                      const propagation::CheckpointHistory<T>& checkpoints);
+  /// back_ for checkpoints `interval` steps apart (kept while the interval stays).
+  void allocate_backward(int interval);
   /// Calls f(order, dim) with compile-time order and dimension.
   template <class F>
   void dispatch(F&& f) const;

@@ -17,6 +17,7 @@
 // folded in by the recursion of P), gathered onto the cells beta_a averages.
 
 #include "pwave/physics/acoustic_vd/kernels.hpp"
+#include "pwave/physics/point_sources.hpp"
 
 namespace pwave::physics::acoustic_vd {
 

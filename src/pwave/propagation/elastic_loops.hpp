@@ -1,0 +1,291 @@
+#pragma once
+// The elastic propagator's time loops (ElasticPropagator::forward_impl and backward_impl) and
+// what only they use: one step's launches, the backward run's buffers. Included by the
+// generated order units (src/pwave/CMakeLists.txt, pwave_order_units): each instantiates the
+// loops of one order, so the compiler builds the four orders side by side (nvcc needs minutes
+// for a file holding all of them). elastic_propagator.cpp calls them through dispatch().
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backends/launch.hpp"
+#include "pwave/physics/elastic/adjoint_step.hpp"
+#include "pwave/physics/elastic/physics.hpp"
+#include "pwave/physics/elastic/step.hpp"
+#include "pwave/physics/stencil.hpp"
+#include "pwave/propagation/elastic_propagator.hpp"
+
+namespace pwave {
+
+namespace el = physics::elastic;
+
+// ---------------------------------------------------------------------------------------------
+// One step's launches on one state: records, the two updates, the source.
+
+template <class T>
+template <int Order, int Dim>
+class ElasticPropagator<T>::Steps {
+ public:
+  using Range3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;
+  Steps(const ElasticPropagator& prop, const el::State<T>& st, const Traces<T>& traces)
+      : coef_(prop.problem_.model.grid.dz, prop.problem_.model.grid.dx,
+              Dim == 3 ? prop.problem_.model.grid.dy : 0.0),
+        step_(st, coef_),
+        column_{st.nx, st.hy, st.ys, st.halo},
+        source_(prop.problem_.source_type),
+        receivers_(prop.nrec_),
+        source_taps_(prop.taps_.source_taps()),
+        record_{{traces, st.sxx, st.syy, st.szz, prop.taps_.receivers(), column_, 0},
+                {{traces, st.vx, prop.taps_.receivers(), column_, 0},
+                 {traces, st.vy, prop.taps_.receivers(), column_, 0},
+                 {traces, st.vz, prop.taps_.receivers(), column_, 0}},
+                prop.taps_.receiver_components()},
+        force_{velocity(st, component_of(source_)),
+               buoyancy(st, component_of(source_)),
+               prop.taps_.sources(),
+               prop.scaled_wavelet_,
+               column_,
+               0},
+        moment_{st.sxx,        st.syy,  st.szz, prop.taps_.sources(),
+                prop.moments_, column_, 0,      T(prop.problem_.dt)} {}
+
+  static Field<T> velocity(const el::State<T>& st, Component c) {
+    return c == Component::vx ? st.vx : c == Component::vy ? st.vy : st.vz;
+  }
+  static GridView<T> buoyancy(const el::State<T>& st, Component c) {
+    return c == Component::vx ? st.bx : c == Component::vy ? st.by : st.bz;
+  }
+  const el::Coefficients<T, Order>& coefficients() const { return coef_; }
+
+  /// traces(shot, receiver, n): the state before step n.
+  void record(const ExecSpace& exec, int count, int n) const {
+    Kokkos::parallel_for("pwave::physics::elastic::record",
+                         Range3(exec, {0, 0, n}, {count, receivers_, n + 1}), record_);
+  }
+  /// Step n: velocities, a force source, stresses, a pressure source.
+  void step(const ExecSpace& exec, int count, int n) const {
+    const Range3 taps(exec, {0, 0, n}, {count, source_taps_, n + 1});
+    const bool pressure = source_ == SourceType::pressure;
+    step_.update_velocity(exec, count);
+    if (!pressure) Kokkos::parallel_for("pwave::physics::elastic::inject_force", taps, force_);
+    step_.update_stress(exec, count);
+    if (pressure) Kokkos::parallel_for("pwave::physics::elastic::inject_pressure", taps, moment_);
+  }
+  /// Only the velocity half of step n, with its force source (the backward run's replay).
+  void velocity_half(const ExecSpace& exec, int count, int n) const {
+    step_.update_velocity(exec, count);
+    if (source_ != SourceType::pressure) {
+      Kokkos::parallel_for("pwave::physics::elastic::inject_force",
+                           Range3(exec, {0, 0, n}, {count, source_taps_, n + 1}), force_);
+    }
+  }
+
+ private:
+  const el::Coefficients<T, Order> coef_;
+  const el::Step<T, Order, Dim> step_;
+  const physics::ColumnMap column_;
+  const SourceType source_;
+  const int receivers_, source_taps_;
+  const el::RecordComponents<T, Dim> record_;
+  const el::InjectForce<T> force_;
+  const el::InjectExplosive<T, Dim> moment_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Forward.
+
+template <class T>
+template <int Order, int Dim>
+void ElasticPropagator<T>::forward_impl(int count, const Traces<T>& traces,
+                                        const ProgressCallback& progress, long steps_before,
+                                        long steps_total,
+                                        const propagation::CheckpointHistory<T>* checkpoints) {
+  reset();
+  ExecSpace exec;
+  const Steps<Order, Dim> steps(*this, st_, traces);
+  for (int n = 0; n < problem_.nt; ++n) {
+    if (checkpoints && n % checkpoints->interval == 0) {
+      checkpoints->for_each_saved(
+          st_, n / checkpoints->interval, [&](const auto& slot, const Field<T>& field) {
+            if (field.size() > 0) {
+              Kokkos::deep_copy(
+                  exec, Kokkos::subview(slot, std::make_pair(0, count), Kokkos::ALL, Kokkos::ALL),
+                  Kokkos::subview(field, std::make_pair(0, count), Kokkos::ALL, Kokkos::ALL));
+            }
+          });
+    }
+    steps.record(exec, count, n);
+    steps.step(exec, count, n);
+    if (problem_.check_interval > 0 && (n + 1) % problem_.check_interval == 0) {
+      this->check_finite(st_.sxx, count, n + 1);
+    }
+    if (progress) progress(steps_before + n + 1, steps_total);
+  }
+  exec.fence();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Backward.
+
+/// The backward run's device data, allocated once for the capacity: the adjoint state, the
+/// forward states of one checkpoint segment (the state before each of its steps), the state
+/// between the two updates of a step, and the images.
+template <class T>
+struct ElasticPropagator<T>::Backward {
+  el::AdjointState<T> adj;
+  std::vector<el::State<T>> segment;
+  el::State<T> mid;
+  Field<T> image[8];
+  int interval = 0;
+};
+
+template <class T>
+void ElasticPropagator<T>::allocate_backward(int interval) {
+  if (back_ && back_->interval == interval) return;
+  const bool is3d = problem_.model.grid.is_3d();
+  back_ = std::make_shared<Backward>();
+  back_->interval = interval;
+  back_->adj.st = fresh_state(capacity_);
+  for (int i = 0; i < 3; ++i) {
+    for (int c = 0; c < 3; ++c) {
+      if (!is3d && (i == el::Y || c == el::Y)) continue;
+      back_->adj.bar[i][c] =
+          Field<T>("pwave::elastic::bar", capacity_, st_.vx.extent(1), st_.vx.extent(2));
+    }
+  }
+  for (int k = 0; k < interval; ++k) back_->segment.push_back(fresh_state(capacity_));
+  back_->mid = fresh_state(capacity_);
+  for (int k = 0; k < imaging_channels(); ++k) {
+    back_->image[k] = Field<T>("pwave::elastic::image", capacity_, st_.nz, st_.ny * st_.nx);
+  }
+}
+
+namespace elastic_loops {
+/// dst's fields = src's (shots [0, count)).
+template <class T>
+void copy_state(const ExecSpace& exec, const el::State<T>& dst, const el::State<T>& src,
+                int count) {
+  const auto d = dst.checkpointed(), s = src.checkpointed();
+  for (std::size_t k = 0; k < d.size(); ++k) {
+    if (d[k].size() == 0) continue;
+    const auto shots = std::make_pair(0, count);
+    Kokkos::deep_copy(exec, Kokkos::subview(d[k], shots, Kokkos::ALL, Kokkos::ALL),
+                      Kokkos::subview(s[k], shots, Kokkos::ALL, Kokkos::ALL));
+  }
+}
+}  // namespace elastic_loops
+
+template <class T>
+template <int Order, int Dim>
+void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
+                                         const propagation::CheckpointHistory<T>& checkpoints) {
+  using Range3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;
+  allocate_backward(checkpoints.interval);
+  Backward& b = *back_;
+  ExecSpace exec;
+  const int channels = imaging_channels();
+  for (int k = 0; k < channels; ++k) Kokkos::deep_copy(exec, b.image[k], T(0));
+  for (const Field<T>& f : b.adj.st.checkpointed()) {
+    if (f.size() > 0) Kokkos::deep_copy(exec, f, T(0));
+  }
+  for (int i = 0; i < 3; ++i)
+    for (int c = 0; c < 3; ++c)
+      if (b.adj.bar[i][c].size() > 0) Kokkos::deep_copy(exec, b.adj.bar[i][c], T(0));
+
+  // The forward steps of a segment run on st_ (restored from its checkpoint); the replay of a
+  // step's velocity half on `mid`; the imaging reads the segment's states.
+  const Steps<Order, Dim> forward(*this, st_, Traces<T>());
+  const Steps<Order, Dim> replay(*this, b.mid, Traces<T>());
+  const el::Coefficients<T, Order>& coef = forward.coefficients();
+  const el::AdjointStep<T, Order, Dim> adjoint(b.adj, coef);
+  el::ImagingState<T> at_mid{b.mid, b.adj.st, {}};
+  for (int k = 0; k < channels; ++k) at_mid.image[k] = b.image[k];
+  const el::Imaging<T, Order, Dim> image_mid(at_mid, coef);
+  std::vector<el::Imaging<T, Order, Dim>> image_before;
+  for (const el::State<T>& s : b.segment) {
+    el::ImagingState<T> i = at_mid;
+    i.forward = s;
+    image_before.emplace_back(i, coef);
+  }
+  const physics::ColumnMap column{st_.nx, st_.hy, st_.ys, st_.halo};
+  const bool pressure_source = problem_.source_type == SourceType::pressure;
+  const Component force_c = component_of(problem_.source_type);
+  const el::ImageForce<T> image_force{pressure_source
+                                          ? Field<T>()
+                                          : b.image[force_c == Component::vx   ? el::bx_ch
+                                                    : force_c == Component::vy ? el::by_ch
+                                                                               : el::bz_ch],
+                                      Steps<Order, Dim>::velocity(b.adj.st, force_c),
+                                      taps_.sources(),
+                                      scaled_wavelet_,
+                                      column,
+                                      0};
+  const el::InjectResidualByCell<T, Dim> inject{{b.adj.st.vx, b.adj.st.vy, b.adj.st.vz},
+                                                b.adj.st.sxx,
+                                                b.adj.st.syy,
+                                                b.adj.st.szz,
+                                                residual,
+                                                taps_.receiver_cells(),
+                                                column};
+  const int cells = taps_.receiver_cells().cells();
+
+  const int interval = checkpoints.interval;
+  const int segments = (problem_.nt + interval - 1) / interval;
+  for (int c = segments - 1; c >= 0; --c) {
+    const int n0 = c * interval, n1 = std::min(problem_.nt, n0 + interval);
+    // The segment's states: its checkpoint, then each step's.
+    checkpoints.for_each_saved(st_, c, [&](const auto& slot, const Field<T>& field) {
+      if (field.size() > 0) {
+        Kokkos::deep_copy(
+            exec, Kokkos::subview(field, std::make_pair(0, count), Kokkos::ALL, Kokkos::ALL),
+            Kokkos::subview(slot, std::make_pair(0, count), Kokkos::ALL, Kokkos::ALL));
+      }
+    });
+    for (int n = n0; n < n1; ++n) {
+      elastic_loops::copy_state(exec, b.segment[std::size_t(n - n0)], st_, count);
+      if (n + 1 < n1) forward.step(exec, count, n);
+    }
+    for (int n = n1 - 1; n >= n0; --n) {
+      const el::State<T>& before = b.segment[std::size_t(n - n0)];
+      elastic_loops::copy_state(exec, b.mid, before, count);
+      replay.velocity_half(exec, count, n);  // mid: v^{n+1/2}, psi_sigma^n; sigma^n
+      image_mid.image_stress(exec, count);
+      adjoint.adjoint_stress(exec, count);
+      if (!pressure_source) {
+        Kokkos::parallel_for("pwave::physics::elastic::image_force",
+                             Range3(exec, {0, 0, n}, {count, taps_.source_taps(), n + 1}),
+                             image_force);
+      }
+      image_before[std::size_t(n - n0)].image_velocity(exec, count);
+      adjoint.adjoint_velocity(exec, count);
+      Kokkos::parallel_for("pwave::physics::elastic::inject_residual",
+                           Range3(exec, {0, 0, n}, {count, cells, n + 1}), inject);
+    }
+  }
+  // The images, stacked along z per slot as shot_imaging() returns them.
+  for (int k = 0; k < channels; ++k) {
+    Kokkos::deep_copy(
+        exec,
+        Kokkos::subview(shot_imaging_, std::make_pair(0, count),
+                        std::make_pair(k * st_.nz, (k + 1) * st_.nz), Kokkos::ALL),
+        Kokkos::subview(b.image[k], std::make_pair(0, count), Kokkos::ALL, Kokkos::ALL));
+  }
+  exec.fence();
+}
+
+/// The explicit instantiations of the loops of order O: float and double, 2D and 3D (at
+/// namespace pwave scope).
+#define PWAVE_INSTANTIATE_ELASTIC_LOOPS_ONE(T, O, D)              \
+  template void ElasticPropagator<T>::forward_impl<O, D>(         \
+      int, const Traces<T>&, const ProgressCallback&, long, long, \
+      const propagation::CheckpointHistory<T>*);                  \
+  template void ElasticPropagator<T>::backward_impl<O, D>(        \
+      int, const Traces<T>&, const propagation::CheckpointHistory<T>&);
+#define PWAVE_INSTANTIATE_ELASTIC_LOOPS(O)          \
+  PWAVE_INSTANTIATE_ELASTIC_LOOPS_ONE(float, O, 2)  \
+  PWAVE_INSTANTIATE_ELASTIC_LOOPS_ONE(float, O, 3)  \
+  PWAVE_INSTANTIATE_ELASTIC_LOOPS_ONE(double, O, 2) \
+  PWAVE_INSTANTIATE_ELASTIC_LOOPS_ONE(double, O, 3)
+
+}  // namespace pwave
