@@ -98,6 +98,86 @@ TEST(DeckElastic, EquationAndShearVelocityForms) {
   EXPECT_LT(mid, 1200.0);
 }
 
+// vs and rho derived from vp cell by cell ({from_vp: rule}): the mudrock line, a Poisson solid
+// and Gardner's density, fluid cells below fluid_vp, the vs floor, the echo in the resolved deck,
+// true_model's from true_model.vp, and each mistake.
+TEST(DeckElastic, ShearVelocityAndDensityDerivedFromVp) {
+  // vp: 1500 m/s water above z = 100 m, 3000 m/s below, a 2000 m/s anomaly.
+  const std::string vp =
+      "  vp: {constant: 1500.0, layers: [{z: 100, vp: 3000}], anomalies: [{x: 300, z: 300, "
+      "radius: 40, vp: 2000}]}\n";
+  const auto derived = [&](const std::string& vs, const std::string& rho) {
+    return edit(elastic_deck(vs, rho), "  vp: 2000.0\n", vp);
+  };
+  const std::size_t water = 0, rock = std::size_t(20) * 61, anomaly = std::size_t(30) * 61 + 30;
+  const io::Deck m = io::load_deck_text(
+      derived("{from_vp: mudrock, fluid_vp: 1500}", "{from_vp: gardner, fluid_vp: 1500}"),
+      "deck.yaml");
+  const std::vector<double>& vs = m.problem.model.vs;
+  const std::vector<double>& rho = m.problem.model.rho;
+  EXPECT_EQ(vs[water], 0.0);
+  EXPECT_EQ(rho[water], 1000.0);
+  EXPECT_DOUBLE_EQ(vs[rock], 0.8621 * 3000 - 1172.4);  // 1413.9 m/s
+  EXPECT_DOUBLE_EQ(vs[anomaly], 0.8621 * 2000 - 1172.4);
+  EXPECT_DOUBLE_EQ(rho[rock], 310 * std::pow(3000.0, 0.25));  // 2295.0 kg/m^3
+  EXPECT_DOUBLE_EQ(rho[anomaly], 310 * std::pow(2000.0, 0.25));
+  EXPECT_EQ(m.resolved["model"]["vs"]["from_vp"].as<std::string>(), "mudrock");
+  EXPECT_EQ(m.resolved["model"]["vs"]["fluid_vp"].as<double>(), 1500.0);
+  EXPECT_EQ(m.resolved["model"]["rho"]["fluid_rho"].as<double>(), 1000.0);
+  // The resolved deck reads back to the same model.
+  const io::Deck again = io::load_deck_text(io::resolved_yaml(m), "deck.yaml");
+  EXPECT_EQ(again.problem.model.vs, vs);
+  EXPECT_EQ(again.problem.model.rho, rho);
+
+  // The mudrock line gives 120.8 m/s at 1500 m/s: a floor of 500 m/s; without fluid_vp the
+  // water is a (slow) solid. Poisson: vs = vp / sqrt(3). Gardner in the water without fluid_vp.
+  const io::Deck f =
+      io::load_deck_text(derived("{from_vp: mudrock, min: 500}",
+                                 "{from_vp: gardner, fluid_vp: 1500, fluid_rho: 1030}"),
+                         "deck.yaml");
+  EXPECT_EQ(f.problem.model.vs[water], 500.0);
+  EXPECT_DOUBLE_EQ(f.problem.model.vs[rock], 0.8621 * 3000 - 1172.4);
+  EXPECT_EQ(f.problem.model.rho[water], 1030.0);
+  const io::Deck p =
+      io::load_deck_text(derived("{from_vp: poisson}", "{from_vp: gardner}"), "deck.yaml");
+  EXPECT_DOUBLE_EQ(p.problem.model.vs[rock], 3000 / std::sqrt(3.0));
+  EXPECT_DOUBLE_EQ(p.problem.model.rho[water], 310 * std::pow(1500.0, 0.25));
+  // From the smoothed vp, and smoothed after.
+  const io::Deck s = io::load_deck_text(edit(derived("{from_vp: poisson, smooth: 20}", "2000.0"),
+                                             "vp: 2000}]}", "vp: 2000}], smooth: 30}"),
+                                        "deck.yaml");
+  EXPECT_GT(s.problem.model.vs[std::size_t(10) * 61], 1500 / std::sqrt(3.0));
+  EXPECT_LT(s.problem.model.vs[std::size_t(10) * 61], 3000 / std::sqrt(3.0));
+
+  // true_model.vs and .rho derive from true_model.vp.
+  std::string fwi =
+      elastic_fwi_deck("  parameters: [vp, vs]\n", "{vp: [1500.0, 3000.0], vs: [0.0, 2000.0]}");
+  fwi = edit(fwi, "true_model:\n",
+             "true_model:\n  vs: {from_vp: poisson}\n  rho: {from_vp: gardner}\n");
+  const io::Deck tm = io::load_deck_text(fwi, "deck.yaml");
+  const std::size_t centre = std::size_t(25) * 61 + 30;  // the true model's 2200 m/s anomaly
+  EXPECT_DOUBLE_EQ(tm.true_model.vs[centre], 2200 / std::sqrt(3.0));
+  EXPECT_DOUBLE_EQ(tm.true_model.rho[centre], 310 * std::pow(2200.0, 0.25));
+  EXPECT_EQ(tm.true_model.vs[0], 2000 / std::sqrt(3.0));
+
+  // Mistakes.
+  EXPECT_DECK_ERROR(deck_error(derived("{from_vp: castagna}", "2000.0")), "model.vs.from_vp",
+                    "deck.yaml:7", "mudrock");
+  EXPECT_DECK_ERROR(deck_error(derived("{from_vp: mudrock}", "{from_vp: mudrock}")),
+                    "model.rho.from_vp", "deck.yaml:8", "gardner");
+  EXPECT_DECK_ERROR(deck_error(derived("{from_vp: mudrock, constant: 1000}", "2000.0")),
+                    "model.vs.constant", "deck.yaml:7", "does not go with from_vp");
+  EXPECT_DECK_ERROR(deck_error(derived("{constant: 1000, fluid_vp: 1500}", "2000.0")),
+                    "model.vs.fluid_vp", "deck.yaml:7", "applies to the {from_vp: ...} form only");
+  EXPECT_DECK_ERROR(deck_error(derived("{from_vp: poisson}", "{from_vp: gardner, min: 3}")),
+                    "model.rho.min", "deck.yaml:8", "applies to model.vs only");
+  EXPECT_DECK_ERROR(deck_error(edit(derived("1000.0", "2000.0"), vp, "  vp: {from_vp: gardner}\n")),
+                    "model.vp.from_vp", "deck.yaml:6", "only vs and rho can be derived from vp");
+  // A floor above sqrt(3)/2 vp in the water is the usual vs-against-vp error.
+  EXPECT_DECK_ERROR(deck_error(derived("{from_vp: mudrock, min: 1400}", "2000.0")), "model.vs",
+                    "deck.yaml:7", "S velocity at cell (iz=0, ix=0) is 1400 m/s");
+}
+
 TEST(DeckElastic, ShearVelocityMistakes) {
   // Required, with the density, for the elastic equation.
   EXPECT_DECK_ERROR(deck_error(edit(elastic_deck(), "  vs: 1000.0\n", "")), "model.vs",

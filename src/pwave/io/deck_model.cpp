@@ -232,6 +232,64 @@ std::vector<double> read_file_material(const DeckReader& r, const YAML::Node& vp
   return values;
 }
 
+// {from_vp: rule, ...}: vs or rho from the P velocity `vp` of the same cell by a rock-physics
+// rule (inputs/README.md, "Derived from vp"). Each formula is stated here once.
+std::vector<double> read_derived_material(const DeckReader& r, const YAML::Node& node,
+                                          const std::string& key, const Material& m,
+                                          const std::vector<double>* vp, YAML::Node& resolved) {
+  const YAML::Node rule_node = r.child(node, key, "from_vp");
+  if (!vp || std::string(m.name) == "vp") {
+    r.fail(key + ".from_vp", rule_node, "only vs and rho can be derived from vp");
+  }
+  for (const char* k : {"file", "format", "shape", "order", "dtype", "scale", "stride", "constant",
+                        "layers", "anomalies"}) {
+    const YAML::Node n = r.child(node, key, k);
+    if (DeckReader::given(n)) {
+      r.fail(key + "." + k, n, "does not go with from_vp (every value comes from vp)");
+    }
+  }
+  const bool shear = std::string(m.name) == "vs";
+  const std::string rule = r.choice(
+      rule_node, key + ".from_vp",
+      shear ? std::vector<std::string>{"mudrock", "poisson"} : std::vector<std::string>{"gardner"});
+  resolved["from_vp"] = rule;
+  // Cells with vp <= fluid_vp are fluid: vs = 0, rho = fluid_rho.
+  const YAML::Node fluid_node = r.child(node, key, "fluid_vp");
+  const double fluid_vp =
+      DeckReader::given(fluid_node) ? r.non_negative(fluid_node, key + ".fluid_vp") : 0.0;
+  resolved["fluid_vp"] = yaml_number(fluid_vp);
+  const auto only_for = [&](const char* name, bool applies, const char* what) {
+    const YAML::Node n = r.child(node, key, name);
+    if (DeckReader::given(n) && !applies) r.fail(key + "." + name, n, what);
+    return n;
+  };
+  const YAML::Node min_node = only_for("min", shear, "applies to model.vs only");
+  const YAML::Node fluid_rho_node = only_for("fluid_rho", !shear, "applies to model.rho only");
+  const double vs_min = DeckReader::given(min_node) ? r.non_negative(min_node, key + ".min") : 0.0;
+  const double fluid_rho =
+      DeckReader::given(fluid_rho_node) ? r.positive(fluid_rho_node, key + ".fluid_rho") : 1000.0;
+  if (shear) {
+    resolved["min"] = yaml_number(vs_min);
+  } else {
+    resolved["fluid_rho"] = yaml_number(fluid_rho);
+  }
+  std::vector<double> values(vp->size());
+  for (std::size_t i = 0; i < vp->size(); ++i) {
+    const double v = (*vp)[i];
+    if (v <= fluid_vp) {
+      values[i] = shear ? 0.0 : fluid_rho;
+    } else if (rule == "mudrock") {  // Castagna et al. (1985), m/s; 0 (a fluid) where it is <= 0
+      const double vs = 0.8621 * v - 1172.4;
+      values[i] = vs > 0.0 ? std::max(vs, vs_min) : 0.0;
+    } else if (rule == "poisson") {  // a Poisson solid (lambda = mu): vs = vp / sqrt(3)
+      values[i] = std::max(v / std::sqrt(3.0), vs_min);
+    } else {  // gardner: Gardner et al. (1974), rho = 310 vp^0.25 kg/m^3 with vp in m/s
+      values[i] = 310.0 * std::pow(v, 0.25);
+    }
+  }
+  return values;
+}
+
 // {constant, layers, anomalies}: a background, layers below given depths, circular bodies.
 std::vector<double> read_built_material(const DeckReader& r, const YAML::Node& vp,
                                         const std::string& key, const Material& m, const Grid& grid,
@@ -399,18 +457,32 @@ void smooth_gaussian(std::vector<double>& values, const Grid& grid, double sigma
 
 std::vector<double> read_material(const DeckReader& r, const YAML::Node& vp, const std::string& key,
                                   const Material& m, const Grid& grid, YAML::Node& resolved,
-                                  std::vector<std::string>& warnings) {
+                                  std::vector<std::string>& warnings,
+                                  const std::vector<double>* p_velocity) {
   if (vp.IsMap()) {
     r.check_keys(vp, key);
     YAML::Node map_resolved(YAML::NodeType::Map);
     const bool from_file = DeckReader::given(r.child(vp, key, "file"));
-    std::vector<double> values = from_file ? read_file_material(r, vp, key, m, grid, map_resolved)
-                                           : read_built_material(r, vp, key, m, grid, map_resolved);
+    const bool derived = DeckReader::given(r.child(vp, key, "from_vp"));
+    for (const char* k : {"fluid_vp", "min", "fluid_rho"}) {
+      const YAML::Node n = r.child(vp, key, k);
+      if (!derived && DeckReader::given(n)) {
+        r.fail(key + "." + k, n, "applies to the {from_vp: ...} form only");
+      }
+    }
+    std::vector<double> values =
+        derived     ? read_derived_material(r, vp, key, m, p_velocity, map_resolved)
+        : from_file ? read_file_material(r, vp, key, m, grid, map_resolved)
+                    : read_built_material(r, vp, key, m, grid, map_resolved);
     const YAML::Node smooth_node = r.child(vp, key, "smooth");
     const double smooth =
         DeckReader::given(smooth_node) ? r.non_negative(smooth_node, key + ".smooth") : 0.0;
     // Check before smoothing: a bad value would spread and hide its cell.
-    check_values(r, key, m, grid, values, from_file ? r.child(vp, key, "file") : vp, warnings);
+    check_values(r, key, m, grid, values,
+                 from_file ? r.child(vp, key, "file")
+                 : derived ? r.child(vp, key, "from_vp")
+                           : vp,
+                 warnings);
     smooth_gaussian(values, grid, smooth);
     map_resolved["smooth"] = yaml_number(smooth);
     resolved = map_resolved;
@@ -443,14 +515,15 @@ DeckModel read_model(const DeckReader& r, const YAML::Node& model,
   const YAML::Node rho = r.child(model, "model", "rho");
   if (DeckReader::given(rho)) {
     YAML::Node rho_resolved;
-    out.model.rho =
-        read_material(r, rho, "model.rho", density_material, grid, rho_resolved, warnings);
+    out.model.rho = read_material(r, rho, "model.rho", density_material, grid, rho_resolved,
+                                  warnings, &out.model.vp);
     out.resolved["rho"] = rho_resolved;
   }
   const YAML::Node vs = r.child(model, "model", "vs");
   if (DeckReader::given(vs)) {
     YAML::Node vs_resolved;
-    out.model.vs = read_material(r, vs, "model.vs", shear_material, grid, vs_resolved, warnings);
+    out.model.vs = read_material(r, vs, "model.vs", shear_material, grid, vs_resolved, warnings,
+                                 &out.model.vp);
     out.resolved["vs"] = vs_resolved;
   }
   return out;

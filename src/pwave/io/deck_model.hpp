@@ -32,14 +32,17 @@ inline constexpr Material shear_material{"vs", "m/s", "S velocity", true};
 inline constexpr Material density_material{"rho", "kg/m^3", "density"};
 
 /// Reads a material value (`m`: vp or vs in m/s, or rho in kg/m^3) for `grid`: a number; {file:
-/// ..., format, shape, order, dtype, scale, stride, smooth}; or {constant, layers: [{z, <name>}],
-/// anomalies: [{x, [y,] z, radius, <name>}], smooth} (y: 3D only, and required there). `key`
-/// names it in messages ("model.vp", "true_model.rho"). Checks every value is positive (>= 0
-/// when m.zero_allowed) and finite. Writes the value as resolved (absolute paths, defaults) into
+/// ..., format, shape, order, dtype, scale, stride, smooth}; {constant, layers: [{z, <name>}],
+/// anomalies: [{x, [y,] z, radius, <name>}], smooth} (y: 3D only, and required there); or, for
+/// vs and rho, {from_vp: rule, fluid_vp, min (vs), fluid_rho (rho), smooth}: derived cell by
+/// cell from `p_velocity` (the P velocity already read, after its smoothing). `key` names it in
+/// messages ("model.vp", "true_model.rho"). Checks every value is positive (>= 0 when
+/// m.zero_allowed) and finite. Writes the value as resolved (absolute paths, defaults) into
 /// `resolved` and returns the values [nz][nx] or [nz][ny][nx] (x fastest).
 std::vector<double> read_material(const DeckReader& reader, const YAML::Node& value,
                                   const std::string& key, const Material& m, const Grid& grid,
-                                  YAML::Node& resolved, std::vector<std::string>& warnings);
+                                  YAML::Node& resolved, std::vector<std::string>& warnings,
+                                  const std::vector<double>* p_velocity = nullptr);
 
 /// read_material for a velocity (m/s).
 inline std::vector<double> read_velocity(const DeckReader& reader, const YAML::Node& vp,

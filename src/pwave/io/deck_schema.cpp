@@ -14,14 +14,15 @@ DeckKey coordinate(const char* name) {
   return DeckKey{name, {leaf("start"), leaf("step"), leaf("count")}};
 }
 
-// A material value (vp, rho, vs) in map form: a file, or a constant with layers and circular
-// anomalies whose values are given under the material's own name.
+// A material value (vp, rho, vs) in map form: a file, a constant with layers and circular
+// anomalies whose values are given under the material's own name, or (vs, rho) derived from vp.
 DeckKey material(const char* name) {
   return DeckKey{
       name,
       {leaf("file"), leaf("format"), leaf("shape"), leaf("order"), leaf("dtype"), leaf("scale"),
        leaf("stride"), leaf("smooth"), leaf("constant"), DeckKey{"layers", {leaf("z"), leaf(name)}},
-       DeckKey{"anomalies", {leaf("x"), leaf("y"), leaf("z"), leaf("radius"), leaf(name)}}}};
+       DeckKey{"anomalies", {leaf("x"), leaf("y"), leaf("z"), leaf("radius"), leaf(name)}},
+       leaf("from_vp"), leaf("fluid_vp"), leaf("min"), leaf("fluid_rho")}};
 }
 
 DeckKey build_schema() {

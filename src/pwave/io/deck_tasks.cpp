@@ -314,7 +314,7 @@ void read_true_model_section(const DeckReader& r, const Node& tm, Deck& deck, No
       Node resolved_q;
       deck.true_model.values(q) = read_material(
           r, node, key, q == physics::Parameter::rho ? density_material : shear_material, grid,
-          resolved_q, deck.warnings);
+          resolved_q, deck.warnings, &deck.true_model.vp);
       out[physics::name(q)] = resolved_q;
     } else {
       deck.true_model.values(q) = p.model.values(q);  // the true value is the initial one
