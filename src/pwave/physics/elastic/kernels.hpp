@@ -59,6 +59,7 @@
 #include <array>
 #include <cstddef>
 
+#include "backends/host_vector.hpp"
 #include "pwave/physics/acoustic_vd/kernels.hpp"
 #include "pwave/physics/point_sources.hpp"
 
@@ -202,66 +203,158 @@ KOKKOS_FORCEINLINE_FUNCTION T stencil(const State<T>& st, const Coefficients<T, 
 /// The normal stress increment of component i: lambda tr(eps) + 2 mu eps_ii (both times dt).
 template <class T>
 KOKKOS_FORCEINLINE_FUNCTION T normal_stress(T lambda, T mu, T trace, T eps) {
-  return lambda * trace + T(2) * mu * eps;
+  return lambda * trace + (mu + mu) * eps;
 }
 
 /// div(sigma) at the velocity points of p, one component each (the CPML terms included): what
-/// UpdateVelocity multiplies by dt b. Components y in 3D only.
-template <class T>
+/// UpdateVelocity multiplies by dt b. Components y in 3D only. V: a scalar T, or on the host
+/// line paths a host vector of T.
+template <class V>
 struct Divergence {
-  T x = 0, y = 0, z = 0;
+  V x{}, y{}, z{};
 };
+
+/// The derivatives of the cell paths: derivative<> at point p.
+template <class T, int Order, bool Advance>
+struct CellDerivatives {
+  const State<T>& st;
+  const Coefficients<T, Order>& c;
+  const Point& p;
+  template <int Axis, bool Plus, bool InStrip>
+  KOKKOS_FORCEINLINE_FUNCTION T d(const Field<T>& f, const Field<T>& memory) const {
+    return derivative<Axis, Plus, InStrip, Advance>(st, c, f, memory, p);
+  }
+};
+
+/// div(sigma) from the derivatives `d` gives (CellDerivatives, LineDerivatives): the one statement
+/// of the velocity update's right-hand side, for the cell and the host line paths alike.
+template <int Dim, bool InX, bool InZ, bool InY, class T, class D>
+KOKKOS_FORCEINLINE_FUNCTION auto divergence_of(const State<T>& st, const D& d) {
+  const AxisCpml<T>& mx = st.cpml[X];
+  const AxisCpml<T>& my = st.cpml[Y];
+  const AxisCpml<T>& mz = st.cpml[Z];
+  Divergence<decltype(d.template d<X, plus, InX>(st.sxx, mx.stress[X]))> f;
+  f.x = d.template d<X, plus, InX>(st.sxx, mx.stress[X]) +
+        d.template d<Z, minus, InZ>(st.sxz, mz.stress[X]);
+  f.z = d.template d<X, minus, InX>(st.sxz, mx.stress[Z]) +
+        d.template d<Z, plus, InZ>(st.szz, mz.stress[Z]);
+  if constexpr (Dim == 3) {
+    f.x += d.template d<Y, minus, InY>(st.sxy, my.stress[X]);
+    f.z += d.template d<Y, minus, InY>(st.syz, my.stress[Z]);
+    f.y = d.template d<X, minus, InX>(st.sxy, mx.stress[Y]) +
+          d.template d<Y, plus, InY>(st.syy, my.stress[Y]) +
+          d.template d<Z, minus, InZ>(st.syz, mz.stress[Y]);
+  }
+  return f;
+}
 
 template <class T, int Order, int Dim, bool InX, bool InZ, bool InY, bool Advance>
 KOKKOS_FORCEINLINE_FUNCTION Divergence<T> divergence(const State<T>& st,
                                                      const Coefficients<T, Order>& c,
                                                      const Point& p) {
-  const AxisCpml<T>& mx = st.cpml[X];
-  const AxisCpml<T>& my = st.cpml[Y];
-  const AxisCpml<T>& mz = st.cpml[Z];
-  Divergence<T> f;
-  f.x = derivative<X, plus, InX, Advance>(st, c, st.sxx, mx.stress[X], p) +
-        derivative<Z, minus, InZ, Advance>(st, c, st.sxz, mz.stress[X], p);
-  f.z = derivative<X, minus, InX, Advance>(st, c, st.sxz, mx.stress[Z], p) +
-        derivative<Z, plus, InZ, Advance>(st, c, st.szz, mz.stress[Z], p);
-  if constexpr (Dim == 3) {
-    f.x += derivative<Y, minus, InY, Advance>(st, c, st.sxy, my.stress[X], p);
-    f.z += derivative<Y, minus, InY, Advance>(st, c, st.syz, my.stress[Z], p);
-    f.y = derivative<X, minus, InX, Advance>(st, c, st.sxy, mx.stress[Y], p) +
-          derivative<Y, plus, InY, Advance>(st, c, st.syy, my.stress[Y], p) +
-          derivative<Z, minus, InZ, Advance>(st, c, st.syz, mz.stress[Y], p);
-  }
-  return f;
+  return divergence_of<Dim, InX, InZ, InY>(st, CellDerivatives<T, Order, Advance>{st, c, p});
 }
 
 /// The strains of v at p (the CPML terms included): the normal ones at the cell (D- of each
 /// velocity along its own axis), the shear ones eps_ac = D+_c v_a + D+_a v_c (twice the tensor's)
 /// at their shear points. What UpdateStress multiplies by dt lambda, dt mu. y terms in 3D only.
-template <class T>
+template <class V>
 struct Strains {
-  T xx = 0, yy = 0, zz = 0, xz = 0, xy = 0, yz = 0;
-  KOKKOS_INLINE_FUNCTION T trace() const { return xx + yy + zz; }
+  V xx{}, yy{}, zz{}, xz{}, xy{}, yz{};
+  KOKKOS_INLINE_FUNCTION V trace() const { return xx + yy + zz; }
 };
+
+/// The strains from the derivatives `d` gives: the one statement of the stress update's
+/// right-hand side (see divergence_of).
+template <int Dim, bool InX, bool InZ, bool InY, class T, class D>
+KOKKOS_FORCEINLINE_FUNCTION auto strains_of(const State<T>& st, const D& d) {
+  const AxisCpml<T>& mx = st.cpml[X];
+  const AxisCpml<T>& my = st.cpml[Y];
+  const AxisCpml<T>& mz = st.cpml[Z];
+  Strains<decltype(d.template d<X, minus, InX>(st.vx, mx.velocity[X]))> e;
+  e.xx = d.template d<X, minus, InX>(st.vx, mx.velocity[X]);
+  e.zz = d.template d<Z, minus, InZ>(st.vz, mz.velocity[Z]);
+  e.xz = d.template d<Z, plus, InZ>(st.vx, mz.velocity[X]) +
+         d.template d<X, plus, InX>(st.vz, mx.velocity[Z]);
+  if constexpr (Dim == 3) {
+    e.yy = d.template d<Y, minus, InY>(st.vy, my.velocity[Y]);
+    e.xy = d.template d<Y, plus, InY>(st.vx, my.velocity[X]) +
+           d.template d<X, plus, InX>(st.vy, mx.velocity[Y]);
+    e.yz = d.template d<Z, plus, InZ>(st.vy, mz.velocity[Y]) +
+           d.template d<Y, plus, InY>(st.vz, my.velocity[Z]);
+  }
+  return e;
+}
 
 template <class T, int Order, int Dim, bool InX, bool InZ, bool InY, bool Advance>
 KOKKOS_FORCEINLINE_FUNCTION Strains<T> strains(const State<T>& st, const Coefficients<T, Order>& c,
                                                const Point& p) {
-  const AxisCpml<T>& mx = st.cpml[X];
-  const AxisCpml<T>& my = st.cpml[Y];
-  const AxisCpml<T>& mz = st.cpml[Z];
-  Strains<T> e;
-  e.xx = derivative<X, minus, InX, Advance>(st, c, st.vx, mx.velocity[X], p);
-  e.zz = derivative<Z, minus, InZ, Advance>(st, c, st.vz, mz.velocity[Z], p);
-  e.xz = derivative<Z, plus, InZ, Advance>(st, c, st.vx, mz.velocity[X], p) +
-         derivative<X, plus, InX, Advance>(st, c, st.vz, mx.velocity[Z], p);
-  if constexpr (Dim == 3) {
-    e.yy = derivative<Y, minus, InY, Advance>(st, c, st.vy, my.velocity[Y], p);
-    e.xy = derivative<Y, plus, InY, Advance>(st, c, st.vx, my.velocity[X], p) +
-           derivative<X, plus, InX, Advance>(st, c, st.vy, mx.velocity[Y], p);
-    e.yz = derivative<Z, plus, InZ, Advance>(st, c, st.vy, mz.velocity[Y], p) +
-           derivative<Y, plus, InY, Advance>(st, c, st.vz, my.velocity[Z], p);
+  return strains_of<Dim, InX, InZ, InY>(st, CellDerivatives<T, Order, Advance>{st, c, p});
+}
+
+/// The derivatives of the host line paths: those of derivative<> (Advance) at the W points
+/// [i, i + W) of the x line (s, iz, iy) as host vectors H::type, loaded from the fields' memory
+/// (the x line of a box is contiguous in every field, memory variable and x profile). The
+/// arithmetic is derivative<>'s (d_plus, d_minus with the coefficients broadcast, cpml_memory).
+template <class H, class T, int Order>
+struct LineDerivatives {
+  static constexpr int R = StaggeredStencil<Order>::radius;
+  using V = typename H::type;
+  const State<T>& st;
+  const V* cx;
+  const V* cz;
+  const V* cy;
+  long zs;  ///< elements between rows
+  int s, iz, iy, i;
+
+  template <int Axis, bool Plus, bool InStrip>
+  PWAVE_HOST_INLINE V d(const Field<T>& f, const Field<T>& memory) const {
+    const Point p = st.point(s, iz, iy, i);
+    const T* u = &f(s, p.z, p.x);
+    const long step = Axis == X ? 1 : Axis == Y ? st.ys : zs;
+    const V* k = Axis == X ? cx : Axis == Y ? cy : cz;
+    const auto at = [&](int j) { return H::load(u + j * step); };
+    V g;
+    if constexpr (Plus) {
+      g = acoustic_vd::d_plus<R>(k, at);
+    } else {
+      g = acoustic_vd::d_minus<R>(k, at);
+    }
+    if constexpr (InStrip) {
+      const CpmlAxis<T>& profile = profile_of<Axis, Plus>(st);
+      T* const m = &memory_at<Axis>(st, memory, p);
+      V a, b;
+      if constexpr (Axis == X) {
+        a = H::load(&profile.a(i)), b = H::load(&profile.b(i));
+      } else {
+        a = H::splat(profile.a(position<Axis>(p))), b = H::splat(profile.b(position<Axis>(p)));
+      }
+      V mv = H::load(m);
+      g = acoustic_vd::cpml_memory(mv, a, b, g);
+      H::store(m, mv);
+    }
+    return g;
   }
-  return e;
+};
+
+/// The host line loop of an update: body(derivatives at [i, i + W), i) for the whole vectors of
+/// [x0, x1), then cell(ix) for the cells after the last one. The coefficients are broadcast
+/// once per line.
+template <class T, int Order, class Body, class Cell>
+void for_each_line_vector(const State<T>& st, const Coefficients<T, Order>& c, int s, int iz,
+                          int iy, int x0, int x1, const Body& body, const Cell& cell) {
+  using H = backend::host::Native<T>;
+  using V = typename H::type;
+  constexpr int R = StaggeredStencil<Order>::radius;
+  V cx[R + 1], cz[R + 1], cy[R + 1];
+  for (int k = 0; k <= R; ++k)
+    cx[k] = H::splat(c.x[k]), cz[k] = H::splat(c.z[k]), cy[k] = H::splat(c.y[k]);
+  const long zs = long(st.vx.stride(1));
+  int ix = x0;
+  for (; ix + H::width <= x1; ix += H::width) {
+    body(LineDerivatives<H, T, Order>{st, cx, cz, cy, zs, s, iz, iy, ix}, ix);
+  }
+  for (; ix < x1; ++ix) cell(ix);
 }
 
 /// First launch of a step: v^{n+1/2} = v^{n-1/2} + dt b div(sigma^n) at every point of the
@@ -278,6 +371,26 @@ struct UpdateVelocity {
     if constexpr (Dim == 3) st.vy(s, p.z, p.x) += st.by(iz, p.q) * f.y;
     st.vx(s, p.z, p.x) += st.bx(iz, p.q) * f.x;
     st.vz(s, p.z, p.x) += st.bz(iz, p.q) * f.z;
+  }
+
+  /// Host backends (backend::for_each_cell_3d): the x line (iz, iy) from x0 to x1, operator()'s
+  /// arithmetic on host vectors of x points (the cells after the last whole vector one by one).
+  void line(int s, int iz, int iy, int x0, int x1) const {
+    using H = backend::host::Native<T>;
+    const Point p = st.point(s, iz, iy, 0);
+    T *vx = &st.vx(s, p.z, p.x), *vz = &st.vz(s, p.z, p.x);
+    const T *bx = &st.bx(iz, p.q), *bz = &st.bz(iz, p.q);
+    T* vy = Dim == 3 ? &st.vy(s, p.z, p.x) : nullptr;
+    const T* by = Dim == 3 ? &st.by(iz, p.q) : nullptr;
+    for_each_line_vector(
+        st, c, s, iz, iy, x0, x1,
+        [&](const auto& d, int i) {
+          const auto f = divergence_of<Dim, InX, InZ, InY>(st, d);
+          if constexpr (Dim == 3) H::store(vy + i, H::load(vy + i) + H::load(by + i) * f.y);
+          H::store(vx + i, H::load(vx + i) + H::load(bx + i) * f.x);
+          H::store(vz + i, H::load(vz + i) + H::load(bz + i) * f.z);
+        },
+        [&](int ix) { (*this)(s, iz, iy, ix); });
   }
 };
 
@@ -301,6 +414,35 @@ struct UpdateStress {
       st.sxy(s, p.z, p.x) += st.mu_xy(iz, p.q) * e.xy;
       st.syz(s, p.z, p.x) += st.mu_yz(iz, p.q) * e.yz;
     }
+  }
+
+  /// Host backends: the x line (iz, iy) from x0 to x1, as UpdateVelocity::line.
+  void line(int s, int iz, int iy, int x0, int x1) const {
+    using H = backend::host::Native<T>;
+    const Point p = st.point(s, iz, iy, 0);
+    T *sxx = &st.sxx(s, p.z, p.x), *szz = &st.szz(s, p.z, p.x), *sxz = &st.sxz(s, p.z, p.x);
+    const T *lambda = &st.lambda(iz, p.q), *mu = &st.mu(iz, p.q), *mu_xz = &st.mu_xz(iz, p.q);
+    T *syy = nullptr, *sxy = nullptr, *syz = nullptr;
+    const T *mu_xy = nullptr, *mu_yz = nullptr;
+    if constexpr (Dim == 3) {
+      syy = &st.syy(s, p.z, p.x), sxy = &st.sxy(s, p.z, p.x), syz = &st.syz(s, p.z, p.x);
+      mu_xy = &st.mu_xy(iz, p.q), mu_yz = &st.mu_yz(iz, p.q);
+    }
+    for_each_line_vector(
+        st, c, s, iz, iy, x0, x1,
+        [&](const auto& d, int i) {
+          const auto e = strains_of<Dim, InX, InZ, InY>(st, d);
+          const auto l = H::load(lambda + i), m = H::load(mu + i), trace = e.trace();
+          H::store(sxx + i, H::load(sxx + i) + normal_stress(l, m, trace, e.xx));
+          H::store(szz + i, H::load(szz + i) + normal_stress(l, m, trace, e.zz));
+          H::store(sxz + i, H::load(sxz + i) + H::load(mu_xz + i) * e.xz);
+          if constexpr (Dim == 3) {
+            H::store(syy + i, H::load(syy + i) + normal_stress(l, m, trace, e.yy));
+            H::store(sxy + i, H::load(sxy + i) + H::load(mu_xy + i) * e.xy);
+            H::store(syz + i, H::load(syz + i) + H::load(mu_yz + i) * e.yz);
+          }
+        },
+        [&](int ix) { (*this)(s, iz, iy, ix); });
   }
 };
 
