@@ -77,20 +77,24 @@ struct AdjointState {
   Field<T> bar[3][3];
 };
 
-/// ybar through the transpose of the CPML term of a derivative along `Axis` (D+ if `Plus`) at p:
-/// ybar itself outside the axis' strips, else (1 + b) ybar + b psibar, advancing psibar.
-template <int Axis, bool Plus, bool InStrip, class T>
-KOKKOS_FORCEINLINE_FUNCTION T memory_transpose(const State<T>& st, T ybar, const Field<T>& memory,
-                                               const Point& p) {
+/// ybar through the transpose of the CPML term of a derivative along `Axis` (D+ if `Plus`) at
+/// the accessor's point(s): ybar itself outside the axis' strips, else (1 + b) ybar + b psibar,
+/// advancing psibar.
+template <int Axis, bool Plus, bool InStrip, class A, class V, class T>
+KOKKOS_FORCEINLINE_FUNCTION V transposed(const A& at, V ybar, const Field<T>& memory) {
   if constexpr (InStrip) {
-    const CpmlAxis<T>& profile = profile_of<Axis, Plus>(st);
-    const int i = position<Axis>(p);
-    return acoustic_vd::psi_transpose(ybar, memory_at<Axis>(st, memory, p), profile.a(i),
-                                      profile.b(i));
+    auto m = at.template load_memory<Axis>(memory);
+    const V g = acoustic_vd::psi_transpose(ybar, m, at.template profile_a<Axis, Plus>(),
+                                           at.template profile_b<Axis, Plus>());
+    at.template store_memory<Axis>(memory, m);
+    return g;
   } else {
     return ybar;
   }
 }
+
+/// The kernels below state their arithmetic in apply(at) for an accessor (kernels.hpp:
+/// CellAccess, LineAccess), and run it cell by cell (operator()) or by host x lines (line()).
 
 /// E^T, first launch: the strains' adjoints from sigmabar^{n+1}, through the CPML's transposes.
 template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
@@ -98,33 +102,41 @@ struct AdjointStressBar {
   AdjointState<T> a;
   Coefficients<T, Order> c;
 
-  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
-  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
+  template <class At>
+  KOKKOS_FORCEINLINE_FUNCTION void apply(const At& at) const {
     const State<T>& st = a.st;
-    const Point p = st.point(s, iz, iy, ix);
     const AxisCpml<T>& mx = st.cpml[X];
     const AxisCpml<T>& my = st.cpml[Y];
     const AxisCpml<T>& mz = st.cpml[Z];
-    const T sxx = st.sxx(s, p.z, p.x), szz = st.szz(s, p.z, p.x);
-    const T syy = Dim == 3 ? st.syy(s, p.z, p.x) : T(0);
-    const T lambda = st.lambda(iz, p.q), mu = st.mu(iz, p.q), trace = sxx + syy + szz;
-    a.bar[X][X](s, p.z, p.x) = memory_transpose<X, minus, InX>(
-        st, normal_stress(lambda, mu, trace, sxx), mx.velocity[X], p);
-    a.bar[Z][Z](s, p.z, p.x) = memory_transpose<Z, minus, InZ>(
-        st, normal_stress(lambda, mu, trace, szz), mz.velocity[Z], p);
-    const T xz = st.mu_xz(iz, p.q) * st.sxz(s, p.z, p.x);
-    a.bar[Z][X](s, p.z, p.x) = memory_transpose<Z, plus, InZ>(st, xz, mz.velocity[X], p);
-    a.bar[X][Z](s, p.z, p.x) = memory_transpose<X, plus, InX>(st, xz, mx.velocity[Z], p);
+    const auto sxx = at.load(st.sxx), szz = at.load(st.szz);
+    typename At::Value syy{};
+    if constexpr (Dim == 3) syy = at.load(st.syy);
+    const auto lambda = at.coefficient(st.lambda), mu = at.coefficient(st.mu);
+    const auto trace = sxx + syy + szz;
+    at.store(a.bar[X][X],
+             transposed<X, minus, InX>(at, normal_stress(lambda, mu, trace, sxx), mx.velocity[X]));
+    at.store(a.bar[Z][Z],
+             transposed<Z, minus, InZ>(at, normal_stress(lambda, mu, trace, szz), mz.velocity[Z]));
+    const auto xz = at.coefficient(st.mu_xz) * at.load(st.sxz);
+    at.store(a.bar[Z][X], transposed<Z, plus, InZ>(at, xz, mz.velocity[X]));
+    at.store(a.bar[X][Z], transposed<X, plus, InX>(at, xz, mx.velocity[Z]));
     if constexpr (Dim == 3) {
-      a.bar[Y][Y](s, p.z, p.x) = memory_transpose<Y, minus, InY>(
-          st, normal_stress(lambda, mu, trace, syy), my.velocity[Y], p);
-      const T xy = st.mu_xy(iz, p.q) * st.sxy(s, p.z, p.x);
-      a.bar[Y][X](s, p.z, p.x) = memory_transpose<Y, plus, InY>(st, xy, my.velocity[X], p);
-      a.bar[X][Y](s, p.z, p.x) = memory_transpose<X, plus, InX>(st, xy, mx.velocity[Y], p);
-      const T yz = st.mu_yz(iz, p.q) * st.syz(s, p.z, p.x);
-      a.bar[Z][Y](s, p.z, p.x) = memory_transpose<Z, plus, InZ>(st, yz, mz.velocity[Y], p);
-      a.bar[Y][Z](s, p.z, p.x) = memory_transpose<Y, plus, InY>(st, yz, my.velocity[Z], p);
+      at.store(a.bar[Y][Y], transposed<Y, minus, InY>(at, normal_stress(lambda, mu, trace, syy),
+                                                      my.velocity[Y]));
+      const auto xy = at.coefficient(st.mu_xy) * at.load(st.sxy);
+      at.store(a.bar[Y][X], transposed<Y, plus, InY>(at, xy, my.velocity[X]));
+      at.store(a.bar[X][Y], transposed<X, plus, InX>(at, xy, mx.velocity[Y]));
+      const auto yz = at.coefficient(st.mu_yz) * at.load(st.syz);
+      at.store(a.bar[Z][Y], transposed<Z, plus, InZ>(at, yz, mz.velocity[Y]));
+      at.store(a.bar[Y][Z], transposed<Y, plus, InY>(at, yz, my.velocity[Z]));
     }
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
+    apply(CellAccess<T, Order>{a.st, c, a.st.point(s, iz, iy, ix)});
+  }
+  void line(int s, int iz, int iy, int x0, int x1) const {
+    host_line(*this, a.st, c, s, iz, iy, x0, x1);
   }
 };
 
@@ -135,21 +147,29 @@ struct AdjointStressGather {
   AdjointState<T> a;
   Coefficients<T, Order> c;
 
+  template <class At>
+  KOKKOS_FORCEINLINE_FUNCTION void apply(const At& at) const {
+    const State<T>& st = a.st;
+    auto vx =
+        at.template stencil<X, plus>(a.bar[X][X]) + at.template stencil<Z, minus>(a.bar[Z][X]);
+    auto vz =
+        at.template stencil<Z, plus>(a.bar[Z][Z]) + at.template stencil<X, minus>(a.bar[X][Z]);
+    if constexpr (Dim == 3) {
+      vx += at.template stencil<Y, minus>(a.bar[Y][X]);
+      vz += at.template stencil<Y, minus>(a.bar[Y][Z]);
+      at.store(st.vy, at.load(st.vy) - (at.template stencil<Y, plus>(a.bar[Y][Y]) +
+                                        at.template stencil<X, minus>(a.bar[X][Y]) +
+                                        at.template stencil<Z, minus>(a.bar[Z][Y])));
+    }
+    at.store(st.vx, at.load(st.vx) - vx);
+    at.store(st.vz, at.load(st.vz) - vz);
+  }
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
-    const State<T>& st = a.st;
-    const Point p = st.point(s, iz, iy, ix);
-    T vx = stencil<X, plus>(st, c, a.bar[X][X], p) + stencil<Z, minus>(st, c, a.bar[Z][X], p);
-    T vz = stencil<Z, plus>(st, c, a.bar[Z][Z], p) + stencil<X, minus>(st, c, a.bar[X][Z], p);
-    if constexpr (Dim == 3) {
-      vx += stencil<Y, minus>(st, c, a.bar[Y][X], p);
-      vz += stencil<Y, minus>(st, c, a.bar[Y][Z], p);
-      st.vy(s, p.z, p.x) -= stencil<Y, plus>(st, c, a.bar[Y][Y], p) +
-                            stencil<X, minus>(st, c, a.bar[X][Y], p) +
-                            stencil<Z, minus>(st, c, a.bar[Z][Y], p);
-    }
-    st.vx(s, p.z, p.x) -= vx;
-    st.vz(s, p.z, p.x) -= vz;
+    apply(CellAccess<T, Order>{a.st, c, a.st.point(s, iz, iy, ix)});
+  }
+  void line(int s, int iz, int iy, int x0, int x1) const {
+    host_line(*this, a.st, c, s, iz, iy, x0, x1);
   }
 };
 
@@ -160,27 +180,33 @@ struct AdjointVelocityBar {
   AdjointState<T> a;
   Coefficients<T, Order> c;
 
-  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
-  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
+  template <class At>
+  KOKKOS_FORCEINLINE_FUNCTION void apply(const At& at) const {
     const State<T>& st = a.st;
-    const Point p = st.point(s, iz, iy, ix);
     const AxisCpml<T>& mx = st.cpml[X];
     const AxisCpml<T>& my = st.cpml[Y];
     const AxisCpml<T>& mz = st.cpml[Z];
-    const T wx = st.bx(iz, p.q) * st.vx(s, p.z, p.x);
-    const T wz = st.bz(iz, p.q) * st.vz(s, p.z, p.x);
-    a.bar[X][X](s, p.z, p.x) = memory_transpose<X, plus, InX>(st, wx, mx.stress[X], p);
-    a.bar[Z][X](s, p.z, p.x) = memory_transpose<Z, minus, InZ>(st, wx, mz.stress[X], p);
-    a.bar[X][Z](s, p.z, p.x) = memory_transpose<X, minus, InX>(st, wz, mx.stress[Z], p);
-    a.bar[Z][Z](s, p.z, p.x) = memory_transpose<Z, plus, InZ>(st, wz, mz.stress[Z], p);
+    const auto wx = at.coefficient(st.bx) * at.load(st.vx);
+    const auto wz = at.coefficient(st.bz) * at.load(st.vz);
+    at.store(a.bar[X][X], transposed<X, plus, InX>(at, wx, mx.stress[X]));
+    at.store(a.bar[Z][X], transposed<Z, minus, InZ>(at, wx, mz.stress[X]));
+    at.store(a.bar[X][Z], transposed<X, minus, InX>(at, wz, mx.stress[Z]));
+    at.store(a.bar[Z][Z], transposed<Z, plus, InZ>(at, wz, mz.stress[Z]));
     if constexpr (Dim == 3) {
-      const T wy = st.by(iz, p.q) * st.vy(s, p.z, p.x);
-      a.bar[Y][X](s, p.z, p.x) = memory_transpose<Y, minus, InY>(st, wx, my.stress[X], p);
-      a.bar[Y][Z](s, p.z, p.x) = memory_transpose<Y, minus, InY>(st, wz, my.stress[Z], p);
-      a.bar[X][Y](s, p.z, p.x) = memory_transpose<X, minus, InX>(st, wy, mx.stress[Y], p);
-      a.bar[Y][Y](s, p.z, p.x) = memory_transpose<Y, plus, InY>(st, wy, my.stress[Y], p);
-      a.bar[Z][Y](s, p.z, p.x) = memory_transpose<Z, minus, InZ>(st, wy, mz.stress[Y], p);
+      const auto wy = at.coefficient(st.by) * at.load(st.vy);
+      at.store(a.bar[Y][X], transposed<Y, minus, InY>(at, wx, my.stress[X]));
+      at.store(a.bar[Y][Z], transposed<Y, minus, InY>(at, wz, my.stress[Z]));
+      at.store(a.bar[X][Y], transposed<X, minus, InX>(at, wy, mx.stress[Y]));
+      at.store(a.bar[Y][Y], transposed<Y, plus, InY>(at, wy, my.stress[Y]));
+      at.store(a.bar[Z][Y], transposed<Z, minus, InZ>(at, wy, mz.stress[Y]));
     }
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
+    apply(CellAccess<T, Order>{a.st, c, a.st.point(s, iz, iy, ix)});
+  }
+  void line(int s, int iz, int iy, int x0, int x1) const {
+    host_line(*this, a.st, c, s, iz, iy, x0, x1);
   }
 };
 
@@ -191,21 +217,27 @@ struct AdjointVelocityGather {
   AdjointState<T> a;
   Coefficients<T, Order> c;
 
+  template <class At>
+  KOKKOS_FORCEINLINE_FUNCTION void apply(const At& at) const {
+    const State<T>& st = a.st;
+    at.store(st.sxx, at.load(st.sxx) - at.template stencil<X, minus>(a.bar[X][X]));
+    at.store(st.szz, at.load(st.szz) - at.template stencil<Z, minus>(a.bar[Z][Z]));
+    at.store(st.sxz, at.load(st.sxz) - (at.template stencil<Z, plus>(a.bar[Z][X]) +
+                                        at.template stencil<X, plus>(a.bar[X][Z])));
+    if constexpr (Dim == 3) {
+      at.store(st.syy, at.load(st.syy) - at.template stencil<Y, minus>(a.bar[Y][Y]));
+      at.store(st.sxy, at.load(st.sxy) - (at.template stencil<Y, plus>(a.bar[Y][X]) +
+                                          at.template stencil<X, plus>(a.bar[X][Y])));
+      at.store(st.syz, at.load(st.syz) - (at.template stencil<Z, plus>(a.bar[Z][Y]) +
+                                          at.template stencil<Y, plus>(a.bar[Y][Z])));
+    }
+  }
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
-    const State<T>& st = a.st;
-    const Point p = st.point(s, iz, iy, ix);
-    st.sxx(s, p.z, p.x) -= stencil<X, minus>(st, c, a.bar[X][X], p);
-    st.szz(s, p.z, p.x) -= stencil<Z, minus>(st, c, a.bar[Z][Z], p);
-    st.sxz(s, p.z, p.x) -=
-        stencil<Z, plus>(st, c, a.bar[Z][X], p) + stencil<X, plus>(st, c, a.bar[X][Z], p);
-    if constexpr (Dim == 3) {
-      st.syy(s, p.z, p.x) -= stencil<Y, minus>(st, c, a.bar[Y][Y], p);
-      st.sxy(s, p.z, p.x) -=
-          stencil<Y, plus>(st, c, a.bar[Y][X], p) + stencil<X, plus>(st, c, a.bar[X][Y], p);
-      st.syz(s, p.z, p.x) -=
-          stencil<Z, plus>(st, c, a.bar[Z][Y], p) + stencil<Y, plus>(st, c, a.bar[Y][Z], p);
-    }
+    apply(CellAccess<T, Order>{a.st, c, a.st.point(s, iz, iy, ix)});
+  }
+  void line(int s, int iz, int iy, int x0, int x1) const {
+    host_line(*this, a.st, c, s, iz, iy, x0, x1);
   }
 };
 
@@ -217,47 +249,59 @@ struct ImagingState {
   Field<T> image[8];  ///< [shot][nz][ny nx] by Channel (5 in 2D)
 };
 
-/// dJ/dB_c += vbar_c^{n+1/2} F_c^n at the velocity points (F: divergence() of the state the
+/// dJ/dB_c += vbar_c^{n+1/2} F_c^n at the velocity points (F: divergence_of() of the state the
 /// velocity update read, its memory variables not advanced).
 template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
 struct ImageVelocity {
   ImagingState<T> i;
   Coefficients<T, Order> c;
 
+  template <class At>
+  KOKKOS_FORCEINLINE_FUNCTION void apply(const At& at) const {
+    const auto f = divergence_of<Dim, InX, InZ, InY, false>(at, i.forward);
+    const State<T>& adj = i.adjoint;
+    at.add_image(i.image[bx_ch], at.load(adj.vx) * f.x);
+    at.add_image(i.image[bz_ch], at.load(adj.vz) * f.z);
+    if constexpr (Dim == 3) at.add_image(i.image[by_ch], at.load(adj.vy) * f.y);
+  }
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
-    const Point p = i.forward.point(s, iz, iy, ix);
-    const Divergence<T> f = divergence<T, Order, Dim, InX, InZ, InY, false>(i.forward, c, p);
-    const State<T>& adj = i.adjoint;
-    i.image[bx_ch](s, iz, p.q) += adj.vx(s, p.z, p.x) * f.x;
-    i.image[bz_ch](s, iz, p.q) += adj.vz(s, p.z, p.x) * f.z;
-    if constexpr (Dim == 3) i.image[by_ch](s, iz, p.q) += adj.vy(s, p.z, p.x) * f.y;
+    apply(CellAccess<T, Order>{i.forward, c, i.forward.point(s, iz, iy, ix)});
+  }
+  void line(int s, int iz, int iy, int x0, int x1) const {
+    host_line(*this, i.forward, c, s, iz, iy, x0, x1);
   }
 };
 
 /// dJ/dlambda, dJ/dmu at the cells and dJ/dmu_ac at the shear points from sigmabar^{n+1} and the
-/// strains of v^{n+1/2} (strains() of the state the stress update read, not advanced).
+/// strains of v^{n+1/2} (strains_of() of the state the stress update read, not advanced).
 template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
 struct ImageStress {
   ImagingState<T> i;
   Coefficients<T, Order> c;
 
+  template <class At>
+  KOKKOS_FORCEINLINE_FUNCTION void apply(const At& at) const {
+    const auto e = strains_of<Dim, InX, InZ, InY, false>(at, i.forward);
+    const State<T>& adj = i.adjoint;
+    const auto sxx = at.load(adj.sxx), szz = at.load(adj.szz);
+    auto trace = sxx + szz, work = sxx * e.xx + szz * e.zz;
+    if constexpr (Dim == 3) {
+      const auto syy = at.load(adj.syy);
+      trace += syy, work += syy * e.yy;
+      at.add_image(i.image[mu_xy_ch], at.load(adj.sxy) * e.xy);
+      at.add_image(i.image[mu_yz_ch], at.load(adj.syz) * e.yz);
+    }
+    at.add_image(i.image[lambda_ch], trace * e.trace());
+    at.add_image(i.image[mu_ch], work + work);  // 2 work
+    at.add_image(i.image[mu_xz_ch], at.load(adj.sxz) * e.xz);
+  }
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
-    const Point p = i.forward.point(s, iz, iy, ix);
-    const Strains<T> e = strains<T, Order, Dim, InX, InZ, InY, false>(i.forward, c, p);
-    const State<T>& adj = i.adjoint;
-    const T sxx = adj.sxx(s, p.z, p.x), szz = adj.szz(s, p.z, p.x);
-    T trace = sxx + szz, work = sxx * e.xx + szz * e.zz;
-    if constexpr (Dim == 3) {
-      const T syy = adj.syy(s, p.z, p.x);
-      trace += syy, work += syy * e.yy;
-      i.image[mu_xy_ch](s, iz, p.q) += adj.sxy(s, p.z, p.x) * e.xy;
-      i.image[mu_yz_ch](s, iz, p.q) += adj.syz(s, p.z, p.x) * e.yz;
-    }
-    i.image[lambda_ch](s, iz, p.q) += trace * e.trace();
-    i.image[mu_ch](s, iz, p.q) += T(2) * work;
-    i.image[mu_xz_ch](s, iz, p.q) += adj.sxz(s, p.z, p.x) * e.xz;
+    apply(CellAccess<T, Order>{i.forward, c, i.forward.point(s, iz, iy, ix)});
+  }
+  void line(int s, int iz, int iy, int x0, int x1) const {
+    host_line(*this, i.forward, c, s, iz, iy, x0, x1);
   }
 };
 

@@ -159,91 +159,214 @@ KOKKOS_FORCEINLINE_FUNCTION int position(const Point& p) {
   return Axis == X ? p.ix : Axis == Y ? p.iy : p.iz;
 }
 
-/// The derivative along `Axis` at point p of field f, D+ or D- (`Plus`), with the CPML term when
-/// p lies in the axis' strips (`InStrip`), `memory` its psi. The one statement of every
-/// derivative of both updates. `Advance`: psi is advanced in place (the step); false: the same
-/// value from a copy of psi, nothing written (the imaging, which re-reads a stored state).
+// Accessors. A kernel states its arithmetic once, in apply(at), for an accessor `at` that reads
+// and writes either one point (CellAccess: operator(), the GPU and cell-wise paths) or the W
+// consecutive x points [i, i + W) of an x line as host vectors (LineAccess: line(), the host
+// paths). Value is T or the host vector; every field, memory variable and x profile is
+// contiguous along an x line of a strip box, so the vector loads are plain loads.
+
+/// One point p.
+template <class T, int Order>
+struct CellAccess {
+  using Value = T;
+  static constexpr int R = StaggeredStencil<Order>::radius;
+  const State<T>& st;
+  const Coefficients<T, Order>& c;
+  Point p;
+
+  KOKKOS_FORCEINLINE_FUNCTION T load(const Field<T>& f) const { return f(p.s, p.z, p.x); }
+  KOKKOS_FORCEINLINE_FUNCTION void store(const Field<T>& f, T v) const { f(p.s, p.z, p.x) = v; }
+  /// A [nz][ny nx] coefficient array at p's cell.
+  KOKKOS_FORCEINLINE_FUNCTION T coefficient(const GridView<T>& g) const { return g(p.iz, p.q); }
+  /// image(s, iz, q) += v: a [shot][nz][ny nx] image.
+  KOKKOS_FORCEINLINE_FUNCTION void add_image(const Field<T>& image, T v) const {
+    image(p.s, p.iz, p.q) += v;
+  }
+  /// The staggered derivative of f along Axis at p, D+ or D-, without the CPML term.
+  template <int Axis, bool Plus>
+  KOKKOS_FORCEINLINE_FUNCTION T stencil(const Field<T>& f) const {
+    const T* k = Axis == X ? c.x : Axis == Y ? c.y : c.z;
+    const auto at = [&](int j) -> T {
+      if constexpr (Axis == X) return f(p.s, p.z, p.x + j);
+      if constexpr (Axis == Y) return f(p.s, p.z, p.x + j * st.ys);
+      return f(p.s, p.z + j, p.x);
+    };
+    if constexpr (Plus) {
+      return acoustic_vd::d_plus<R>(k, at);
+    } else {
+      return acoustic_vd::d_minus<R>(k, at);
+    }
+  }
+  template <int Axis>
+  KOKKOS_FORCEINLINE_FUNCTION T load_memory(const Field<T>& memory) const {
+    return memory_at<Axis>(st, memory, p);
+  }
+  template <int Axis>
+  KOKKOS_FORCEINLINE_FUNCTION void store_memory(const Field<T>& memory, T v) const {
+    memory_at<Axis>(st, memory, p) = v;
+  }
+  /// The CPML profile's a and b at p for a derivative along Axis (D+: the half points').
+  template <int Axis, bool Plus>
+  KOKKOS_FORCEINLINE_FUNCTION T profile_a() const {
+    return profile_of<Axis, Plus>(st).a(position<Axis>(p));
+  }
+  template <int Axis, bool Plus>
+  KOKKOS_FORCEINLINE_FUNCTION T profile_b() const {
+    return profile_of<Axis, Plus>(st).b(position<Axis>(p));
+  }
+};
+
+/// The W points [i, i + W) of the x line (s, iz, iy), W = H::width (host paths only). `Tail`:
+/// the line's last vector, overlapping the one before it: only lanes [lo, W) are written (the
+/// others were, by that vector; their values here are discarded).
+template <class H, class T, int Order, bool Tail = false>
+struct LineAccess {
+  using Value = typename H::type;
+  static constexpr int R = StaggeredStencil<Order>::radius;
+  const State<T>& st;
+  const Value* cx;  ///< the coefficients, broadcast
+  const Value* cz;
+  const Value* cy;
+  long zs;  ///< elements between rows
+  Point p;  ///< the first point
+  int lo;   ///< Tail: the first lane written
+
+  PWAVE_HOST_INLINE void put(T* at, Value v) const {
+    if constexpr (Tail) v = H::lanes_from(lo, v, H::load(at));
+    H::store(at, v);
+  }
+  PWAVE_HOST_INLINE Value load(const Field<T>& f) const { return H::load(&f(p.s, p.z, p.x)); }
+  PWAVE_HOST_INLINE void store(const Field<T>& f, Value v) const { put(&f(p.s, p.z, p.x), v); }
+  PWAVE_HOST_INLINE Value coefficient(const GridView<T>& g) const { return H::load(&g(p.iz, p.q)); }
+  PWAVE_HOST_INLINE void add_image(const Field<T>& image, Value v) const {
+    T* const at = &image(p.s, p.iz, p.q);
+    put(at, H::load(at) + v);
+  }
+  template <int Axis, bool Plus>
+  PWAVE_HOST_INLINE Value stencil(const Field<T>& f) const {
+    const T* u = &f(p.s, p.z, p.x);
+    const long step = Axis == X ? 1 : Axis == Y ? st.ys : zs;
+    const Value* k = Axis == X ? cx : Axis == Y ? cy : cz;
+    const auto at = [&](int j) { return H::load(u + j * step); };
+    if constexpr (Plus) {
+      return acoustic_vd::d_plus<R>(k, at);
+    } else {
+      return acoustic_vd::d_minus<R>(k, at);
+    }
+  }
+  template <int Axis>
+  PWAVE_HOST_INLINE Value load_memory(const Field<T>& memory) const {
+    return H::load(&memory_at<Axis>(st, memory, p));
+  }
+  template <int Axis>
+  PWAVE_HOST_INLINE void store_memory(const Field<T>& memory, Value v) const {
+    put(&memory_at<Axis>(st, memory, p), v);
+  }
+  /// x: the profile varies along the line; y, z: the line's value.
+  template <int Axis, bool Plus>
+  PWAVE_HOST_INLINE Value profile_a() const {
+    const CpmlAxis<T>& profile = profile_of<Axis, Plus>(st);
+    if constexpr (Axis == X) return H::load(&profile.a(p.ix));
+    return H::splat(profile.a(position<Axis>(p)));
+  }
+  template <int Axis, bool Plus>
+  PWAVE_HOST_INLINE Value profile_b() const {
+    const CpmlAxis<T>& profile = profile_of<Axis, Plus>(st);
+    if constexpr (Axis == X) return H::load(&profile.b(p.ix));
+    return H::splat(profile.b(position<Axis>(p)));
+  }
+};
+
+/// Host line path of kernel k (its apply(), its cell operator()): the x line (s, iz, iy) from x0
+/// to x1 in whole vectors, the last one overlapping the one before (a Tail); a line shorter than
+/// a vector cell by cell. `st` gives the layout, `c` the coefficients (broadcast once per line).
+template <class K, class T, int Order>
+void host_line(const K& k, const State<T>& st, const Coefficients<T, Order>& c, int s, int iz,
+               int iy, int x0, int x1) {
+  using H = backend::host::Native<T>;
+  using V = typename H::type;
+  constexpr int R = StaggeredStencil<Order>::radius, W = H::width;
+  if (x1 - x0 < W) {
+    for (int ix = x0; ix < x1; ++ix) k(s, iz, iy, ix);
+    return;
+  }
+  V cx[R + 1], cz[R + 1], cy[R + 1];
+  for (int j = 0; j <= R; ++j)
+    cx[j] = H::splat(c.x[j]), cz[j] = H::splat(c.z[j]), cy[j] = H::splat(c.y[j]);
+  const long zs = long(st.vx.stride(1));
+  int ix = x0;
+  for (; ix + W <= x1; ix += W) {
+    k.apply(LineAccess<H, T, Order>{st, cx, cz, cy, zs, st.point(s, iz, iy, ix), 0});
+  }
+  if (ix < x1) {
+    k.apply(LineAccess<H, T, Order, true>{st, cx, cz, cy, zs, st.point(s, iz, iy, x1 - W),
+                                          ix - (x1 - W)});
+  }
+}
+
+/// The derivative of f along `Axis` at the accessor's point(s), D+ or D- (`Plus`), with the CPML
+/// term when they lie in the axis' strips (`InStrip`), `memory` its psi. The one statement of
+/// every derivative of both updates and of the imaging. `Advance`: psi is advanced in place
+/// (the step); false: the same value, nothing written (the imaging, which re-reads a state).
+template <int Axis, bool Plus, bool InStrip, bool Advance, class A, class T>
+KOKKOS_FORCEINLINE_FUNCTION auto stretched(const A& at, const Field<T>& f, const Field<T>& memory) {
+  auto g = at.template stencil<Axis, Plus>(f);
+  if constexpr (InStrip) {
+    auto m = at.template load_memory<Axis>(memory);
+    g = acoustic_vd::cpml_memory(m, at.template profile_a<Axis, Plus>(),
+                                 at.template profile_b<Axis, Plus>(), g);
+    if constexpr (Advance) at.template store_memory<Axis>(memory, m);
+  }
+  return g;
+}
+
+/// derivative<> at one point p (tests, the free surface).
 template <int Axis, bool Plus, bool InStrip, bool Advance = true, class T, int Order>
 KOKKOS_FORCEINLINE_FUNCTION T derivative(const State<T>& st, const Coefficients<T, Order>& c,
                                          const Field<T>& f, const Field<T>& memory,
                                          const Point& p) {
-  constexpr int R = StaggeredStencil<Order>::radius;
-  const T* k = Axis == X ? c.x : Axis == Y ? c.y : c.z;
-  const auto at = [&](int j) -> T {
-    if constexpr (Axis == X) return f(p.s, p.z, p.x + j);
-    if constexpr (Axis == Y) return f(p.s, p.z, p.x + j * st.ys);
-    return f(p.s, p.z + j, p.x);
-  };
-  T g;
-  if constexpr (Plus) {
-    g = acoustic_vd::d_plus<R>(k, at);
-  } else {
-    g = acoustic_vd::d_minus<R>(k, at);
-  }
-  if constexpr (InStrip) {
-    const CpmlAxis<T>& profile = profile_of<Axis, Plus>(st);
-    const int i = position<Axis>(p);
-    if constexpr (Advance) {
-      g = acoustic_vd::cpml_memory(memory_at<Axis>(st, memory, p), profile.a(i), profile.b(i), g);
-    } else {
-      T m = memory_at<Axis>(st, memory, p);
-      g = acoustic_vd::cpml_memory(m, profile.a(i), profile.b(i), g);
-    }
-  }
-  return g;
+  return stretched<Axis, Plus, InStrip, Advance>(CellAccess<T, Order>{st, c, p}, f, memory);
 }
 
 /// The staggered stencil alone (no CPML term): derivative<> outside the strips.
 template <int Axis, bool Plus, class T, int Order>
 KOKKOS_FORCEINLINE_FUNCTION T stencil(const State<T>& st, const Coefficients<T, Order>& c,
                                       const Field<T>& f, const Point& p) {
-  return derivative<Axis, Plus, false>(st, c, f, f, p);
+  return CellAccess<T, Order>{st, c, p}.template stencil<Axis, Plus>(f);
 }
 
 /// The normal stress increment of component i: lambda tr(eps) + 2 mu eps_ii (both times dt).
-template <class T>
-KOKKOS_FORCEINLINE_FUNCTION T normal_stress(T lambda, T mu, T trace, T eps) {
+template <class V>
+KOKKOS_FORCEINLINE_FUNCTION V normal_stress(V lambda, V mu, V trace, V eps) {
   return lambda * trace + (mu + mu) * eps;
 }
 
 /// div(sigma) at the velocity points of p, one component each (the CPML terms included): what
-/// UpdateVelocity multiplies by dt b. Components y in 3D only. V: a scalar T, or on the host
-/// line paths a host vector of T.
+/// UpdateVelocity multiplies by dt b. Components y in 3D only. V: the accessor's Value.
 template <class V>
 struct Divergence {
   V x{}, y{}, z{};
 };
 
-/// The derivatives of the cell paths: derivative<> at point p.
-template <class T, int Order, bool Advance>
-struct CellDerivatives {
-  const State<T>& st;
-  const Coefficients<T, Order>& c;
-  const Point& p;
-  template <int Axis, bool Plus, bool InStrip>
-  KOKKOS_FORCEINLINE_FUNCTION T d(const Field<T>& f, const Field<T>& memory) const {
-    return derivative<Axis, Plus, InStrip, Advance>(st, c, f, memory, p);
-  }
-};
-
-/// div(sigma) from the derivatives `d` gives (CellDerivatives, LineDerivatives): the one statement
-/// of the velocity update's right-hand side, for the cell and the host line paths alike.
-template <int Dim, bool InX, bool InZ, bool InY, class T, class D>
-KOKKOS_FORCEINLINE_FUNCTION auto divergence_of(const State<T>& st, const D& d) {
+/// div(sigma) of state st at the accessor's point(s): the one statement of the velocity
+/// update's right-hand side, for the update and its imaging.
+template <int Dim, bool InX, bool InZ, bool InY, bool Advance, class A, class T>
+KOKKOS_FORCEINLINE_FUNCTION Divergence<typename A::Value> divergence_of(const A& at,
+                                                                        const State<T>& st) {
   const AxisCpml<T>& mx = st.cpml[X];
   const AxisCpml<T>& my = st.cpml[Y];
   const AxisCpml<T>& mz = st.cpml[Z];
-  Divergence<decltype(d.template d<X, plus, InX>(st.sxx, mx.stress[X]))> f;
-  f.x = d.template d<X, plus, InX>(st.sxx, mx.stress[X]) +
-        d.template d<Z, minus, InZ>(st.sxz, mz.stress[X]);
-  f.z = d.template d<X, minus, InX>(st.sxz, mx.stress[Z]) +
-        d.template d<Z, plus, InZ>(st.szz, mz.stress[Z]);
+  Divergence<typename A::Value> f;
+  f.x = stretched<X, plus, InX, Advance>(at, st.sxx, mx.stress[X]) +
+        stretched<Z, minus, InZ, Advance>(at, st.sxz, mz.stress[X]);
+  f.z = stretched<X, minus, InX, Advance>(at, st.sxz, mx.stress[Z]) +
+        stretched<Z, plus, InZ, Advance>(at, st.szz, mz.stress[Z]);
   if constexpr (Dim == 3) {
-    f.x += d.template d<Y, minus, InY>(st.sxy, my.stress[X]);
-    f.z += d.template d<Y, minus, InY>(st.syz, my.stress[Z]);
-    f.y = d.template d<X, minus, InX>(st.sxy, mx.stress[Y]) +
-          d.template d<Y, plus, InY>(st.syy, my.stress[Y]) +
-          d.template d<Z, minus, InZ>(st.syz, mz.stress[Y]);
+    f.x += stretched<Y, minus, InY, Advance>(at, st.sxy, my.stress[X]);
+    f.z += stretched<Y, minus, InY, Advance>(at, st.syz, my.stress[Z]);
+    f.y = stretched<X, minus, InX, Advance>(at, st.sxy, mx.stress[Y]) +
+          stretched<Y, plus, InY, Advance>(at, st.syy, my.stress[Y]) +
+          stretched<Z, minus, InZ, Advance>(at, st.syz, mz.stress[Y]);
   }
   return f;
 }
@@ -252,7 +375,7 @@ template <class T, int Order, int Dim, bool InX, bool InZ, bool InY, bool Advanc
 KOKKOS_FORCEINLINE_FUNCTION Divergence<T> divergence(const State<T>& st,
                                                      const Coefficients<T, Order>& c,
                                                      const Point& p) {
-  return divergence_of<Dim, InX, InZ, InY>(st, CellDerivatives<T, Order, Advance>{st, c, p});
+  return divergence_of<Dim, InX, InZ, InY, Advance>(CellAccess<T, Order>{st, c, p}, st);
 }
 
 /// The strains of v at p (the CPML terms included): the normal ones at the cell (D- of each
@@ -264,24 +387,24 @@ struct Strains {
   KOKKOS_INLINE_FUNCTION V trace() const { return xx + yy + zz; }
 };
 
-/// The strains from the derivatives `d` gives: the one statement of the stress update's
-/// right-hand side (see divergence_of).
-template <int Dim, bool InX, bool InZ, bool InY, class T, class D>
-KOKKOS_FORCEINLINE_FUNCTION auto strains_of(const State<T>& st, const D& d) {
+/// The strains of state st at the accessor's point(s): the one statement of the stress
+/// update's right-hand side, for the update, its imaging and the free surface.
+template <int Dim, bool InX, bool InZ, bool InY, bool Advance, class A, class T>
+KOKKOS_FORCEINLINE_FUNCTION Strains<typename A::Value> strains_of(const A& at, const State<T>& st) {
   const AxisCpml<T>& mx = st.cpml[X];
   const AxisCpml<T>& my = st.cpml[Y];
   const AxisCpml<T>& mz = st.cpml[Z];
-  Strains<decltype(d.template d<X, minus, InX>(st.vx, mx.velocity[X]))> e;
-  e.xx = d.template d<X, minus, InX>(st.vx, mx.velocity[X]);
-  e.zz = d.template d<Z, minus, InZ>(st.vz, mz.velocity[Z]);
-  e.xz = d.template d<Z, plus, InZ>(st.vx, mz.velocity[X]) +
-         d.template d<X, plus, InX>(st.vz, mx.velocity[Z]);
+  Strains<typename A::Value> e;
+  e.xx = stretched<X, minus, InX, Advance>(at, st.vx, mx.velocity[X]);
+  e.zz = stretched<Z, minus, InZ, Advance>(at, st.vz, mz.velocity[Z]);
+  e.xz = stretched<Z, plus, InZ, Advance>(at, st.vx, mz.velocity[X]) +
+         stretched<X, plus, InX, Advance>(at, st.vz, mx.velocity[Z]);
   if constexpr (Dim == 3) {
-    e.yy = d.template d<Y, minus, InY>(st.vy, my.velocity[Y]);
-    e.xy = d.template d<Y, plus, InY>(st.vx, my.velocity[X]) +
-           d.template d<X, plus, InX>(st.vy, mx.velocity[Y]);
-    e.yz = d.template d<Z, plus, InZ>(st.vy, mz.velocity[Y]) +
-           d.template d<Y, plus, InY>(st.vz, my.velocity[Z]);
+    e.yy = stretched<Y, minus, InY, Advance>(at, st.vy, my.velocity[Y]);
+    e.xy = stretched<Y, plus, InY, Advance>(at, st.vx, my.velocity[X]) +
+           stretched<X, plus, InX, Advance>(at, st.vy, mx.velocity[Y]);
+    e.yz = stretched<Z, plus, InZ, Advance>(at, st.vy, mz.velocity[Y]) +
+           stretched<Y, plus, InY, Advance>(at, st.vz, my.velocity[Z]);
   }
   return e;
 }
@@ -289,72 +412,7 @@ KOKKOS_FORCEINLINE_FUNCTION auto strains_of(const State<T>& st, const D& d) {
 template <class T, int Order, int Dim, bool InX, bool InZ, bool InY, bool Advance>
 KOKKOS_FORCEINLINE_FUNCTION Strains<T> strains(const State<T>& st, const Coefficients<T, Order>& c,
                                                const Point& p) {
-  return strains_of<Dim, InX, InZ, InY>(st, CellDerivatives<T, Order, Advance>{st, c, p});
-}
-
-/// The derivatives of the host line paths: those of derivative<> (Advance) at the W points
-/// [i, i + W) of the x line (s, iz, iy) as host vectors H::type, loaded from the fields' memory
-/// (the x line of a box is contiguous in every field, memory variable and x profile). The
-/// arithmetic is derivative<>'s (d_plus, d_minus with the coefficients broadcast, cpml_memory).
-template <class H, class T, int Order>
-struct LineDerivatives {
-  static constexpr int R = StaggeredStencil<Order>::radius;
-  using V = typename H::type;
-  const State<T>& st;
-  const V* cx;
-  const V* cz;
-  const V* cy;
-  long zs;  ///< elements between rows
-  int s, iz, iy, i;
-
-  template <int Axis, bool Plus, bool InStrip>
-  PWAVE_HOST_INLINE V d(const Field<T>& f, const Field<T>& memory) const {
-    const Point p = st.point(s, iz, iy, i);
-    const T* u = &f(s, p.z, p.x);
-    const long step = Axis == X ? 1 : Axis == Y ? st.ys : zs;
-    const V* k = Axis == X ? cx : Axis == Y ? cy : cz;
-    const auto at = [&](int j) { return H::load(u + j * step); };
-    V g;
-    if constexpr (Plus) {
-      g = acoustic_vd::d_plus<R>(k, at);
-    } else {
-      g = acoustic_vd::d_minus<R>(k, at);
-    }
-    if constexpr (InStrip) {
-      const CpmlAxis<T>& profile = profile_of<Axis, Plus>(st);
-      T* const m = &memory_at<Axis>(st, memory, p);
-      V a, b;
-      if constexpr (Axis == X) {
-        a = H::load(&profile.a(i)), b = H::load(&profile.b(i));
-      } else {
-        a = H::splat(profile.a(position<Axis>(p))), b = H::splat(profile.b(position<Axis>(p)));
-      }
-      V mv = H::load(m);
-      g = acoustic_vd::cpml_memory(mv, a, b, g);
-      H::store(m, mv);
-    }
-    return g;
-  }
-};
-
-/// The host line loop of an update: body(derivatives at [i, i + W), i) for the whole vectors of
-/// [x0, x1), then cell(ix) for the cells after the last one. The coefficients are broadcast
-/// once per line.
-template <class T, int Order, class Body, class Cell>
-void for_each_line_vector(const State<T>& st, const Coefficients<T, Order>& c, int s, int iz,
-                          int iy, int x0, int x1, const Body& body, const Cell& cell) {
-  using H = backend::host::Native<T>;
-  using V = typename H::type;
-  constexpr int R = StaggeredStencil<Order>::radius;
-  V cx[R + 1], cz[R + 1], cy[R + 1];
-  for (int k = 0; k <= R; ++k)
-    cx[k] = H::splat(c.x[k]), cz[k] = H::splat(c.z[k]), cy[k] = H::splat(c.y[k]);
-  const long zs = long(st.vx.stride(1));
-  int ix = x0;
-  for (; ix + H::width <= x1; ix += H::width) {
-    body(LineDerivatives<H, T, Order>{st, cx, cz, cy, zs, s, iz, iy, ix}, ix);
-  }
-  for (; ix < x1; ++ix) cell(ix);
+  return strains_of<Dim, InX, InZ, InY, Advance>(CellAccess<T, Order>{st, c, p}, st);
 }
 
 /// First launch of a step: v^{n+1/2} = v^{n-1/2} + dt b div(sigma^n) at every point of the
@@ -364,33 +422,20 @@ struct UpdateVelocity {
   State<T> st;
   Coefficients<T, Order> c;
 
+  template <class A>
+  KOKKOS_FORCEINLINE_FUNCTION void apply(const A& at) const {
+    const auto f = divergence_of<Dim, InX, InZ, InY, true>(at, st);
+    if constexpr (Dim == 3) at.store(st.vy, at.load(st.vy) + at.coefficient(st.by) * f.y);
+    at.store(st.vx, at.load(st.vx) + at.coefficient(st.bx) * f.x);
+    at.store(st.vz, at.load(st.vz) + at.coefficient(st.bz) * f.z);
+  }
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
-    const Point p = st.point(s, iz, iy, ix);
-    const Divergence<T> f = divergence<T, Order, Dim, InX, InZ, InY, true>(st, c, p);
-    if constexpr (Dim == 3) st.vy(s, p.z, p.x) += st.by(iz, p.q) * f.y;
-    st.vx(s, p.z, p.x) += st.bx(iz, p.q) * f.x;
-    st.vz(s, p.z, p.x) += st.bz(iz, p.q) * f.z;
+    apply(CellAccess<T, Order>{st, c, st.point(s, iz, iy, ix)});
   }
-
-  /// Host backends (backend::for_each_cell_3d): the x line (iz, iy) from x0 to x1, operator()'s
-  /// arithmetic on host vectors of x points (the cells after the last whole vector one by one).
+  /// Host backends (backend::for_each_cell_3d): the x line (iz, iy) on host vectors.
   void line(int s, int iz, int iy, int x0, int x1) const {
-    using H = backend::host::Native<T>;
-    const Point p = st.point(s, iz, iy, 0);
-    T *vx = &st.vx(s, p.z, p.x), *vz = &st.vz(s, p.z, p.x);
-    const T *bx = &st.bx(iz, p.q), *bz = &st.bz(iz, p.q);
-    T* vy = Dim == 3 ? &st.vy(s, p.z, p.x) : nullptr;
-    const T* by = Dim == 3 ? &st.by(iz, p.q) : nullptr;
-    for_each_line_vector(
-        st, c, s, iz, iy, x0, x1,
-        [&](const auto& d, int i) {
-          const auto f = divergence_of<Dim, InX, InZ, InY>(st, d);
-          if constexpr (Dim == 3) H::store(vy + i, H::load(vy + i) + H::load(by + i) * f.y);
-          H::store(vx + i, H::load(vx + i) + H::load(bx + i) * f.x);
-          H::store(vz + i, H::load(vz + i) + H::load(bz + i) * f.z);
-        },
-        [&](int ix) { (*this)(s, iz, iy, ix); });
+    host_line(*this, st, c, s, iz, iy, x0, x1);
   }
 };
 
@@ -401,48 +446,26 @@ struct UpdateStress {
   State<T> st;
   Coefficients<T, Order> c;
 
-  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
-  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
-    const Point p = st.point(s, iz, iy, ix);
-    const Strains<T> e = strains<T, Order, Dim, InX, InZ, InY, true>(st, c, p);
-    const T lambda = st.lambda(iz, p.q), mu = st.mu(iz, p.q), trace = e.trace();
-    st.sxx(s, p.z, p.x) += normal_stress(lambda, mu, trace, e.xx);
-    st.szz(s, p.z, p.x) += normal_stress(lambda, mu, trace, e.zz);
-    st.sxz(s, p.z, p.x) += st.mu_xz(iz, p.q) * e.xz;
+  template <class A>
+  KOKKOS_FORCEINLINE_FUNCTION void apply(const A& at) const {
+    const auto e = strains_of<Dim, InX, InZ, InY, true>(at, st);
+    const auto lambda = at.coefficient(st.lambda), mu = at.coefficient(st.mu);
+    const auto trace = e.trace();
+    at.store(st.sxx, at.load(st.sxx) + normal_stress(lambda, mu, trace, e.xx));
+    at.store(st.szz, at.load(st.szz) + normal_stress(lambda, mu, trace, e.zz));
+    at.store(st.sxz, at.load(st.sxz) + at.coefficient(st.mu_xz) * e.xz);
     if constexpr (Dim == 3) {
-      st.syy(s, p.z, p.x) += normal_stress(lambda, mu, trace, e.yy);
-      st.sxy(s, p.z, p.x) += st.mu_xy(iz, p.q) * e.xy;
-      st.syz(s, p.z, p.x) += st.mu_yz(iz, p.q) * e.yz;
+      at.store(st.syy, at.load(st.syy) + normal_stress(lambda, mu, trace, e.yy));
+      at.store(st.sxy, at.load(st.sxy) + at.coefficient(st.mu_xy) * e.xy);
+      at.store(st.syz, at.load(st.syz) + at.coefficient(st.mu_yz) * e.yz);
     }
   }
-
-  /// Host backends: the x line (iz, iy) from x0 to x1, as UpdateVelocity::line.
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
+    apply(CellAccess<T, Order>{st, c, st.point(s, iz, iy, ix)});
+  }
   void line(int s, int iz, int iy, int x0, int x1) const {
-    using H = backend::host::Native<T>;
-    const Point p = st.point(s, iz, iy, 0);
-    T *sxx = &st.sxx(s, p.z, p.x), *szz = &st.szz(s, p.z, p.x), *sxz = &st.sxz(s, p.z, p.x);
-    const T *lambda = &st.lambda(iz, p.q), *mu = &st.mu(iz, p.q), *mu_xz = &st.mu_xz(iz, p.q);
-    T *syy = nullptr, *sxy = nullptr, *syz = nullptr;
-    const T *mu_xy = nullptr, *mu_yz = nullptr;
-    if constexpr (Dim == 3) {
-      syy = &st.syy(s, p.z, p.x), sxy = &st.sxy(s, p.z, p.x), syz = &st.syz(s, p.z, p.x);
-      mu_xy = &st.mu_xy(iz, p.q), mu_yz = &st.mu_yz(iz, p.q);
-    }
-    for_each_line_vector(
-        st, c, s, iz, iy, x0, x1,
-        [&](const auto& d, int i) {
-          const auto e = strains_of<Dim, InX, InZ, InY>(st, d);
-          const auto l = H::load(lambda + i), m = H::load(mu + i), trace = e.trace();
-          H::store(sxx + i, H::load(sxx + i) + normal_stress(l, m, trace, e.xx));
-          H::store(szz + i, H::load(szz + i) + normal_stress(l, m, trace, e.zz));
-          H::store(sxz + i, H::load(sxz + i) + H::load(mu_xz + i) * e.xz);
-          if constexpr (Dim == 3) {
-            H::store(syy + i, H::load(syy + i) + normal_stress(l, m, trace, e.yy));
-            H::store(sxy + i, H::load(sxy + i) + H::load(mu_xy + i) * e.xy);
-            H::store(syz + i, H::load(syz + i) + H::load(mu_yz + i) * e.yz);
-          }
-        },
-        [&](int ix) { (*this)(s, iz, iy, ix); });
+    host_line(*this, st, c, s, iz, iy, x0, x1);
   }
 };
 
