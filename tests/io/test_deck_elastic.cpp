@@ -403,6 +403,20 @@ TEST(DeckElastic, TrueModelAndInversion) {
                           "inversion.bounds.vs: vs_max = 1800 m/s is not below sqrt(3)/2 of "
                           "the lowest vp (2000 m/s)"));
   EXPECT_EQ(v.warnings.size(), 2u);
+  // Fluid cells (vs = 0) stay fluid whatever vs_min (the optimiser keeps them at 0): only the
+  // solid cells' range is compared with the bounds.
+  const io::Deck w =
+      io::load_deck_text(elastic_fwi_deck("  parameters: [vs]\n", "{vs: [1400, 1700]}",
+                                          "{constant: 0, layers: [{z: 100, vs: 1500}]}"),
+                         "deck.yaml");
+  EXPECT_FALSE(has_warning(w, "the initial S velocity")) << w.warnings.front();
+  const io::Deck ws =
+      io::load_deck_text(elastic_fwi_deck("  parameters: [vs]\n", "{vs: [1600, 1700]}",
+                                          "{constant: 0, layers: [{z: 100, vs: 1500}]}"),
+                         "deck.yaml");
+  EXPECT_TRUE(has_warning(ws,
+                          "inversion.bounds.vs: the initial S velocity (1500 to 1500 m/s) "
+                          "lies partly outside [1600, 1700] m/s"));
 
   // vs fixed and vp inverted down to a vmin of 1500 m/s, below 1500 / 0.866 = 1732 m/s.
   const io::Deck p = io::load_deck_text(elastic_fwi_deck("", "[1500.0, 3000.0]"), "deck.yaml");

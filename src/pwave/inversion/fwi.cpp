@@ -199,8 +199,8 @@ FwiResult run_fwi(const FwiConfig& config_in, const ObservedTraces& observed, Fw
   const auto width = [&](physics::Parameter p) { return cfg.upper_bound(p) - cfg.lower_bound(p); };
   for (std::size_t k = 0; k < np; ++k) {
     scale[k] = k == 0 ? 1.0 : width(params[0]) / width(params[k]);
-    bounds.push_back(
-        {cfg.lower_bound(params[k]) * scale[k], cfg.upper_bound(params[k]) * scale[k]});
+    bounds.push_back({cfg.lower_bound(params[k]) * scale[k], cfg.upper_bound(params[k]) * scale[k],
+                      params[k] == physics::Parameter::vs});  // fluid cells stay fluid
   }
   DeviceVector<T> model("pwave::fwi_model", np * ncells);
   DeviceVector<T> gradient("pwave::fwi_gradient", np * ncells);

@@ -28,13 +28,14 @@ double max_abs(const DeviceVector<T>& x) {
 // The device loops of the private members below live in these free functions: nvcc rejects
 // extended (KOKKOS_LAMBDA) lambdas inside private or protected member functions.
 
-/// Clamps every model value to [lo, hi].
+/// Clamps every model value to [lo, hi]; with keep_zero, values exactly 0 stay 0.
 template <class T>
-void clamp_to_bounds(const DeviceVector<T>& model, const T lo, const T hi) {
+void clamp_to_bounds(const DeviceVector<T>& model, const T lo, const T hi, const bool keep_zero) {
   Kokkos::parallel_for(
       "pwave::inversion::project_bounds", Kokkos::RangePolicy<ExecSpace>(0, model.extent(0)),
       KOKKOS_LAMBDA(const long i) {
         const T v = model(i);
+        if (keep_zero && v == T(0)) return;
         model(i) = v < lo ? lo : (v > hi ? hi : v);
       });
 }
@@ -90,12 +91,12 @@ template <class T>
 void Optimizer<T>::project(const DeviceVector<T>& model) const {
   const std::size_t block = size_ / bounds_.size();
   if (bounds_.size() == 1) {
-    clamp_to_bounds(model, T(bounds_[0].lower), T(bounds_[0].upper));
+    clamp_to_bounds(model, T(bounds_[0].lower), T(bounds_[0].upper), bounds_[0].keep_zero);
     return;
   }
   for (std::size_t k = 0; k < bounds_.size(); ++k) {
     const DeviceVector<T> part(model.data() + k * block, block);  // unmanaged: a block
-    clamp_to_bounds(part, T(bounds_[k].lower), T(bounds_[k].upper));
+    clamp_to_bounds(part, T(bounds_[k].lower), T(bounds_[k].upper), bounds_[k].keep_zero);
   }
 }
 

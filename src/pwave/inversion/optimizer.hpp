@@ -37,6 +37,9 @@ class Optimizer {
   /// equal consecutive blocks, one per entry of `bounds` (one per inverted parameter).
   struct Bounds {
     double lower = 0.0, upper = 0.0;
+    /// Values exactly 0 stay 0 (vs: fluid cells stay fluid; their gradient is 0, as
+    /// d mu / d vs = 2 rho vs, so nothing but the bounds would move them).
+    bool keep_zero = false;
   };
 
   /// `size` must be a multiple of bounds.size().

@@ -623,8 +623,14 @@ Node read_bounds(const DeckReader& r, const Node& inv, Deck& deck) {
     check_initial(physics::Parameter::rho, *lo, *hi);
   }
   if (inverts(d, physics::Parameter::vs)) {
-    const auto [lo, hi] = std::minmax_element(p.model.vs.begin(), p.model.vs.end());
-    check_initial(physics::Parameter::vs, *lo, *hi);
+    // Fluid cells (vs = 0) stay fluid: the bounds apply to the solid cells.
+    double lo = 0, hi = 0;
+    bool solid = false;
+    for (const double v : p.model.vs) {
+      if (v == 0.0) continue;
+      lo = solid ? std::min(lo, v) : v, hi = solid ? std::max(hi, v) : v, solid = true;
+    }
+    if (solid) check_initial(physics::Parameter::vs, lo, hi);
     // The optimiser clamps each parameter to its own bounds, not vs to sqrt(3)/2 vp: bounds
     // that allow vs_max next to the lowest vp the inversion may reach can make a cell's bulk
     // modulus negative. Advice only: fluid-solid models need vs_max above the water's 0.866 vp.
