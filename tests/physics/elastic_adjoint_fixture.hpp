@@ -1,8 +1,8 @@
 #pragma once
 // The backward run of the elastic kernels (physics/elastic/adjoint_step.hpp) on the fixture's
-// problems (elastic_fixture.hpp): a forward run keeping the state before every step (the
-// history the imaging needs: sigma^n, v^{n-1/2} and the memory variables, from which each
-// step's velocity update is replayed for v^{n+1/2}), then the transposed steps from given
+// problems (elastic_fixture.hpp): a forward run keeping the state before every step and after
+// the last (the history the imaging needs: step n's images read the states before and after
+// it, fields and memory variables), then the transposed steps from given
 // receiver residuals, giving the source samples' gradient, the images and dJ/dvp, dJ/dvs,
 // dJ/drho per model cell. Also the dot-product test of the whole state map.
 
@@ -144,7 +144,7 @@ AdjointRun adjoint(const Model& m, const Simulation& r,
   const el::InjectExplosive<T, Dim> moment{st.sxx, st.syy, st.szz, source,
                                            wave,   column, 0,      T(r.dt)};
 
-  // Forward, keeping the state before each step.
+  // Forward, keeping the state before each step and after the last.
   const el::Step<T, Order, Dim> step(st, coef);
   std::vector<el::State<T>> history;
   const auto one_shot = [&](int n) { return Range3(exec, {0, 0, n}, {1, 1, n + 1}); };
@@ -156,14 +156,13 @@ AdjointRun adjoint(const Model& m, const Simulation& r,
     step.update_stress(exec, 1);
     if (explosive) Kokkos::parallel_for("pwave::test::elastic::explosive", one_shot(n), moment);
   }
+  history.push_back(fresh(st));
+  copy_fields(exec, history.back(), st);
 
   // Backward.
   const el::AdjointState<T> adj = adjoint_state<T, Dim>(st);
   const el::AdjointStep<T, Order, Dim> back(adj, coef);
-  const el::State<T> mid = fresh(st);  // the state between the two updates of step n
-  const el::Step<T, Order, Dim> replay(mid, coef);
-  const el::InjectForce<T> mid_force{force_field(mid), force_b, source, wave, column, 0};
-  el::ImagingState<T> images{mid, adj.st, {}};
+  el::ImagingState<T> images{st, adj.st, {}};
   const int channels = el::Physics::model_arrays_of(Dim);
   for (int k = 0; k < channels; ++k)
     images.image[k] = Field<T>("pwave::test::elastic::image", 1, st.nz, plane);
@@ -220,10 +219,9 @@ AdjointRun adjoint(const Model& m, const Simulation& r,
 
   for (int n = r.nt - 1; n >= 0; --n) {
     if (explosive) Kokkos::parallel_for("pwave::test::elastic::dsource", one_shot(n), source_t);
-    copy_fields(exec, mid, history[std::size_t(n)]);
-    replay.update_velocity(exec, 1);
-    if (!explosive) Kokkos::parallel_for("pwave::test::elastic::force", one_shot(n), mid_force);
-    el::Imaging<T, Order, Dim>(images, coef).image_stress(exec, 1);
+    el::ImagingState<T> after = images;
+    after.forward = history[std::size_t(n + 1)];
+    el::Imaging<T, Order, Dim>(after, coef).image_stress(exec, 1);
     back.adjoint_stress(exec, 1);
     if (!explosive) {
       Kokkos::parallel_for("pwave::test::elastic::dsource", one_shot(n), source_t);

@@ -72,14 +72,6 @@ class ElasticPropagator<T>::Steps {
     step_.update_stress(exec, count);
     if (pressure) Kokkos::parallel_for("pwave::physics::elastic::inject_pressure", taps, moment_);
   }
-  /// Only the velocity half of step n, with its force source (the backward run's replay).
-  void velocity_half(const ExecSpace& exec, int count, int n) const {
-    step_.update_velocity(exec, count);
-    if (source_ != SourceType::pressure) {
-      Kokkos::parallel_for("pwave::physics::elastic::inject_force",
-                           Range3(exec, {0, 0, n}, {count, source_taps_, n + 1}), force_);
-    }
-  }
 
  private:
   const el::Coefficients<T, Order> coef_;
@@ -129,13 +121,12 @@ void ElasticPropagator<T>::forward_impl(int count, const Traces<T>& traces,
 // Backward.
 
 /// The backward run's device data, allocated once for the capacity: the adjoint state, the
-/// forward states of one checkpoint segment (the state before each of its steps), the state
-/// between the two updates of a step, and the images.
+/// forward states of one checkpoint segment (the state before each of its steps; the state after
+/// its last step is st_ itself), and the images.
 template <class T>
 struct ElasticPropagator<T>::Backward {
   el::AdjointState<T> adj;
   std::vector<el::State<T>> segment;
-  el::State<T> mid;
   Field<T> image[8];
   int interval = 0;
 };
@@ -155,7 +146,6 @@ void ElasticPropagator<T>::allocate_backward(int interval) {
     }
   }
   for (int k = 0; k < interval; ++k) back_->segment.push_back(fresh_state(capacity_));
-  back_->mid = fresh_state(capacity_);
   for (int k = 0; k < imaging_channels(); ++k) {
     back_->image[k] = Field<T>("pwave::elastic::image", capacity_, st_.nz, st_.ny * st_.nx);
   }
@@ -193,20 +183,20 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
     for (int c = 0; c < 3; ++c)
       if (b.adj.bar[i][c].size() > 0) Kokkos::deep_copy(exec, b.adj.bar[i][c], T(0));
 
-  // The forward steps of a segment run on st_ (restored from its checkpoint); the replay of a
-  // step's velocity half on `mid`; the imaging reads the segment's states.
+  // The forward steps of a segment run on st_ (restored from its checkpoint), which keeps a copy
+  // of the state before each step in the segment's buffers: step n's imaging reads the states
+  // before it (ImageVelocity) and after it (ImageStress), the latter st_ after the last step.
   const Steps<Order, Dim> forward(*this, st_, Traces<T>());
-  const Steps<Order, Dim> replay(*this, b.mid, Traces<T>());
   const el::Coefficients<T, Order>& coef = forward.coefficients();
   const el::AdjointStep<T, Order, Dim> adjoint(b.adj, coef);
-  el::ImagingState<T> at_mid{b.mid, b.adj.st, {}};
-  for (int k = 0; k < channels; ++k) at_mid.image[k] = b.image[k];
-  const el::Imaging<T, Order, Dim> image_mid(at_mid, coef);
-  std::vector<el::Imaging<T, Order, Dim>> image_before;
+  el::ImagingState<T> images{st_, b.adj.st, {}};
+  for (int k = 0; k < channels; ++k) images.image[k] = b.image[k];
+  const el::Imaging<T, Order, Dim> image_at_end(images, coef);
+  std::vector<el::Imaging<T, Order, Dim>> image_of;  // [k]: of segment[k]
   for (const el::State<T>& s : b.segment) {
-    el::ImagingState<T> i = at_mid;
+    el::ImagingState<T> i = images;
     i.forward = s;
-    image_before.emplace_back(i, coef);
+    image_of.emplace_back(i, coef);
   }
   const physics::ColumnMap column{st_.nx, st_.hy, st_.ys, st_.halo};
   const bool pressure_source = problem_.source_type == SourceType::pressure;
@@ -244,20 +234,17 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
     });
     for (int n = n0; n < n1; ++n) {
       elastic_loops::copy_state(exec, b.segment[std::size_t(n - n0)], st_, count);
-      if (n + 1 < n1) forward.step(exec, count, n);
+      forward.step(exec, count, n);
     }
     for (int n = n1 - 1; n >= n0; --n) {
-      const el::State<T>& before = b.segment[std::size_t(n - n0)];
-      elastic_loops::copy_state(exec, b.mid, before, count);
-      replay.velocity_half(exec, count, n);  // mid: v^{n+1/2}, psi_sigma^n; sigma^n
-      image_mid.image_stress(exec, count);
+      (n + 1 < n1 ? image_of[std::size_t(n + 1 - n0)] : image_at_end).image_stress(exec, count);
       adjoint.adjoint_stress(exec, count);
       if (!pressure_source) {
         Kokkos::parallel_for("pwave::physics::elastic::image_force",
                              Range3(exec, {0, 0, n}, {count, taps_.source_taps(), n + 1}),
                              image_force);
       }
-      image_before[std::size_t(n - n0)].image_velocity(exec, count);
+      image_of[std::size_t(n - n0)].image_velocity(exec, count);
       adjoint.adjoint_velocity(exec, count);
       Kokkos::parallel_for("pwave::physics::elastic::inject_residual",
                            Range3(exec, {0, 0, n}, {count, cells, n + 1}), inject);

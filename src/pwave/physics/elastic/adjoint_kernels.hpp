@@ -44,13 +44,12 @@
 //   dJ/dmu(c)      = sum_n 2 sum_c sigmabar_cc^{n+1} e_cc^{n+1/2}
 //   dJ/dmu_ac(p)   = sum_n sigmabar_ac^{n+1}(p) e_ac^{n+1/2}(p)
 // where vbar^{n+1/2} is the adjoint after E^T of step n and sigmabar^{n+1} the one before it.
-// F^n and e^{n+1/2} are the forward update's own values: ImageVelocity and ImageStress take
-// them from the state the update read (divergence / strains with Advance = false: the psi term
-// from a copy of the memory variable, nothing written). The forward history must thus give, per
-// step n, sigma^n with the stress memory variables psi_sigma^{n-1} (the state before step n,
-// State::checkpointed()) and v^{n+1/2} with the velocity memory variables psi_v^{n-1} (that
-// state after the velocity update and the force source: one UpdateVelocity replayed from it);
-// away from the strips only sigma^n and v^{n+1/2}.
+// F^n and e^{n+1/2} are the forward update's own values. ImageVelocity takes F^n from the state
+// before step n (divergence_of with Memory::peek: sigma^n, and the psi term from a copy of the
+// stress memory variable, nothing written); ImageStress takes e^{n+1/2} from the state after
+// step n (strains_of with Memory::current: v^{n+1/2} and the velocity memory variables the
+// stress update advanced). The forward history must thus give, per step n, the states before
+// and after it (State::checkpointed()); away from the strips only sigma^n and v^{n+1/2}.
 //
 // MaterialGradient chains the five (2D) or eight (3D) images through BuildMaterial to dJ/dvp,
 // dJ/dvs and dJ/drho at each cell of the padded grid.
@@ -258,7 +257,7 @@ struct ImageVelocity {
 
   template <class At>
   KOKKOS_FORCEINLINE_FUNCTION void apply(const At& at) const {
-    const auto f = divergence_of<Dim, InX, InZ, InY, false>(at, i.forward);
+    const auto f = divergence_of<Dim, InX, InZ, InY, Memory::peek>(at, i.forward);
     const State<T>& adj = i.adjoint;
     at.add_image(i.image[bx_ch], at.load(adj.vx) * f.x);
     at.add_image(i.image[bz_ch], at.load(adj.vz) * f.z);
@@ -274,7 +273,8 @@ struct ImageVelocity {
 };
 
 /// dJ/dlambda, dJ/dmu at the cells and dJ/dmu_ac at the shear points from sigmabar^{n+1} and the
-/// strains of v^{n+1/2} (strains_of() of the state the stress update read, not advanced).
+/// strains of v^{n+1/2} (strains_of() of the state the stress update wrote, its memory variables
+/// as they are).
 template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
 struct ImageStress {
   ImagingState<T> i;
@@ -282,7 +282,7 @@ struct ImageStress {
 
   template <class At>
   KOKKOS_FORCEINLINE_FUNCTION void apply(const At& at) const {
-    const auto e = strains_of<Dim, InX, InZ, InY, false>(at, i.forward);
+    const auto e = strains_of<Dim, InX, InZ, InY, Memory::current>(at, i.forward);
     const State<T>& adj = i.adjoint;
     const auto sxx = at.load(adj.sxx), szz = at.load(adj.szz);
     auto trace = sxx + szz, work = sxx * e.xx + szz * e.zz;

@@ -76,8 +76,8 @@ class Imaging {
   void image_velocity(const ExecSpace& exec, int count) const {
     launch_strips("pwave::physics::elastic::image_velocity", exec, count, cuts_, velocity_);
   }
-  /// dJ/d(lambda, mu, mu_ac) += sigmabar^{n+1} . e^{n+1/2}; `forward` holds v^{n+1/2} and
-  /// psi_v^{n-1}.
+  /// dJ/d(lambda, mu, mu_ac) += sigmabar^{n+1} . e^{n+1/2}; `forward` is the state after step n
+  /// (v^{n+1/2} and the velocity memory variables that step advanced).
   void image_stress(const ExecSpace& exec, int count) const {
     launch_strips("pwave::physics::elastic::image_stress", exec, count, cuts_, stress_);
   }

@@ -39,7 +39,7 @@ struct FreeSurfaceStress {
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
     const Point p = st.point(s, iz, iy, ix);
-    const Strains<T> e = strains<T, Order, Dim, InX, false, InY, false>(st, c, p);
+    const Strains<T> e = strains<T, Order, Dim, InX, false, InY, Memory::peek>(st, c, p);
     const T lambda = st.lambda(iz, p.q), mu = st.mu(iz, p.q);
     const T ezz_free = -lambda * (e.xx + e.yy) / (lambda + T(2) * mu);
     const T correction = lambda * (e.zz - ezz_free);

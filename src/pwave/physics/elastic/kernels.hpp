@@ -304,28 +304,36 @@ void host_line(const K& k, const State<T>& st, const Coefficients<T, Order>& c, 
   }
 }
 
+/// What a derivative does with its CPML memory variable psi (stretched()).
+enum class Memory {
+  advance,  ///< the step: psi advanced in place, D F + psi^n
+  peek,     ///< the imaging of the state the update read: the same value, nothing written
+  current   ///< the imaging of the state the update wrote: psi already advanced, D F + psi
+};
+
 /// The derivative of f along `Axis` at the accessor's point(s), D+ or D- (`Plus`), with the CPML
-/// term when they lie in the axis' strips (`InStrip`), `memory` its psi. The one statement of
-/// every derivative of both updates and of the imaging. `Advance`: psi is advanced in place
-/// (the step); false: the same value, nothing written (the imaging, which re-reads a state).
-template <int Axis, bool Plus, bool InStrip, bool Advance, class A, class T>
+/// term when they lie in the axis' strips (`InStrip`), `memory` its psi, used as `Psi` says. The
+/// one statement of every derivative of both updates and of the imaging.
+template <int Axis, bool Plus, bool InStrip, Memory Psi, class A, class T>
 KOKKOS_FORCEINLINE_FUNCTION auto stretched(const A& at, const Field<T>& f, const Field<T>& memory) {
   auto g = at.template stencil<Axis, Plus>(f);
-  if constexpr (InStrip) {
+  if constexpr (InStrip && Psi == Memory::current) {
+    g = g + at.template load_memory<Axis>(memory);
+  } else if constexpr (InStrip) {
     auto m = at.template load_memory<Axis>(memory);
     g = acoustic_vd::cpml_memory(m, at.template profile_a<Axis, Plus>(),
                                  at.template profile_b<Axis, Plus>(), g);
-    if constexpr (Advance) at.template store_memory<Axis>(memory, m);
+    if constexpr (Psi == Memory::advance) at.template store_memory<Axis>(memory, m);
   }
   return g;
 }
 
 /// derivative<> at one point p (tests, the free surface).
-template <int Axis, bool Plus, bool InStrip, bool Advance = true, class T, int Order>
+template <int Axis, bool Plus, bool InStrip, Memory Psi = Memory::advance, class T, int Order>
 KOKKOS_FORCEINLINE_FUNCTION T derivative(const State<T>& st, const Coefficients<T, Order>& c,
                                          const Field<T>& f, const Field<T>& memory,
                                          const Point& p) {
-  return stretched<Axis, Plus, InStrip, Advance>(CellAccess<T, Order>{st, c, p}, f, memory);
+  return stretched<Axis, Plus, InStrip, Psi>(CellAccess<T, Order>{st, c, p}, f, memory);
 }
 
 /// The staggered stencil alone (no CPML term): derivative<> outside the strips.
@@ -350,32 +358,32 @@ struct Divergence {
 
 /// div(sigma) of state st at the accessor's point(s): the one statement of the velocity
 /// update's right-hand side, for the update and its imaging.
-template <int Dim, bool InX, bool InZ, bool InY, bool Advance, class A, class T>
+template <int Dim, bool InX, bool InZ, bool InY, Memory Psi, class A, class T>
 KOKKOS_FORCEINLINE_FUNCTION Divergence<typename A::Value> divergence_of(const A& at,
                                                                         const State<T>& st) {
   const AxisCpml<T>& mx = st.cpml[X];
   const AxisCpml<T>& my = st.cpml[Y];
   const AxisCpml<T>& mz = st.cpml[Z];
   Divergence<typename A::Value> f;
-  f.x = stretched<X, plus, InX, Advance>(at, st.sxx, mx.stress[X]) +
-        stretched<Z, minus, InZ, Advance>(at, st.sxz, mz.stress[X]);
-  f.z = stretched<X, minus, InX, Advance>(at, st.sxz, mx.stress[Z]) +
-        stretched<Z, plus, InZ, Advance>(at, st.szz, mz.stress[Z]);
+  f.x = stretched<X, plus, InX, Psi>(at, st.sxx, mx.stress[X]) +
+        stretched<Z, minus, InZ, Psi>(at, st.sxz, mz.stress[X]);
+  f.z = stretched<X, minus, InX, Psi>(at, st.sxz, mx.stress[Z]) +
+        stretched<Z, plus, InZ, Psi>(at, st.szz, mz.stress[Z]);
   if constexpr (Dim == 3) {
-    f.x += stretched<Y, minus, InY, Advance>(at, st.sxy, my.stress[X]);
-    f.z += stretched<Y, minus, InY, Advance>(at, st.syz, my.stress[Z]);
-    f.y = stretched<X, minus, InX, Advance>(at, st.sxy, mx.stress[Y]) +
-          stretched<Y, plus, InY, Advance>(at, st.syy, my.stress[Y]) +
-          stretched<Z, minus, InZ, Advance>(at, st.syz, mz.stress[Y]);
+    f.x += stretched<Y, minus, InY, Psi>(at, st.sxy, my.stress[X]);
+    f.z += stretched<Y, minus, InY, Psi>(at, st.syz, my.stress[Z]);
+    f.y = stretched<X, minus, InX, Psi>(at, st.sxy, mx.stress[Y]) +
+          stretched<Y, plus, InY, Psi>(at, st.syy, my.stress[Y]) +
+          stretched<Z, minus, InZ, Psi>(at, st.syz, mz.stress[Y]);
   }
   return f;
 }
 
-template <class T, int Order, int Dim, bool InX, bool InZ, bool InY, bool Advance>
+template <class T, int Order, int Dim, bool InX, bool InZ, bool InY, Memory Psi>
 KOKKOS_FORCEINLINE_FUNCTION Divergence<T> divergence(const State<T>& st,
                                                      const Coefficients<T, Order>& c,
                                                      const Point& p) {
-  return divergence_of<Dim, InX, InZ, InY, Advance>(CellAccess<T, Order>{st, c, p}, st);
+  return divergence_of<Dim, InX, InZ, InY, Psi>(CellAccess<T, Order>{st, c, p}, st);
 }
 
 /// The strains of v at p (the CPML terms included): the normal ones at the cell (D- of each
@@ -389,30 +397,30 @@ struct Strains {
 
 /// The strains of state st at the accessor's point(s): the one statement of the stress
 /// update's right-hand side, for the update, its imaging and the free surface.
-template <int Dim, bool InX, bool InZ, bool InY, bool Advance, class A, class T>
+template <int Dim, bool InX, bool InZ, bool InY, Memory Psi, class A, class T>
 KOKKOS_FORCEINLINE_FUNCTION Strains<typename A::Value> strains_of(const A& at, const State<T>& st) {
   const AxisCpml<T>& mx = st.cpml[X];
   const AxisCpml<T>& my = st.cpml[Y];
   const AxisCpml<T>& mz = st.cpml[Z];
   Strains<typename A::Value> e;
-  e.xx = stretched<X, minus, InX, Advance>(at, st.vx, mx.velocity[X]);
-  e.zz = stretched<Z, minus, InZ, Advance>(at, st.vz, mz.velocity[Z]);
-  e.xz = stretched<Z, plus, InZ, Advance>(at, st.vx, mz.velocity[X]) +
-         stretched<X, plus, InX, Advance>(at, st.vz, mx.velocity[Z]);
+  e.xx = stretched<X, minus, InX, Psi>(at, st.vx, mx.velocity[X]);
+  e.zz = stretched<Z, minus, InZ, Psi>(at, st.vz, mz.velocity[Z]);
+  e.xz = stretched<Z, plus, InZ, Psi>(at, st.vx, mz.velocity[X]) +
+         stretched<X, plus, InX, Psi>(at, st.vz, mx.velocity[Z]);
   if constexpr (Dim == 3) {
-    e.yy = stretched<Y, minus, InY, Advance>(at, st.vy, my.velocity[Y]);
-    e.xy = stretched<Y, plus, InY, Advance>(at, st.vx, my.velocity[X]) +
-           stretched<X, plus, InX, Advance>(at, st.vy, mx.velocity[Y]);
-    e.yz = stretched<Z, plus, InZ, Advance>(at, st.vy, mz.velocity[Y]) +
-           stretched<Y, plus, InY, Advance>(at, st.vz, my.velocity[Z]);
+    e.yy = stretched<Y, minus, InY, Psi>(at, st.vy, my.velocity[Y]);
+    e.xy = stretched<Y, plus, InY, Psi>(at, st.vx, my.velocity[X]) +
+           stretched<X, plus, InX, Psi>(at, st.vy, mx.velocity[Y]);
+    e.yz = stretched<Z, plus, InZ, Psi>(at, st.vy, mz.velocity[Y]) +
+           stretched<Y, plus, InY, Psi>(at, st.vz, my.velocity[Z]);
   }
   return e;
 }
 
-template <class T, int Order, int Dim, bool InX, bool InZ, bool InY, bool Advance>
+template <class T, int Order, int Dim, bool InX, bool InZ, bool InY, Memory Psi>
 KOKKOS_FORCEINLINE_FUNCTION Strains<T> strains(const State<T>& st, const Coefficients<T, Order>& c,
                                                const Point& p) {
-  return strains_of<Dim, InX, InZ, InY, Advance>(CellAccess<T, Order>{st, c, p}, st);
+  return strains_of<Dim, InX, InZ, InY, Psi>(CellAccess<T, Order>{st, c, p}, st);
 }
 
 /// First launch of a step: v^{n+1/2} = v^{n-1/2} + dt b div(sigma^n) at every point of the
@@ -424,7 +432,7 @@ struct UpdateVelocity {
 
   template <class A>
   KOKKOS_FORCEINLINE_FUNCTION void apply(const A& at) const {
-    const auto f = divergence_of<Dim, InX, InZ, InY, true>(at, st);
+    const auto f = divergence_of<Dim, InX, InZ, InY, Memory::advance>(at, st);
     if constexpr (Dim == 3) at.store(st.vy, at.load(st.vy) + at.coefficient(st.by) * f.y);
     at.store(st.vx, at.load(st.vx) + at.coefficient(st.bx) * f.x);
     at.store(st.vz, at.load(st.vz) + at.coefficient(st.bz) * f.z);
@@ -448,7 +456,7 @@ struct UpdateStress {
 
   template <class A>
   KOKKOS_FORCEINLINE_FUNCTION void apply(const A& at) const {
-    const auto e = strains_of<Dim, InX, InZ, InY, true>(at, st);
+    const auto e = strains_of<Dim, InX, InZ, InY, Memory::advance>(at, st);
     const auto lambda = at.coefficient(st.lambda), mu = at.coefficient(st.mu);
     const auto trace = e.trace();
     at.store(st.sxx, at.load(st.sxx) + normal_stress(lambda, mu, trace, e.xx));
