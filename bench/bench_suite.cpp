@@ -3,7 +3,8 @@
 //
 //   bench_suite [--dims 2,3] [--orders 4,8] [--sizes2d 1000,2000] [--sizes3d 100,160]
 //               [--shots 1,4] [--nt 100] [--cpml 20] [--reps 3] [--precision float32|float64]
-//               [--gradient on|off] [--interior3d cells|z_march]
+//               [--gradient on|off] [--storage boundary|checkpoint|full]
+//               [--interior3d cells|z_march]
 //               [--equation acoustic|acoustic_variable_density|elastic] [--csv file]
 //               [--json file]
 //
@@ -20,9 +21,9 @@
 //   roofline   Gcell/s x the interior update's bytes (16 B in float32 for constant density) /
 //              STREAM copy bandwidth of this run: the fraction of the memory-bound limit of
 //              the interior update
-//   grad/fwd   time of a gradient (forward with boundary storage + adjoint + imaging) over the
-//              time of a plain forward run of the same shots (elastic: checkpoint storage, the
-//              only one it has)
+//   grad/fwd   time of a gradient (forward keeping the `--storage` history + adjoint + imaging)
+//              over the time of a plain forward run of the same shots; storage default: boundary
+//              (elastic: checkpoint; it has checkpoint and full)
 //   MB         device memory the propagator holds (wavefields, v^2 dt^2, CPML memory variables,
 //              plus the boundary history for the gradient); `rss_MB` the process high-water mark
 
@@ -62,6 +63,8 @@ struct Options {
   std::vector<int> dims{2, 3}, orders{4, 8}, sizes2d{1000, 2000}, sizes3d{100, 160}, shots{1, 4};
   int nt = 100, cpml = 20, reps = 3;
   bool gradient = true;
+  std::string
+      storage;  ///< --storage; empty: the equation's default (boundary; elastic: checkpoint)
   pwave::Interior3D interior_3d = pwave::Interior3D::cells;  ///< execution.interior_3d
   pwave::physics::Equation equation = pwave::physics::Equation::acoustic;  ///< physics.equation
   std::string precision = "float32", csv, json;
@@ -72,7 +75,7 @@ struct Options {
                "%s\nusage: bench_suite [--dims 2,3] [--orders 4,8] [--sizes2d 1000,2000]\n"
                "         [--sizes3d 100,160] [--shots 1,4] [--nt 100] [--cpml 20] [--reps 3]\n"
                "         [--precision float32|float64] [--gradient on|off]\n"
-               "         [--interior3d cells|z_march]\n"
+               "         [--storage boundary|checkpoint|full] [--interior3d cells|z_march]\n"
                "         [--equation acoustic|acoustic_variable_density|elastic] [--csv file] "
                "[--json file]\n",
                msg.c_str());
@@ -105,6 +108,8 @@ Options parse(int argc, char** argv) {
       o.precision = v;
     else if (k == "--gradient")
       o.gradient = v == "on";
+    else if (k == "--storage" && (v == "boundary" || v == "checkpoint" || v == "full"))
+      o.storage = v;
     else if (k == "--interior3d" && (v == "cells" || v == "z_march"))
       o.interior_3d = v == "z_march" ? pwave::Interior3D::z_march : pwave::Interior3D::cells;
     else if (k == "--equation" && pwave::physics::parse_equation(v, o.equation))
@@ -118,6 +123,8 @@ Options parse(int argc, char** argv) {
   }
   if (o.precision != "float32" && o.precision != "float64") usage("precision: float32 or float64");
   if (o.nt < 1) usage("--nt must be at least 1");
+  if (o.storage.empty())
+    o.storage = o.equation == pwave::physics::Equation::elastic ? "checkpoint" : "boundary";
   return o;
 }
 
@@ -215,8 +222,15 @@ double mb(const V& v) {
   return double(v.span()) * sizeof(typename V::value_type) / 1e6;
 }
 
-/// An equation with its own propagator class (elastic), through the Propagator front: the
-/// gradient with checkpoint storage, state_MB not reported.
+/// The gradient's storage (--storage).
+pwave::StorageOptions storage_of(const Options& o) {
+  return o.storage == "full"         ? pwave::Storage::full
+         : o.storage == "checkpoint" ? pwave::Storage::checkpoint
+                                     : pwave::Storage::boundary;
+}
+
+/// An equation with its own propagator class (elastic), through the Propagator front;
+/// state_MB not reported.
 template <class T>
 Result run_case_front(const Case& c, const Options& o, double bandwidth) {
   Result r;
@@ -238,7 +252,7 @@ Result run_case_front(const Case& c, const Options& o, double bandwidth) {
   if (o.gradient) {
     pwave::Traces<T> residual("residual", c.shots, nrec, o.nt);
     Kokkos::deep_copy(residual, T(1e-3));
-    const pwave::StorageOptions storage(pwave::Storage::checkpoint);
+    const pwave::StorageOptions storage = storage_of(o);
     auto history = prop->make_history(c.shots, storage);
     r.history_mb = prop->history_bytes_per_shot(storage) * c.shots / 1e6;
     r.gradient_s = best_of(std::min(o.reps, 2), [&] {
@@ -274,8 +288,9 @@ Result run_case(const Case& c, const Options& o, double bandwidth) {
     Kokkos::deep_copy(residual, T(1e-3));
     // [channels nz][ny nx]: dJ/dw, and for variable density dJ/db below it
     pwave::GridView<T> grad("grad", prop.imaging_rows(), prop.padded_plane());
-    auto history = prop.make_history(c.shots, pwave::Storage::boundary);
-    r.history_mb = prop.history_bytes_per_shot(pwave::Storage::boundary) * c.shots / 1e6;
+    const pwave::StorageOptions storage = storage_of(o);
+    auto history = prop.make_history(c.shots, storage);
+    r.history_mb = prop.history_bytes_per_shot(storage) * c.shots / 1e6;
     r.gradient_s = best_of(std::min(o.reps, 2), [&] {
       prop.forward(0, c.shots, traces, {}, 0, 0, history);
       prop.adjoint(0, c.shots, residual, history, grad);
@@ -290,10 +305,10 @@ int run(const Options& o) {
   const double bw = copy_bandwidth<T>();
   std::printf(
       "# pwave bench_suite %s: %s, %s, Kokkos %s, execution space %s, nt %d, CPML %d, best of"
-      " %d, 3D interior launch %s\n",
+      " %d, 3D interior launch %s, gradient storage %s\n",
       pwave::version, pwave::physics::name(o.equation), o.precision.c_str(), pwave::kokkos_version,
       pwave::ExecSpace::name(), o.nt, o.cpml, o.reps,
-      o.interior_3d == pwave::Interior3D::z_march ? "z_march" : "cells");
+      o.interior_3d == pwave::Interior3D::z_march ? "z_march" : "cells", o.storage.c_str());
   std::printf(
       "# STREAM copy: %.2f GB/s -> roofline %.3f Gcell/s at %d B/update (constant density)\n",
       bw * 1e-9, bw / (4.0 * sizeof(T)) * 1e-9, int(4 * sizeof(T)));

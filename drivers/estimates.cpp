@@ -60,10 +60,15 @@ HistoryEstimate estimate_history(const ForwardProblem& p, std::size_t value_byte
   h.checkpoint_interval =
       propagation::CheckpointHistory<double>::interval_for(p.nt, checkpoint_interval);
   if (p.equation == physics::Equation::elastic) {
-    // A state: every wavefield and memory variable (estimate_memory's wavefields and CPML).
+    // A state: every wavefield and memory variable (estimate_memory's wavefields and CPML);
+    // `full` keeps the state before every step, `checkpoint` every k-th and a segment of k (none
+    // when k = 1: the checkpoints are every state); no `boundary`.
     const MemoryEstimate m = estimate_memory(p, value_bytes);
+    const double state = m.wavefields + m.cpml;
     const int k = h.checkpoint_interval;
-    h.checkpoint_per_shot = double((p.nt + k - 1) / k + k) * (m.wavefields + m.cpml);
+    h.checkpoint_per_shot = double((p.nt + k - 1) / k + (k > 1 ? k : 0)) * state;
+    h.full_per_shot = double(p.nt) * state;
+    h.boundary_per_shot = 0;
   }
   const int n = shots_per_iteration > 0 ? shots_per_iteration : int(p.shots.size());
   h.batch = p.shot_batch > 0 ? std::min(p.shot_batch, n) : n;

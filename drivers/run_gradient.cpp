@@ -21,10 +21,13 @@ namespace pwave::cli {
 template <class T>
 void run_gradient_task(const io::Deck& deck, const fs::path& dir) {
   const ForwardProblem& p = deck.problem;
-  const HistoryEstimate h = estimate_history(p, sizeof(T), 0);
-  const double per_shot = deck.storage == Storage::full ? h.full_per_shot : h.boundary_per_shot;
+  const HistoryEstimate h = estimate_history(p, sizeof(T), 0, deck.storage_options.interval);
+  const double per_shot = deck.storage == Storage::full         ? h.full_per_shot
+                          : deck.storage == Storage::checkpoint ? h.checkpoint_per_shot
+                                                                : h.boundary_per_shot;
   char line[256];
-  if (deck.storage == Storage::boundary || deck.storage_options.exact_full()) {
+  if (deck.storage == Storage::boundary || deck.storage_options.exact_full() ||
+      (deck.storage == Storage::checkpoint && p.equation == physics::Equation::elastic)) {
     std::snprintf(line, sizeof line, "gradient: %s storage, %.1f MB per shot x %d shots per batch",
                   to_string(deck.storage), per_shot / (1024.0 * 1024.0), h.batch);
   } else {

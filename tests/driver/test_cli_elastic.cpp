@@ -184,9 +184,10 @@ TEST(CliElastic, CheckPrintsTheCheckpointMemory) {
   const Result r = pwave("check '" + deck.string() + "'", dir);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(contains(r.out,
-                       "# gradient storage (checkpoint, the elastic equation's only one): 3.1 MB "
-                       "per shot (a state every 10 steps and a segment of 10 states); batch of 2 "
-                       "shots: 6.3 MB"))
+                       "# gradient storage (checkpoint selected; the elastic equation keeps "
+                       "whole states): checkpoint 3.1 MB per shot (a state every 10 steps and a "
+                       "segment of 10 states), full 15.7 MB per shot (every step's state); batch "
+                       "of 2 shots: checkpoint 6.3 MB, full 31.5 MB"))
       << r.out;
 }
 

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <vector>
 
 #include "physics/elastic_adjoint_fixture.hpp"
@@ -165,20 +166,25 @@ TEST(ElasticPropagator, StaggeredPointsGiveTheKernelsTraces) {
   EXPECT_LT(error, 1e-13);
 }
 
-/// J = 0.5 |d(model) - o|^2 and its gradients through the Propagator front, checkpoints every
-/// `interval` steps.
+/// J = 0.5 |d(model) - o|^2 and its gradients through the Propagator front with `storage` (J
+/// alone without).
 struct Gradients {
   double misfit = 0;
   std::vector<double> vp, vs, rho;
 };
 
-Gradients gradients(const ForwardProblem& p, const HostArray3<double>& observed, int interval) {
+StorageOptions checkpoints_every(int interval) {
+  StorageOptions o(Storage::checkpoint);
+  o.interval = interval;
+  return o;
+}
+
+Gradients gradients(const ForwardProblem& p, const HostArray3<double>& observed,
+                    std::optional<StorageOptions> storage) {
   auto prop = make_propagator<double>(p);
   const int nrec = prop->max_receivers();
   Traces<double> traces("traces", 1, nrec, p.nt);
-  StorageOptions o(Storage::checkpoint);
-  o.interval = interval;
-  const auto history = prop->make_history(1, o);
+  const auto history = storage ? prop->make_history(1, *storage) : Propagator<double>::History();
   prop->forward({0}, traces, {}, 0, 0, history);
   auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), traces);
   Gradients out;
@@ -189,7 +195,7 @@ Gradients gradients(const ForwardProblem& p, const HostArray3<double>& observed,
       h(0, r, n) = d;
     }
   }
-  if (interval == 0) return out;
+  if (!storage) return out;
   Traces<double> residual("residual", 1, nrec, p.nt);
   Kokkos::deep_copy(residual, h);
   prop->adjoint_per_shot({0}, residual, history);
@@ -213,9 +219,9 @@ Gradients gradients(const ForwardProblem& p, const HostArray3<double>& observed,
 }
 
 // The checkpointed backward run (segments recomputed, 7 steps apart so that the last is short)
-// gives the test driver's gradients, which keep every state, for vp, vs and rho at every cell;
-// and central differences of J at cells near the source, a receiver, the interface and the top
-// CPML. Receivers of vx, vz and p, two on one cell.
+// gives the test driver's gradients (and `full` storage the same bits), which keep every state, for
+// vp, vs and rho at every cell; and central differences of J at cells near the source, a receiver,
+// the interface and the top CPML. Receivers of vx, vz and p, two on one cell.
 TEST(ElasticPropagator, CheckpointGradientsMatchTheDriverAndFiniteDifferences) {
   ForwardProblem p = layered(41, 51, 10.0, 0.001, 250, 4, 10, 25, 1100.0);
   p.boundary.pml_velocity = 2600.0;
@@ -226,7 +232,7 @@ TEST(ElasticPropagator, CheckpointGradientsMatchTheDriverAndFiniteDifferences) {
     truth.model.vp[c] *= 1.03, truth.model.vs[c] *= 0.97, truth.model.rho[c] *= 1.02;
   }
   const auto observed = forward_model<double>(truth);
-  const Gradients g = gradients(p, observed, 7);
+  const Gradients g = gradients(p, observed, checkpoints_every(7));
 
   // The driver: residuals [receiver][n].
   auto syn = forward_model<double>(p);
@@ -241,6 +247,12 @@ TEST(ElasticPropagator, CheckpointGradientsMatchTheDriverAndFiniteDifferences) {
   EXPECT_LT(evp, 1e-12);
   EXPECT_LT(evs, 1e-12);
   EXPECT_LT(erho, 1e-12);
+  // `full` storage (every state kept, nothing recomputed) gives the same bits.
+  const Gradients full = gradients(p, observed, StorageOptions(Storage::full));
+  EXPECT_EQ(full.misfit, g.misfit);
+  EXPECT_EQ(full.vp, g.vp);
+  EXPECT_EQ(full.vs, g.vs);
+  EXPECT_EQ(full.rho, g.rho);
 
   const int nx = p.model.grid.nx;
   const std::pair<int, int> cells[] = {{12, 21}, {24, 30}, {26, 10}, {4, 18}, {30, 39}};
@@ -252,7 +264,7 @@ TEST(ElasticPropagator, CheckpointGradientsMatchTheDriverAndFiniteDifferences) {
       const auto misfit = [&](double v) {
         ForwardProblem m = p;
         m.model.values(q)[c] = v;
-        return gradients(m, observed, 0).misfit;
+        return gradients(m, observed, std::nullopt).misfit;
       };
       const double fd = (misfit(base + step) - misfit(base - step)) / (2 * step);
       const double adj = (q == physics::Parameter::vp   ? g.vp
@@ -323,7 +335,7 @@ TEST(ElasticPropagator, CheckpointGradientsMatchTheDriver3D) {
     truth.model.vs[c] *= 0.96, truth.model.rho[c] *= 1.02;
   }
   const auto observed = forward_model<double>(truth);
-  const Gradients g = gradients(p, observed, 11);
+  const Gradients g = gradients(p, observed, checkpoints_every(11));
 
   fx::Simulation r;
   r.order = p.order, r.width = 6, r.nt = p.nt, r.dt = p.dt, r.pml_frequency = p.peak_frequency;
@@ -342,6 +354,10 @@ TEST(ElasticPropagator, CheckpointGradientsMatchTheDriver3D) {
   EXPECT_LT(evp, 1e-12);
   EXPECT_LT(evs, 1e-12);
   EXPECT_LT(erho, 1e-12);
+  const Gradients full = gradients(p, observed, StorageOptions(Storage::full));
+  EXPECT_EQ(full.vp, g.vp);
+  EXPECT_EQ(full.vs, g.vs);
+  EXPECT_EQ(full.rho, g.rho);
 }
 
 // float32 runs, and its traces stay within single precision's rounding of float64's.

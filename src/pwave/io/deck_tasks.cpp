@@ -50,16 +50,17 @@ void read_gradient_section(const DeckReader& r, const Node& root, Deck& deck, No
   if (DeckReader::given(g)) r.check_keys(g, "gradient");
   const Node storage = r.child(g, "gradient", "storage");
   const bool three_d = deck.problem.model.grid.is_3d();
-  // The elastic equation keeps checkpoints only (its imaging needs whole states per step).
+  // The elastic equation keeps whole states: checkpoints, or every step's (its imaging needs
+  // the whole state before and after each step).
   const bool elastic = deck.problem.equation == physics::Equation::elastic;
   const std::string s = DeckReader::given(storage) ? r.choice(storage, "gradient.storage",
                                                               {"boundary", "checkpoint", "full"})
                         : elastic                  ? "checkpoint"
                                                    : "boundary";
-  if (elastic && s != "checkpoint") {
+  if (elastic && s == "boundary") {
     r.fail("gradient.storage", storage,
-           "the elastic equation keeps checkpoints only in this version (its imaging needs the "
-           "whole state of every step): use storage: checkpoint, the default for elastic");
+           "the elastic equation keeps whole states in this version (its imaging needs the whole "
+           "state of every step): use storage: checkpoint (the default for elastic) or full");
   }
   deck.storage = s == "full"         ? Storage::full
                  : s == "checkpoint" ? Storage::checkpoint
@@ -83,6 +84,10 @@ void read_gradient_section(const DeckReader& r, const Node& root, Deck& deck, No
       r.fail("gradient.stride", stride, "applies to storage: full only");
     }
     o.stride = r.integer(stride, "gradient.stride", 1);
+    if (elastic && o.stride != 1) {
+      r.fail("gradient.stride", stride,
+             "the elastic equation's full storage keeps every step (stride 1) in this version");
+    }
     if (three_d && o.stride != 1) {
       r.fail("gradient.stride", stride, "3D gradients keep every step (stride 1) in this version");
     }
@@ -96,6 +101,10 @@ void read_gradient_section(const DeckReader& r, const Node& root, Deck& deck, No
     o.compression = c == "bf16"   ? Compression::bf16
                     : c == "int8" ? Compression::int8
                                   : Compression::none;
+    if (elastic && o.compression != Compression::none) {
+      r.fail("gradient.compression", compression,
+             "the elastic equation's full storage keeps uncompressed states in this version");
+    }
     if (three_d && o.compression != Compression::none) {
       r.fail("gradient.compression", compression,
              "3D gradients keep uncompressed snapshots in this version");

@@ -5,6 +5,7 @@
 // loops of one order, so the compiler builds the four orders side by side (nvcc needs minutes
 // for a file holding all of them). elastic_propagator.cpp calls them through dispatch().
 
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -145,7 +146,10 @@ void ElasticPropagator<T>::allocate_backward(int interval) {
           Field<T>("pwave::elastic::bar", capacity_, st_.vx.extent(1), st_.vx.extent(2));
     }
   }
-  for (int k = 0; k < interval; ++k) back_->segment.push_back(fresh_state(capacity_));
+  // Checkpoints every step (storage full) are the segment's states themselves.
+  if (interval > 1) {
+    for (int k = 0; k < interval; ++k) back_->segment.push_back(fresh_state(capacity_));
+  }
   for (int k = 0; k < imaging_channels(); ++k) {
     back_->image[k] = Field<T>("pwave::elastic::image", capacity_, st_.nz, st_.ny * st_.nx);
   }
@@ -220,34 +224,66 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
                                                 column};
   const int cells = taps_.receiver_cells().cells();
 
-  const int interval = checkpoints.interval;
-  const int segments = (problem_.nt + interval - 1) / interval;
-  for (int c = segments - 1; c >= 0; --c) {
-    const int n0 = c * interval, n1 = std::min(problem_.nt, n0 + interval);
-    // The segment's states: its checkpoint, then each step's.
-    checkpoints.for_each_saved(st_, c, [&](const auto& slot, const Field<T>& field) {
-      if (field.size() > 0) {
-        Kokkos::deep_copy(
-            exec, Kokkos::subview(field, std::make_pair(0, count), Kokkos::ALL, Kokkos::ALL),
-            Kokkos::subview(slot, std::make_pair(0, count), Kokkos::ALL, Kokkos::ALL));
-      }
-    });
-    for (int n = n0; n < n1; ++n) {
-      elastic_loops::copy_state(exec, b.segment[std::size_t(n - n0)], st_, count);
-      forward.step(exec, count, n);
+  // Step n's backward run; its images read the states after (`after`, null when n is the last
+  // step: no residual has reached the adjoint state yet, so its images are 0) and before step n.
+  const auto backward_step = [&](int n, const el::Imaging<T, Order, Dim>* after,
+                                 const el::Imaging<T, Order, Dim>& before) {
+    if (after) after->image_stress(exec, count);
+    adjoint.adjoint_stress(exec, count);
+    if (!pressure_source) {
+      Kokkos::parallel_for("pwave::physics::elastic::image_force",
+                           Range3(exec, {0, 0, n}, {count, taps_.source_taps(), n + 1}),
+                           image_force);
     }
-    for (int n = n1 - 1; n >= n0; --n) {
-      (n + 1 < n1 ? image_of[std::size_t(n + 1 - n0)] : image_at_end).image_stress(exec, count);
-      adjoint.adjoint_stress(exec, count);
-      if (!pressure_source) {
-        Kokkos::parallel_for("pwave::physics::elastic::image_force",
-                             Range3(exec, {0, 0, n}, {count, taps_.source_taps(), n + 1}),
-                             image_force);
+    before.image_velocity(exec, count);
+    adjoint.adjoint_velocity(exec, count);
+    Kokkos::parallel_for("pwave::physics::elastic::inject_residual",
+                         Range3(exec, {0, 0, n}, {count, cells, n + 1}), inject);
+  };
+
+  const int interval = checkpoints.interval;
+  if (interval == 1) {
+    // Every state kept (storage full): the images read the saved states, no forward step. One
+    // Imaging per saved state, built as the run reaches it (View copies on the host, no
+    // allocation).
+    const auto imaging_of_saved = [&](int n) {
+      std::array<Field<T>, 27> fields;
+      std::size_t k = 0;
+      checkpoints.for_each_saved(st_, n,
+                                 [&](const auto& slot, const Field<T>&) { fields[k++] = slot; });
+      el::ImagingState<T> i = images;
+      i.forward = st_.with_checkpointed(fields);
+      return el::Imaging<T, Order, Dim>(i, coef);
+    };
+    for (int n = problem_.nt - 1; n >= 0; --n) {
+      const el::Imaging<T, Order, Dim> before = imaging_of_saved(n);
+      if (n + 1 < problem_.nt) {
+        const el::Imaging<T, Order, Dim> after = imaging_of_saved(n + 1);
+        backward_step(n, &after, before);
+      } else {
+        backward_step(n, nullptr, before);
       }
-      image_of[std::size_t(n - n0)].image_velocity(exec, count);
-      adjoint.adjoint_velocity(exec, count);
-      Kokkos::parallel_for("pwave::physics::elastic::inject_residual",
-                           Range3(exec, {0, 0, n}, {count, cells, n + 1}), inject);
+    }
+  } else {
+    const int segments = (problem_.nt + interval - 1) / interval;
+    for (int c = segments - 1; c >= 0; --c) {
+      const int n0 = c * interval, n1 = std::min(problem_.nt, n0 + interval);
+      // The segment's states: its checkpoint, then each step's; st_ ends after step n1 - 1.
+      checkpoints.for_each_saved(st_, c, [&](const auto& slot, const Field<T>& field) {
+        if (field.size() > 0) {
+          Kokkos::deep_copy(
+              exec, Kokkos::subview(field, std::make_pair(0, count), Kokkos::ALL, Kokkos::ALL),
+              Kokkos::subview(slot, std::make_pair(0, count), Kokkos::ALL, Kokkos::ALL));
+        }
+      });
+      for (int n = n0; n < n1; ++n) {
+        elastic_loops::copy_state(exec, b.segment[std::size_t(n - n0)], st_, count);
+        forward.step(exec, count, n);
+      }
+      for (int n = n1 - 1; n >= n0; --n) {
+        backward_step(n, n + 1 < n1 ? &image_of[std::size_t(n + 1 - n0)] : &image_at_end,
+                      image_of[std::size_t(n - n0)]);
+      }
     }
   }
   // The images, stacked along z per slot as shot_imaging() returns them.

@@ -259,7 +259,8 @@ void ElasticPropagator<T>::forward(const std::vector<int>& shots, const Traces<T
   check_traces("ElasticPropagator::forward: the traces", traces, count);
   const auto* checkpoints = history.template get_if<propagation::CheckpointHistory<T>>();
   if (!history.empty() && !checkpoints) {
-    throw RuntimeError("ElasticPropagator: the elastic equation keeps checkpoints only");
+    throw RuntimeError(
+        "ElasticPropagator: the elastic equation keeps whole states (checkpoint or full)");
   }
   if (checkpoints && !history.holds(problem_.nt, count)) {
     throw RuntimeError("ElasticPropagator::forward: history has the wrong shape");
@@ -273,28 +274,48 @@ void ElasticPropagator<T>::forward(const std::vector<int>& shots, const Traces<T
 // ---------------------------------------------------------------------------------------------
 // Histories.
 
+namespace {
+/// The checkpoint options of an elastic history: `full` keeps the state before every step (a
+/// checkpoint every step, and the backward run images from them without recomputing), exact
+/// only (every step, uncompressed); `boundary` is not available.
+StorageOptions elastic_checkpoints(const StorageOptions& options) {
+  if (options.strategy == Storage::checkpoint) return options;
+  if (!options.exact_full()) {
+    throw RuntimeError(std::string("ElasticPropagator: gradient.storage ") + to_string(options) +
+                       (options.strategy == Storage::full
+                            ? " keeps every whole state for the elastic equation (stride 1, "
+                              "compression none)"
+                            : ": the elastic equation keeps checkpoints or every state "
+                              "(gradient.storage: checkpoint or full)"));
+  }
+  StorageOptions every_step(Storage::checkpoint);
+  every_step.interval = 1;
+  return every_step;
+}
+}  // namespace
+
 template <class T>
 typename ElasticPropagator<T>::History ElasticPropagator<T>::make_history(
     int count, const StorageOptions& options) const {
-  if (options.strategy != Storage::checkpoint) {
-    throw RuntimeError(std::string("ElasticPropagator: gradient.storage ") + to_string(options) +
-                       ": the elastic equation keeps checkpoints only (gradient.storage: "
-                       "checkpoint)");
-  }
-  auto h = propagation::CheckpointHistory<T>::allocate(st_, problem_.nt, count, options);
+  auto h = propagation::CheckpointHistory<T>::allocate(st_, problem_.nt, count,
+                                                       elastic_checkpoints(options));
   h.segment = decltype(h.segment)();  // the backward run keeps its own segment of whole states
   return History(std::move(h));
 }
 
 template <class T>
 double ElasticPropagator<T>::history_bytes_per_shot(const StorageOptions& options) const {
-  if (options.strategy != Storage::checkpoint) return 0.0;
-  const int k = propagation::CheckpointHistory<T>::interval_for(problem_.nt, options.interval);
+  if (options.strategy == Storage::boundary ||
+      (options.strategy == Storage::full && !options.exact_full())) {
+    return 0.0;
+  }
+  const int k = propagation::CheckpointHistory<T>::interval_for(
+      problem_.nt, elastic_checkpoints(options).interval);
   const double checkpoints = (problem_.nt + k - 1) / k;
   double state = 0;
   for (const Field<T>& f : st_.checkpointed()) state += double(f.extent(1)) * f.extent(2);
-  // The checkpoints, and the backward run's segment of k states.
-  return (checkpoints + k) * state * sizeof(T);
+  // The checkpoints, and the backward run's segment of k states (none when k = 1).
+  return (checkpoints + (k > 1 ? k : 0)) * state * sizeof(T);
 }
 
 // ---------------------------------------------------------------------------------------------

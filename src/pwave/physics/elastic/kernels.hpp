@@ -112,12 +112,29 @@ struct State {
   /// v^{n-1/2}, sigma^n and every memory variable (updated in place: no parity copies). The 3D
   /// ones are empty in 2D (vy, syy, sxy, syz, the y axis' and the y components').
   std::array<Field<T>, 27> checkpointed() const {
-    std::array<Field<T>, 27> f = {vx, vy, vz, sxx, syy, szz, sxy, sxz, syz};
-    std::size_t k = 9;
-    for (const AxisCpml<T>& a : cpml) {
-      for (int c = 0; c < 3; ++c) f[k++] = a.stress[c], f[k++] = a.velocity[c];
-    }
+    std::array<Field<T>, 27> f;
+    std::size_t k = 0;
+    for_each_checkpointed(*this, [&](const Field<T>& field) { f[k++] = field; });
     return f;
+  }
+  /// This state with the fields of checkpointed() replaced by `fields` (in that order), its
+  /// coefficients and geometry kept: e.g. a checkpoint's copy to image from.
+  State with_checkpointed(const std::array<Field<T>, 27>& fields) const {
+    State s = *this;
+    std::size_t k = 0;
+    for_each_checkpointed(s, [&](Field<T>& field) { field = fields[k++]; });
+    return s;
+  }
+  /// f(field) for each field of checkpointed(), in its order: the one statement of the list.
+  template <class S, class F>
+  static void for_each_checkpointed(S& st, F&& f) {
+    for (auto* field :
+         {&st.vx, &st.vy, &st.vz, &st.sxx, &st.syy, &st.szz, &st.sxy, &st.sxz, &st.syz}) {
+      f(*field);
+    }
+    for (auto& a : st.cpml) {
+      for (int c = 0; c < 3; ++c) f(a.stress[c]), f(a.velocity[c]);
+    }
   }
 
   /// Row and column of point p's memory variable in the strip storage of axis `Axis` (p must
