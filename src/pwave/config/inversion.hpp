@@ -17,9 +17,10 @@ namespace pwave {
 struct OptimizerConfig {
   std::string type = "adam";  ///< adam | lbfgs | sgd
   double learning_rate = 20.0;
-  double beta1 = 0.9, beta2 = 0.999, epsilon = 1e-8;  ///< adam
-  double momentum = 0.0;                              ///< sgd
-  int memory = 5;                                     ///< lbfgs: stored pairs
+  /// adam; epsilon relative to the first gradient's largest |g| (Adam sees g / max|g_1|)
+  double beta1 = 0.9, beta2 = 0.999, epsilon = 1e-8;
+  double momentum = 0.0;  ///< sgd
+  int memory = 5;         ///< lbfgs: stored pairs
 };
 
 /// One stage of a multiscale inversion: data and wavelet low-pass filtered below

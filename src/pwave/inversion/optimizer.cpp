@@ -40,16 +40,17 @@ void clamp_to_bounds(const DeviceVector<T>& model, const T lo, const T hi, const
       });
 }
 
-/// Adam's moment update and model step (c1, c2: bias corrections); returns the largest |step|.
+/// Adam's moment update and model step (c1, c2: bias corrections) on the gradient times `unit`;
+/// returns the largest |step|.
 template <class T>
 double adam_update(const DeviceVector<T>& model, const DeviceVector<T>& g, const DeviceVector<T>& m,
-                   const DeviceVector<T>& v, const T b1, const T b2, const T eps, const T lr,
-                   const T c1, const T c2) {
+                   const DeviceVector<T>& v, const T unit, const T b1, const T b2, const T eps,
+                   const T lr, const T c1, const T c2) {
   double biggest = 0;
   Kokkos::parallel_reduce(
       "pwave::inversion::adam", Kokkos::RangePolicy<ExecSpace>(0, model.extent(0)),
       KOKKOS_LAMBDA(const long i, double& mx) {
-        const T gi = g(i);
+        const T gi = g(i) * unit;
         m(i) = b1 * m(i) + (T(1) - b1) * gi;
         v(i) = b2 * v(i) + (T(1) - b2) * gi * gi;
         const T d = lr * (m(i) * c1) / (math::sqrt(v(i) * c2) + eps);
@@ -142,7 +143,15 @@ StepInfo Optimizer<T>::step_adam(const DeviceVector<T>& model, const DeviceVecto
   const T lr = T(config_.learning_rate);
   const T c1 = T(1.0 / (1.0 - std::pow(config_.beta1, double(iteration_))));
   const T c2 = T(1.0 / (1.0 - std::pow(config_.beta2, double(iteration_))));
-  info.step = adam_update(model, g, m_, v_, b1, b2, eps, lr, c1, c2);
+  // The first nonzero gradient's largest |g| is the gradient's unit: Adam sees g / max|g_1|, so
+  // epsilon is relative to it and the steps do not depend on the data's amplitude (a 1 N force
+  // gives gradients of 1e-24, whose squares float32 cannot hold).
+  if (scale_ == 0.0) {
+    const double gmax = max_abs(g);
+    if (gmax > 0) scale_ = 1.0 / gmax;
+  }
+  const T unit = T(scale_ > 0 ? scale_ : 1.0);
+  info.step = adam_update(model, g, m_, v_, unit, b1, b2, eps, lr, c1, c2);
   project(model);
   return info;
 }

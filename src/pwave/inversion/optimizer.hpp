@@ -64,7 +64,8 @@ class Optimizer {
   std::size_t size_;
   std::vector<Bounds> bounds_;
   long iteration_ = 0;
-  double scale_ = 0.0;     // sgd: fixed step per unit gradient; lbfgs: initial H0 scale
+  double scale_ = 0.0;     // sgd: fixed step per unit gradient; lbfgs: initial H0 scale; adam:
+                           // 1 / the first nonzero gradient's largest |g| (its moments' unit)
   DeviceVector<T> m_, v_;  // adam moments, sgd velocity (m_)
   DeviceVector<T> trial_, trial_grad_, direction_;  // lbfgs scratch
   std::vector<DeviceVector<T>> s_, y_;              // lbfgs pairs (newest last)
