@@ -97,7 +97,8 @@ KOKKOS_FORCEINLINE_FUNCTION V transposed(const A& at, V ybar, const Field<T>& me
 
 /// E^T, first launch: the strains' adjoints from sigmabar^{n+1}, through the CPML's transposes.
 template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
-struct AdjointStressBar {
+struct AdjointStressBar
+    : PointwiseKernel<AdjointStressBar<T, Order, Dim, InX, InZ, InY>, T, Order> {
   AdjointState<T> a;
   Coefficients<T, Order> c;
 
@@ -130,19 +131,14 @@ struct AdjointStressBar {
       at.store(a.bar[Y][Z], transposed<Y, plus, InY>(at, yz, my.velocity[Z]));
     }
   }
-  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
-  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
-    apply(CellAccess<T, Order>{a.st, c, a.st.point(s, iz, iy, ix)});
-  }
-  void line(int s, int iz, int iy, int x0, int x1) const {
-    host_line(*this, a.st, c, s, iz, iy, x0, x1);
-  }
+  KOKKOS_INLINE_FUNCTION const State<T>& grid() const { return a.st; }
 };
 
 /// E^T, second launch: vbar_c -= D+_c ebar_cc + sum_{a != c} D-_a ebar_ac (the transposes of
 /// the strains' D- and D+). Strip flags unused: launched once over the whole grid.
 template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
-struct AdjointStressGather {
+struct AdjointStressGather
+    : PointwiseKernel<AdjointStressGather<T, Order, Dim, InX, InZ, InY>, T, Order> {
   AdjointState<T> a;
   Coefficients<T, Order> c;
 
@@ -163,19 +159,14 @@ struct AdjointStressGather {
     at.store(st.vx, at.load(st.vx) - vx);
     at.store(st.vz, at.load(st.vz) - vz);
   }
-  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
-  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
-    apply(CellAccess<T, Order>{a.st, c, a.st.point(s, iz, iy, ix)});
-  }
-  void line(int s, int iz, int iy, int x0, int x1) const {
-    host_line(*this, a.st, c, s, iz, iy, x0, x1);
-  }
+  KOKKOS_INLINE_FUNCTION const State<T>& grid() const { return a.st; }
 };
 
 /// V^T, first launch: the adjoints of the stretched stress derivatives from vbar^{n+1/2}
 /// (B_c vbar_c through the CPML's transposes).
 template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
-struct AdjointVelocityBar {
+struct AdjointVelocityBar
+    : PointwiseKernel<AdjointVelocityBar<T, Order, Dim, InX, InZ, InY>, T, Order> {
   AdjointState<T> a;
   Coefficients<T, Order> c;
 
@@ -200,19 +191,14 @@ struct AdjointVelocityBar {
       at.store(a.bar[Z][Y], transposed<Z, minus, InZ>(at, wy, mz.stress[Y]));
     }
   }
-  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
-  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
-    apply(CellAccess<T, Order>{a.st, c, a.st.point(s, iz, iy, ix)});
-  }
-  void line(int s, int iz, int iy, int x0, int x1) const {
-    host_line(*this, a.st, c, s, iz, iy, x0, x1);
-  }
+  KOKKOS_INLINE_FUNCTION const State<T>& grid() const { return a.st; }
 };
 
 /// V^T, second launch: sigmabar_cc -= D-_c gbar_cc, sigmabar_ac -= D+_a gbar_ac + D+_c gbar_ca.
 /// Strip flags unused: launched once over the whole grid.
 template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
-struct AdjointVelocityGather {
+struct AdjointVelocityGather
+    : PointwiseKernel<AdjointVelocityGather<T, Order, Dim, InX, InZ, InY>, T, Order> {
   AdjointState<T> a;
   Coefficients<T, Order> c;
 
@@ -231,13 +217,7 @@ struct AdjointVelocityGather {
                                           at.template stencil<Y, plus>(a.bar[Y][Z])));
     }
   }
-  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
-  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
-    apply(CellAccess<T, Order>{a.st, c, a.st.point(s, iz, iy, ix)});
-  }
-  void line(int s, int iz, int iy, int x0, int x1) const {
-    host_line(*this, a.st, c, s, iz, iy, x0, x1);
-  }
+  KOKKOS_INLINE_FUNCTION const State<T>& grid() const { return a.st; }
 };
 
 /// The forward state an update read and the adjoint of what it wrote, with the image sums.
@@ -251,7 +231,7 @@ struct ImagingState {
 /// dJ/dB_c += vbar_c^{n+1/2} F_c^n at the velocity points (F: divergence_of() of the state the
 /// velocity update read, its memory variables not advanced).
 template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
-struct ImageVelocity {
+struct ImageVelocity : PointwiseKernel<ImageVelocity<T, Order, Dim, InX, InZ, InY>, T, Order> {
   ImagingState<T> i;
   Coefficients<T, Order> c;
 
@@ -263,20 +243,14 @@ struct ImageVelocity {
     at.add_image(i.image[bz_ch], at.load(adj.vz) * f.z);
     if constexpr (Dim == 3) at.add_image(i.image[by_ch], at.load(adj.vy) * f.y);
   }
-  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
-  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
-    apply(CellAccess<T, Order>{i.forward, c, i.forward.point(s, iz, iy, ix)});
-  }
-  void line(int s, int iz, int iy, int x0, int x1) const {
-    host_line(*this, i.forward, c, s, iz, iy, x0, x1);
-  }
+  KOKKOS_INLINE_FUNCTION const State<T>& grid() const { return i.forward; }
 };
 
 /// dJ/dlambda, dJ/dmu at the cells and dJ/dmu_ac at the shear points from sigmabar^{n+1} and the
 /// strains of v^{n+1/2} (strains_of() of the state the stress update wrote, its memory variables
 /// as they are).
 template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
-struct ImageStress {
+struct ImageStress : PointwiseKernel<ImageStress<T, Order, Dim, InX, InZ, InY>, T, Order> {
   ImagingState<T> i;
   Coefficients<T, Order> c;
 
@@ -296,13 +270,7 @@ struct ImageStress {
     at.add_image(i.image[mu_ch], work + work);  // 2 work
     at.add_image(i.image[mu_xz_ch], at.load(adj.sxz) * e.xz);
   }
-  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
-  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
-    apply(CellAccess<T, Order>{i.forward, c, i.forward.point(s, iz, iy, ix)});
-  }
-  void line(int s, int iz, int iy, int x0, int x1) const {
-    host_line(*this, i.forward, c, s, iz, iy, x0, x1);
-  }
+  KOKKOS_INLINE_FUNCTION const State<T>& grid() const { return i.forward; }
 };
 
 /// The force source's share of dJ/dB_c: vbar_c^{n+1/2} f_n h_k / V at its taps (InjectForce

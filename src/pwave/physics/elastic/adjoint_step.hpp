@@ -39,8 +39,8 @@ class AdjointStep {
         whole_{0, a.st.nz, 0, a.st.ny, 0, a.st.nx},
         stress_bar_(a, c),
         velocity_bar_(a, c),
-        stress_gather_{a, c},
-        velocity_gather_{a, c} {}
+        stress_gather_{{}, a, c},
+        velocity_gather_{{}, a, c} {}
 
   /// E^T: sigmabar^{n+1} -> vbar^{n+1/2} (vbar gains the strains' transposes).
   void adjoint_stress(const ExecSpace& exec, int count) const {

@@ -321,6 +321,26 @@ void host_line(const K& k, const State<T>& st, const Coefficients<T, Order>& c, 
   }
 }
 
+/// What every elastic kernel's entry points share (CRTP): K states its arithmetic once, in
+/// `template <class At> apply(const At&)`, names the state that gives the layout (`grid()`) and
+/// holds its coefficients `c`; this base runs apply() at one point (operator(): GPUs, the
+/// cell-wise build, 2D launches as iy = 0) or along a host x line (line()). A kernel derived
+/// from it is built as K{{}, members...} (the base comes first in aggregate initialisation).
+struct PointwiseKernelTag {};
+template <class K, class T, int Order>
+struct PointwiseKernel : PointwiseKernelTag {
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
+    const K& k = static_cast<const K&>(*this);
+    const State<T>& g = k.grid();
+    k.apply(CellAccess<T, Order>{g, k.c, g.point(s, iz, iy, ix)});
+  }
+  void line(int s, int iz, int iy, int x0, int x1) const {
+    const K& k = static_cast<const K&>(*this);
+    host_line(k, k.grid(), k.c, s, iz, iy, x0, x1);
+  }
+};
+
 /// What a derivative does with its CPML memory variable psi (stretched()).
 enum class Memory {
   advance,  ///< the step: psi advanced in place, D F + psi^n
@@ -443,7 +463,7 @@ KOKKOS_FORCEINLINE_FUNCTION Strains<T> strains(const State<T>& st, const Coeffic
 /// First launch of a step: v^{n+1/2} = v^{n-1/2} + dt b div(sigma^n) at every point of the
 /// launched box, advancing the stress memory variables of the strips it lies in (InX, InZ, InY).
 template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
-struct UpdateVelocity {
+struct UpdateVelocity : PointwiseKernel<UpdateVelocity<T, Order, Dim, InX, InZ, InY>, T, Order> {
   State<T> st;
   Coefficients<T, Order> c;
 
@@ -454,20 +474,13 @@ struct UpdateVelocity {
     at.store(st.vx, at.load(st.vx) + at.coefficient(st.bx) * f.x);
     at.store(st.vz, at.load(st.vz) + at.coefficient(st.bz) * f.z);
   }
-  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
-  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
-    apply(CellAccess<T, Order>{st, c, st.point(s, iz, iy, ix)});
-  }
-  /// Host backends (backend::for_each_cell_3d): the x line (iz, iy) on host vectors.
-  void line(int s, int iz, int iy, int x0, int x1) const {
-    host_line(*this, st, c, s, iz, iy, x0, x1);
-  }
+  KOKKOS_INLINE_FUNCTION const State<T>& grid() const { return st; }
 };
 
 /// Second launch: sigma^{n+1} = sigma^n + dt (lambda tr(eps) I + 2 mu eps)(v^{n+1/2}) at every
 /// point of the launched box, advancing the velocity memory variables of its strips.
 template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
-struct UpdateStress {
+struct UpdateStress : PointwiseKernel<UpdateStress<T, Order, Dim, InX, InZ, InY>, T, Order> {
   State<T> st;
   Coefficients<T, Order> c;
 
@@ -485,13 +498,7 @@ struct UpdateStress {
       at.store(st.syz, at.load(st.syz) + at.coefficient(st.mu_yz) * e.yz);
     }
   }
-  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
-  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
-    apply(CellAccess<T, Order>{st, c, st.point(s, iz, iy, ix)});
-  }
-  void line(int s, int iz, int iy, int x0, int x1) const {
-    host_line(*this, st, c, s, iz, iy, x0, x1);
-  }
+  KOKKOS_INLINE_FUNCTION const State<T>& grid() const { return st; }
 };
 
 /// Harmonic mean of four shear moduli, 0 if any of them is 0 (a fluid cell among them: no

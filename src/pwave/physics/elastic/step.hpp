@@ -5,6 +5,7 @@
 // (force sources into v^{n+1/2}, explosive ones into sigma^{n+1}) and records before them.
 
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 #include "backends/launch.hpp"
@@ -26,7 +27,17 @@ struct StripInstances<K, T, Order, Dim, std::integer_sequence<int, I...>> {
   /// `st`: the kernels' first member (State, or the adjoint's and imaging's data).
   template <class S>
   StripInstances(const S& st, const Coefficients<T, Order>& c)
-      : kernels{K<T, Order, Dim, (I & 1) != 0, (I & 4) != 0, (I & 2) != 0>{st, c}...} {}
+      : kernels{make<K<T, Order, Dim, (I & 1) != 0, (I & 4) != 0, (I & 2) != 0>>(st, c)...} {}
+
+  /// Kernel{st, c}, or Kernel{{}, st, c} for a PointwiseKernel (its base first).
+  template <class Kernel, class S>
+  static Kernel make(const S& st, const Coefficients<T, Order>& c) {
+    if constexpr (std::is_base_of_v<PointwiseKernelTag, Kernel>) {
+      return Kernel{{}, st, c};
+    } else {
+      return Kernel{st, c};
+    }
+  }
 
   template <bool InX, bool InY, bool InZ>
   const auto& get() const {
