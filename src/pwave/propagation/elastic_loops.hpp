@@ -7,6 +7,7 @@
 
 #include <array>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -245,7 +246,7 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
   if (interval == 1) {
     // Every state kept (storage full): the images read the saved states, no forward step. One
     // Imaging per saved state, built as the run reaches it (View copies on the host, no
-    // allocation).
+    // allocation), the state before step n + 1 being the state after step n.
     const auto imaging_of_saved = [&](int n) {
       std::array<Field<T>, 27> fields;
       std::size_t k = 0;
@@ -255,14 +256,11 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
       i.forward = st_.with_checkpointed(fields);
       return el::Imaging<T, Order, Dim>(i, coef);
     };
+    std::optional<el::Imaging<T, Order, Dim>> after;
     for (int n = problem_.nt - 1; n >= 0; --n) {
-      const el::Imaging<T, Order, Dim> before = imaging_of_saved(n);
-      if (n + 1 < problem_.nt) {
-        const el::Imaging<T, Order, Dim> after = imaging_of_saved(n + 1);
-        backward_step(n, &after, before);
-      } else {
-        backward_step(n, nullptr, before);
-      }
+      el::Imaging<T, Order, Dim> before = imaging_of_saved(n);
+      backward_step(n, after ? &*after : nullptr, before);
+      after.emplace(std::move(before));
     }
   } else {
     const int segments = (problem_.nt + interval - 1) / interval;

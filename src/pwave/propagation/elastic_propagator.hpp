@@ -3,8 +3,8 @@
 // grid, 2D and 3D, batches of shots, receivers recording the pressure or a particle velocity
 // (each its own: ShotGeometry::components), sources injecting a pressure (an explosion) or a force,
 // and the exact adjoint with the gradients with respect to vp, vs and rho. The gradient needs the
-// state at every step; it keeps checkpoints (Storage::checkpoint) and recomputes one segment at a
-// time.
+// whole state before and after every step: it keeps checkpoints (Storage::checkpoint) and
+// recomputes one segment at a time, or keeps every step's state (Storage::full, exact only).
 
 #include <array>
 #include <memory>
@@ -46,7 +46,8 @@ class ElasticPropagator : public BatchPropagator<T> {
   /// dJ/dvp, dJ/dvs, dJ/drho on the model grid from an imaging sum of shot_imaging() rows.
   void model_gradients(const GridView<T>& imaging, const ParameterGrids<T>& grads) const override;
 
-  /// Checkpoints only (Storage::checkpoint); other strategies throw RuntimeError.
+  /// Storage::checkpoint, or Storage::full without stride or compression (a checkpoint every
+  /// step); other options throw RuntimeError.
   History make_history(int count, const StorageOptions& options) const override;
   double history_bytes_per_shot(const StorageOptions& options) const override;
 
