@@ -1,6 +1,7 @@
 #include "pwave/propagation/elastic_propagator.hpp"
 
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include "backends/launch.hpp"
@@ -277,17 +278,10 @@ void ElasticPropagator<T>::forward(const std::vector<int>& shots, const Traces<T
 namespace {
 /// The checkpoint options of an elastic history: `full` keeps the state before every step (a
 /// checkpoint every step, and the backward run images from them without recomputing), exact
-/// only (every step, uncompressed); `boundary` is not available.
-StorageOptions elastic_checkpoints(const StorageOptions& options) {
+/// only (every step, uncompressed); none for the others (`boundary`, inexact `full`).
+std::optional<StorageOptions> elastic_checkpoints(const StorageOptions& options) {
   if (options.strategy == Storage::checkpoint) return options;
-  if (!options.exact_full()) {
-    throw RuntimeError(std::string("ElasticPropagator: gradient.storage ") + to_string(options) +
-                       (options.strategy == Storage::full
-                            ? " keeps every whole state for the elastic equation (stride 1, "
-                              "compression none)"
-                            : ": the elastic equation keeps checkpoints or every state "
-                              "(gradient.storage: checkpoint or full)"));
-  }
+  if (!options.exact_full()) return std::nullopt;
   StorageOptions every_step(Storage::checkpoint);
   every_step.interval = 1;
   return every_step;
@@ -297,20 +291,25 @@ StorageOptions elastic_checkpoints(const StorageOptions& options) {
 template <class T>
 typename ElasticPropagator<T>::History ElasticPropagator<T>::make_history(
     int count, const StorageOptions& options) const {
-  auto h = propagation::CheckpointHistory<T>::allocate(st_, problem_.nt, count,
-                                                       elastic_checkpoints(options));
+  const std::optional<StorageOptions> kept = elastic_checkpoints(options);
+  if (!kept) {
+    throw RuntimeError(std::string("ElasticPropagator: gradient.storage ") + to_string(options) +
+                       (options.strategy == Storage::full
+                            ? " keeps every whole state for the elastic equation (stride 1, "
+                              "compression none)"
+                            : ": the elastic equation keeps checkpoints or every state "
+                              "(gradient.storage: checkpoint or full)"));
+  }
+  auto h = propagation::CheckpointHistory<T>::allocate(st_, problem_.nt, count, *kept);
   h.segment = decltype(h.segment)();  // the backward run keeps its own segment of whole states
   return History(std::move(h));
 }
 
 template <class T>
 double ElasticPropagator<T>::history_bytes_per_shot(const StorageOptions& options) const {
-  if (options.strategy == Storage::boundary ||
-      (options.strategy == Storage::full && !options.exact_full())) {
-    return 0.0;
-  }
-  const int k = propagation::CheckpointHistory<T>::interval_for(
-      problem_.nt, elastic_checkpoints(options).interval);
+  const std::optional<StorageOptions> kept = elastic_checkpoints(options);
+  if (!kept) return 0.0;
+  const int k = propagation::CheckpointHistory<T>::interval_for(problem_.nt, kept->interval);
   const double checkpoints = (problem_.nt + k - 1) / k;
   double state = 0;
   for (const Field<T>& f : st_.checkpointed()) state += double(f.extent(1)) * f.extent(2);
