@@ -14,9 +14,9 @@
 // rho -> 0, lambda = mu = 0 above the surface and the parameter averaging doing the rest): the
 // image method keeps the surface exactly on a grid row with szz = 0 there, needs no density
 // floor (the vacuum's b = 1/rho is unbounded and its averages set the stability), and it is two
-// small launches over the surface's columns that leave the bulk kernels as they are; its
-// Rayleigh speed at order 4 is within 1 % at 12 cells per wavelength, 0.4 % at 25; order 8 is
-// 5 % fast, not yet understood (tests/physics/test_elastic_free_surface.cpp, docs/physics.md). The
+// small launches over the surface's columns that leave the bulk kernels as they are. Its
+// Rayleigh speed is within 1.0 % at 12 cells per Rayleigh wavelength and 0.37 % at 25, the same
+// for orders 4 and 8 (tests/physics/test_elastic_free_surface.cpp, docs/physics.md). The
 // vacuum method handles topography, which a flat top does not need.
 //
 // The velocities above the surface (the halo rows) stay zero: the stress updates of rows
