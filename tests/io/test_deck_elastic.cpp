@@ -369,12 +369,19 @@ TEST(DeckElastic, StabilityWithVpAndDispersionWithVs) {
       "1200 m/s"));
 }
 
-// No elastic free surface in this version (the kernels' forward surface has no adjoint and is
-// not on the propagator): refused with its key and line.
-TEST(DeckElastic, FreeSurfaceIsRefused) {
+// The elastic free surface: no CPML at the top unless asked, and no warning for sources or
+// receivers on it (the surface holds szz at 0, not the pressure).
+TEST(DeckElastic, FreeSurfaceIsAccepted) {
   std::string text = edit(elastic_deck(), "width: 20}", "width: 20, free_surface: true}");
-  EXPECT_DECK_ERROR(deck_error(text), "boundary.free_surface", "deck.yaml:15",
-                    "the elastic equation has no free surface in this version");
+  const io::Deck d = io::load_deck_text(text, "deck.yaml");
+  EXPECT_TRUE(d.problem.boundary.free_surface);
+  EXPECT_EQ(d.problem.boundary.width[top], 0);
+  EXPECT_EQ(d.problem.boundary.width[bottom], 20);
+  for (const std::string& w : d.warnings) EXPECT_EQ(w.find("free surface"), std::string::npos) << w;
+  // A CPML asked for at the top with it is still an error.
+  EXPECT_DECK_ERROR(
+      deck_error(edit(elastic_deck(), "width: 20}", "width: {top: 5}, free_surface: true}")),
+      "boundary.width.top", "deck.yaml:15", "must be 0 when boundary.free_surface is true");
 }
 
 TEST(DeckElastic, TrueModelAndInversion) {

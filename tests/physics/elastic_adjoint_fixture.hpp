@@ -78,7 +78,7 @@ void randomize(physics::elastic::State<T> st, std::mt19937_64& rng) {
   }
 }
 
-/// sum over every field of a . b (halos are zero in both).
+/// sum over every field of a . b (the halos of one of them zero).
 template <class T>
 double dot(physics::elastic::State<T> a, physics::elastic::State<T> b) {
   const auto fa = state_fields(a), fb = state_fields(b);
@@ -108,8 +108,7 @@ template <class T, int Order, int Dim>
 AdjointRun adjoint(const Model& m, const Simulation& r,
                    const std::vector<std::vector<double>>& residual) {
   namespace el = physics::elastic;
-  if (r.free_surface) throw std::invalid_argument("elastic fixture: no adjoint free surface yet");
-  const int w = r.width, wy = Dim == 3 ? w : 0;
+  const int w = r.width, wy = Dim == 3 ? w : 0, top = r.top();
   const el::State<T> st = make_state<T, Order, Dim>(m, r);
   const el::Coefficients<T, Order> coef(m.h, m.h, Dim == 3 ? m.h : 0);
   const int plane = st.ny * st.nx;
@@ -126,7 +125,7 @@ AdjointRun adjoint(const Model& m, const Simulation& r,
   }
   const physics::ColumnMap column{st.nx, st.hy, st.ys, st.halo};
   const auto cell_of = [&](int iz, int iy, int ix) {
-    return std::pair<int, int>{iz + w, (iy + wy) * st.nx + ix + w};
+    return std::pair<int, int>{iz + top, (iy + wy) * st.nx + ix + w};
   };
   const auto source = taps<T>({cell_of(r.source.iz, r.source.iy, r.source.ix)});
   const SourceKind kind = r.source.kind;
@@ -146,6 +145,7 @@ AdjointRun adjoint(const Model& m, const Simulation& r,
 
   // Forward, keeping the state before each step and after the last.
   const el::Step<T, Order, Dim> step(st, coef);
+  const el::FreeSurface<T, Order, Dim> surface(st, coef);
   std::vector<el::State<T>> history;
   const auto one_shot = [&](int n) { return Range3(exec, {0, 0, n}, {1, 1, n + 1}); };
   for (int n = 0; n < r.nt; ++n) {
@@ -153,15 +153,17 @@ AdjointRun adjoint(const Model& m, const Simulation& r,
     copy_fields(exec, history.back(), st);
     step.update_velocity(exec, 1);
     if (!explosive) Kokkos::parallel_for("pwave::test::elastic::force", one_shot(n), force);
+    if (r.free_surface) surface.prepare(exec, 1);
     step.update_stress(exec, 1);
     if (explosive) Kokkos::parallel_for("pwave::test::elastic::explosive", one_shot(n), moment);
+    if (r.free_surface) surface.images(exec, 1);
   }
   history.push_back(fresh(st));
   copy_fields(exec, history.back(), st);
 
   // Backward.
   const el::AdjointState<T> adj = adjoint_state<T, Dim>(st);
-  const el::AdjointStep<T, Order, Dim> back(adj, coef);
+  const el::AdjointStep<T, Order, Dim> back(adj, coef, r.free_surface);
   el::ImagingState<T> images{st, adj.st, {}};
   const int channels = el::Physics::model_arrays_of(Dim);
   for (int k = 0; k < channels; ++k)
@@ -218,10 +220,11 @@ AdjointRun adjoint(const Model& m, const Simulation& r,
   };
 
   for (int n = r.nt - 1; n >= 0; --n) {
+    back.surface_stress(exec, 1);
     if (explosive) Kokkos::parallel_for("pwave::test::elastic::dsource", one_shot(n), source_t);
     el::ImagingState<T> after = images;
     after.forward = history[std::size_t(n + 1)];
-    el::Imaging<T, Order, Dim>(after, coef).image_stress(exec, 1);
+    el::Imaging<T, Order, Dim>(after, coef, r.free_surface).image_stress(exec, 1);
     back.adjoint_stress(exec, 1);
     if (!explosive) {
       Kokkos::parallel_for("pwave::test::elastic::dsource", one_shot(n), source_t);
@@ -229,7 +232,7 @@ AdjointRun adjoint(const Model& m, const Simulation& r,
     }
     el::ImagingState<T> before = images;
     before.forward = history[std::size_t(n)];
-    el::Imaging<T, Order, Dim>(before, coef).image_velocity(exec, 1);
+    el::Imaging<T, Order, Dim>(before, coef, r.free_surface).image_velocity(exec, 1);
     back.adjoint_velocity(exec, 1);
     inject(inject_vx, groups[0], n);
     inject(inject_vz, groups[1], n);
@@ -240,8 +243,8 @@ AdjointRun adjoint(const Model& m, const Simulation& r,
   // The chain rule to vp, vs, rho on the padded grid, then the padding's transpose (a model
   // cell's value copied into the CPML: the sum over its copies).
   el::MaterialGradient<T, Dim> chain{
-      el::BuildMaterial<T>{st, padded<T>(m, m.vp, w, w), padded<T>(m, m.vs, w, w),
-                           padded<T>(m, m.rho, w, w), T(r.dt)},
+      el::BuildMaterial<T>{st, padded<T>(m, m.vp, w, top), padded<T>(m, m.vs, w, top),
+                           padded<T>(m, m.rho, w, top), T(r.dt), r.free_surface},
       {},
       Field<T>("pwave::test::elastic::dvp", 1, st.nz, plane),
       Field<T>("pwave::test::elastic::dvs", 1, st.nz, plane),
@@ -262,7 +265,7 @@ AdjointRun adjoint(const Model& m, const Simulation& r,
     for (int iy = 0; iy < st.ny; ++iy) {
       for (int ix = 0; ix < st.nx; ++ix) {
         const std::size_t cell =
-            (std::size_t(clamp(iz - w, m.nz)) * m.ny + clamp(iy - wy, m.ny)) * m.nx +
+            (std::size_t(clamp(iz - top, m.nz)) * m.ny + clamp(iy - wy, m.ny)) * m.nx +
             clamp(ix - w, m.nx);
         const int q = iy * st.nx + ix;
         out.vp[cell] += hvp(0, iz, q), out.vs[cell] += hvs(0, iz, q);
@@ -276,6 +279,8 @@ AdjointRun adjoint(const Model& m, const Simulation& r,
 }
 
 /// <L x0, y> and <x0, L^T y> for the map L of r.nt source-free steps, x0 and y random states.
+/// With a free surface L starts with the surface's images of x0 (szz = 0 on row 0 and the halo
+/// images the first velocity update reads), so L^T ends with their transpose.
 template <class T, int Order, int Dim>
 std::pair<double, double> state_dot_test(const Model& m, const Simulation& r, unsigned seed) {
   namespace el = physics::elastic;
@@ -287,19 +292,25 @@ std::pair<double, double> state_dot_test(const Model& m, const Simulation& r, un
   const el::State<T> x0 = fresh(st);
   copy_fields(exec, x0, st);
   const el::Step<T, Order, Dim> step(st, coef);
+  const el::FreeSurface<T, Order, Dim> surface(st, coef);
+  if (r.free_surface) surface.images(exec, 1);
   for (int n = 0; n < r.nt; ++n) {
     step.update_velocity(exec, 1);
+    if (r.free_surface) surface.prepare(exec, 1);
     step.update_stress(exec, 1);
+    if (r.free_surface) surface.images(exec, 1);
   }
   const el::AdjointState<T> adj = adjoint_state<T, Dim>(st);
   randomize(adj.st, rng);
   exec.fence();
   const double lhs = dot(st, adj.st);
-  const el::AdjointStep<T, Order, Dim> back(adj, coef);
+  const el::AdjointStep<T, Order, Dim> back(adj, coef, r.free_surface);
   for (int n = 0; n < r.nt; ++n) {
+    back.surface_stress(exec, 1);
     back.adjoint_stress(exec, 1);
     back.adjoint_velocity(exec, 1);
   }
+  back.surface_stress(exec, 1);
   exec.fence();
   return {lhs, dot(x0, adj.st)};
 }

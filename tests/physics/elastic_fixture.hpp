@@ -198,7 +198,7 @@ physics::elastic::State<T> make_state(const Model& m, const Simulation& r) {
       "pwave::physics::elastic::material",
       Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {st.nz, plane}),
       el::BuildMaterial<T>{st, padded<T>(m, m.vp, w, r.top()), padded<T>(m, m.vs, w, r.top()),
-                           padded<T>(m, m.rho, w, r.top()), T(r.dt)});
+                           padded<T>(m, m.rho, w, r.top()), T(r.dt), r.free_surface});
   return st;
 }
 

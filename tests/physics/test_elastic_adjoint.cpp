@@ -89,13 +89,15 @@ double inner(const Traces2& a, const Traces2& b) {
 // Dot-product tests.
 
 /// <L x0, y> = <x0, L^T y> for random states, L the nt source-free steps (every field and memory
-/// variable, the CPML on every side).
-void expect_state_adjoint(const Model& m, int order, int width, int nt, double tolerance) {
-  const Simulation r = simulation(m, order, width, nt, SourceKind::explosive);
+/// variable, the CPML on every side, or on every side but the top, a free surface there).
+void expect_state_adjoint(const Model& m, int order, int width, int nt, double tolerance,
+                          bool free_surface = false) {
+  Simulation r = simulation(m, order, width, nt, SourceKind::explosive);
+  r.free_surface = free_surface;
   const auto [lhs, rhs] = test::elastic::state_dot_test<double>(m, r);
   const double e = relative(lhs, rhs);
-  std::printf("state dot product %dD order %d: <Lx, y> = %.15e, <x, L^T y> = %.15e, rel %.2e\n",
-              m.is_3d() ? 3 : 2, order, lhs, rhs, e);
+  std::printf("state dot product %dD order %d%s: <Lx, y> = %.15e, <x, L^T y> = %.15e, rel %.2e\n",
+              m.is_3d() ? 3 : 2, order, free_surface ? " free surface" : "", lhs, rhs, e);
   EXPECT_LT(e, tolerance) << "order " << order;
 }
 
@@ -107,6 +109,16 @@ TEST(ElasticAdjoint, StateDotProduct2D) {
 TEST(ElasticAdjoint, StateDotProduct3D) {
   const Model m = heterogeneous(8, 8, 10.0);
   for (int order : {2, 8}) expect_state_adjoint(m, order, 5, 20, 1e-12);
+}
+
+TEST(ElasticAdjoint, StateDotProductFreeSurface2D) {
+  const Model m = heterogeneous(24, 1, 10.0);
+  for (int order : {2, 4, 6, 8}) expect_state_adjoint(m, order, 8, 60, 1e-12, true);
+}
+
+TEST(ElasticAdjoint, StateDotProductFreeSurface3D) {
+  const Model m = heterogeneous(8, 8, 10.0);
+  for (int order : {2, 8}) expect_state_adjoint(m, order, 5, 20, 1e-12, true);
 }
 
 /// <L s, y> = <s, L^T y> for the source samples s -> traces map.
@@ -221,6 +233,48 @@ TEST(ElasticAdjoint, GradientMatchesFiniteDifferences3D) {
     return (std::size_t(iz) * m.ny + iy) * m.nx + ix;
   };
   expect_gradient(m, r, {cell(4, 4, 4), cell(3, 0, 7)}, 1e-5);
+}
+
+/// A free surface at the top (no CPML there): the source one cell below it, receivers of every
+/// component on it and one row below.
+Simulation with_free_surface(const Model& m, Simulation r) {
+  r.free_surface = true;
+  r.source.iz = 1;
+  const int y = m.ny / 2;
+  r.receivers = {Receiver{Component::vx, 0, m.nx - 3, y}, Receiver{Component::vz, 0, m.nx / 2, y},
+                 Receiver{Component::pressure, 0, m.nx - 6, y},
+                 Receiver{Component::pressure, 1, 2, y}, Receiver{Component::vz, 4, m.nx - 2, y}};
+  if (m.is_3d()) r.receivers.push_back(Receiver{Component::vy, 0, m.nx / 2, y + 1});
+  return r;
+}
+
+TEST(ElasticAdjoint, FreeSurfaceGradientMatchesFiniteDifferences2D) {
+  const Model m = heterogeneous(24, 1, 10.0);
+  for (int order : {2, 8}) {
+    const Simulation r = with_free_surface(m, simulation(m, order, 8, 160, SourceKind::explosive));
+    const auto cell = [&](int iz, int ix) { return std::size_t(iz) * m.nx + ix; };
+    // The surface row (lambda' there), the rows below it whose stencils reach the images and
+    // the zero velocities above, a cell deeper on the path.
+    expect_gradient(m, r, {cell(0, 12), cell(0, 19), cell(1, 15), cell(2, 9), cell(10, 14)}, 1e-8);
+  }
+}
+
+TEST(ElasticAdjoint, FreeSurfaceForceGradientMatchesFiniteDifferences2D) {
+  // A fluid top row (vs = 0: lambda' = 0, the acoustic free surface) over the solid.
+  Model m = heterogeneous(20, 1, 10.0);
+  for (int ix = 0; ix < m.nx; ++ix) m.vs[std::size_t(ix)] = 0.0;
+  const Simulation r = with_free_surface(m, simulation(m, 4, 8, 140, SourceKind::force_z));
+  const auto cell = [&](int iz, int ix) { return std::size_t(iz) * m.nx + ix; };
+  expect_gradient(m, r, {cell(0, 6), cell(1, 6), cell(2, 13)}, 1e-8);
+}
+
+TEST(ElasticAdjoint, FreeSurfaceGradientMatchesFiniteDifferences3D) {
+  const Model m = heterogeneous(8, 8, 10.0);
+  const Simulation r = with_free_surface(m, simulation(m, 4, 5, 50, SourceKind::explosive));
+  const auto cell = [&](int iz, int iy, int ix) {
+    return (std::size_t(iz) * m.ny + iy) * m.nx + ix;
+  };
+  expect_gradient(m, r, {cell(0, 4, 3), cell(1, 3, 4), cell(3, 4, 4)}, 1e-5);
 }
 
 }  // namespace

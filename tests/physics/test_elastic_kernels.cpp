@@ -434,7 +434,7 @@ void check_material(int ny) {
   Kokkos::deep_copy(drho, hrho);
   Kokkos::parallel_for("pwave::physics::elastic::material",
                        Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {n, plane}),
-                       el::BuildMaterial<double>{st, dvp, dvs, drho, dt});
+                       el::BuildMaterial<double>{st, dvp, dvs, drho, dt, false});
   const auto host = [](const GridView<double>& v) {
     return Kokkos::create_mirror_view_and_copy(HostSpace(), v);
   };

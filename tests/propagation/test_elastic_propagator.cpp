@@ -278,6 +278,82 @@ TEST(ElasticPropagator, CheckpointGradientsMatchTheDriverAndFiniteDifferences) {
   }
 }
 
+// A free surface (no CPML at the top), sources and receivers near it (off the grid points:
+// the taps above the surface left out and the others renormalised). `checkpoint` and `full`
+// give the same bits; central differences of J at the surface row (lambda' there), the rows
+// whose stencils reach the images, and a deeper cell.
+TEST(ElasticPropagator, FreeSurfaceGradientsMatchFiniteDifferences) {
+  ForwardProblem p = layered(30, 41, 10.0, 0.001, 220, 4, 10, 12, 1100.0);
+  p.boundary.pml_velocity = 2600.0;
+  p.boundary.free_surface = true;
+  p.boundary.width[top] = 0;
+  p.source_type = SourceType::pressure;
+  ShotGeometry shot;
+  shot.source = {123.0, 14.0};
+  for (int k = 0; k < 4; ++k) {
+    shot.receivers.push_back({180.0 + 50.0 * k, k == 3 ? 23.0 : 0.0});
+    shot.components.push_back(k == 1   ? Component::vx
+                              : k == 2 ? Component::pressure
+                                       : Component::vz);
+  }
+  p.shots = {shot};
+  ForwardProblem truth = p;
+  for (std::size_t c = 0; c < truth.model.vp.size(); ++c) {
+    truth.model.vp[c] *= 1.03, truth.model.vs[c] *= 0.97, truth.model.rho[c] *= 1.02;
+  }
+  const auto observed = forward_model<double>(truth);
+  const Gradients g = gradients(p, observed, checkpoints_every(6));
+  const Gradients full = gradients(p, observed, StorageOptions(Storage::full));
+  EXPECT_EQ(full.misfit, g.misfit);
+  EXPECT_EQ(full.vp, g.vp);
+  EXPECT_EQ(full.vs, g.vs);
+  EXPECT_EQ(full.rho, g.rho);
+
+  const int nx = p.model.grid.nx;
+  const std::pair<int, int> cells[] = {{0, 15}, {0, 22}, {1, 18}, {2, 25}, {8, 20}};
+  for (const auto& [iz, ix] : cells) {
+    const std::size_t c = std::size_t(iz) * nx + ix;
+    for (physics::Parameter q :
+         {physics::Parameter::vp, physics::Parameter::vs, physics::Parameter::rho}) {
+      const double base = p.model.values(q)[c], step = 1e-3 * base;
+      const auto misfit = [&](double v) {
+        ForwardProblem m = p;
+        m.model.values(q)[c] = v;
+        return gradients(m, observed, std::nullopt).misfit;
+      };
+      const double fd = (misfit(base + step) - misfit(base - step)) / (2 * step);
+      const double adj = (q == physics::Parameter::vp   ? g.vp
+                          : q == physics::Parameter::vs ? g.vs
+                                                        : g.rho)[c];
+      std::printf("  free surface: d J / d %s at (%d, %d): adjoint %.9e, central difference %.9e\n",
+                  physics::name(q), iz, ix, adj, fd);
+      EXPECT_NEAR(adj, fd, 2e-5 * std::abs(fd) + 1e-30)
+          << physics::name(q) << " " << iz << " " << ix;
+    }
+  }
+}
+
+// With a free surface too, sources and receivers on their components' points give the test
+// driver's traces (whose surface tests/physics/test_elastic_free_surface.cpp checks against
+// Lamb's problem): receivers on the surface row and just below it.
+TEST(ElasticPropagator, FreeSurfaceGivesTheKernelsTraces) {
+  ForwardProblem p = layered(41, 61, 10.0, 0.001, 300, 8, 12, 20, 1100.0);
+  p.boundary.pml_velocity = 2600.0;
+  p.boundary.free_surface = true;
+  p.boundary.width[top] = 0;
+  const Points pts{1, 20, mixed({{0, 10}, {0, 30}, {2, 40}, {5, 55}})};
+  p = with_points(p, pts);
+  fx::Simulation r = driver_run(p, pts);
+  r.width = p.boundary.width[bottom], r.free_surface = true;
+  const auto e = forward_model<double>(p);
+  const auto ref = fx::run<double>(driver_model(p), r);
+  std::vector<double> b;
+  for (const auto& t : ref) b.insert(b.end(), t.begin(), t.end());
+  const double error = relative_l2(flat(e), b);
+  std::printf("free surface: elastic propagator against the kernels' driver: %.2e\n", error);
+  EXPECT_LT(error, 1e-13);
+}
+
 /// `p` made 3D: ny cells of h along y, the same layers, CPML `width` on the y sides too.
 ForwardProblem in_3d(const ForwardProblem& p2, int ny, int width) {
   const Grid& g2 = p2.model.grid;

@@ -144,7 +144,9 @@ void check_stability(const DeckReader& r, const Node& root, Deck& deck) {
 
 void check_free_surface(const Deck& deck, std::vector<std::string>& warnings) {
   const ForwardProblem& p = deck.problem;
-  if (!p.boundary.free_surface) return;
+  // The elastic surface holds szz at 0, not the pressure: its sources inject and its receivers
+  // record there.
+  if (!p.boundary.free_surface || p.equation == physics::Equation::elastic) return;
   const double tol = 1e-6 * p.model.grid.dz;
   long sources = 0, receivers = 0;
   for (const ShotGeometry& s : p.shots) {

@@ -221,12 +221,6 @@ void read_boundary(const DeckReader& r, const Node& root, Deck& deck, Node& reso
       DeckReader::given(type_node) ? r.choice(type_node, key + ".type", {"cpml", "none"}) : "cpml";
   const Node fs_node = r.child(b, key, "free_surface");
   cfg.free_surface = DeckReader::given(fs_node) && r.boolean(fs_node, key + ".free_surface");
-  if (cfg.free_surface && deck.problem.equation == physics::Equation::elastic) {
-    r.fail(key + ".free_surface", fs_node,
-           "the elastic equation has no free surface in this version (its kernels have the "
-           "forward stress-image surface, not yet its adjoint nor the propagator's): use a CPML "
-           "at the top");
-  }
 
   // front and back are the y sides of a 3D model; a 2D model has four sides.
   const char* sides[num_sides] = {"top", "bottom", "left", "right", "front", "back"};

@@ -13,6 +13,7 @@
 
 #include "backends/launch.hpp"
 #include "pwave/physics/elastic/adjoint_step.hpp"
+#include "pwave/physics/elastic/free_surface.hpp"
 #include "pwave/physics/elastic/physics.hpp"
 #include "pwave/physics/elastic/step.hpp"
 #include "pwave/physics/stencil.hpp"
@@ -34,6 +35,8 @@ class ElasticPropagator<T>::Steps {
       : coef_(prop.problem_.model.grid.dz, prop.problem_.model.grid.dx,
               Dim == 3 ? prop.problem_.model.grid.dy : 0.0),
         step_(st, coef_),
+        free_surface_(prop.problem_.boundary.free_surface),
+        surface_(st, coef_),
         column_{st.nx, st.hy, st.ys, st.halo},
         source_(prop.problem_.source_type),
         receivers_(prop.nrec_),
@@ -65,19 +68,26 @@ class ElasticPropagator<T>::Steps {
     Kokkos::parallel_for("pwave::physics::elastic::record",
                          Range3(exec, {0, 0, n}, {count, receivers_, n + 1}), record_);
   }
-  /// Step n: velocities, a force source, stresses, a pressure source.
+  bool free_surface() const { return free_surface_; }
+
+  /// Step n: velocities, a force source, stresses, a pressure source, the free surface's two
+  /// launches around the stress update.
   void step(const ExecSpace& exec, int count, int n) const {
     const Range3 taps(exec, {0, 0, n}, {count, source_taps_, n + 1});
     const bool pressure = source_ == SourceType::pressure;
     step_.update_velocity(exec, count);
     if (!pressure) Kokkos::parallel_for("pwave::physics::elastic::inject_force", taps, force_);
+    if (free_surface_) surface_.prepare(exec, count);
     step_.update_stress(exec, count);
     if (pressure) Kokkos::parallel_for("pwave::physics::elastic::inject_pressure", taps, moment_);
+    if (free_surface_) surface_.images(exec, count);
   }
 
  private:
   const el::Coefficients<T, Order> coef_;
   const el::Step<T, Order, Dim> step_;
+  const bool free_surface_;
+  const el::FreeSurface<T, Order, Dim> surface_;
   const physics::ColumnMap column_;
   const SourceType source_;
   const int receivers_, source_taps_;
@@ -193,15 +203,16 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
   // before it (ImageVelocity) and after it (ImageStress), the latter st_ after the last step.
   const Steps<Order, Dim> forward(*this, st_, Traces<T>());
   const el::Coefficients<T, Order>& coef = forward.coefficients();
-  const el::AdjointStep<T, Order, Dim> adjoint(b.adj, coef);
+  const bool fs = forward.free_surface();
+  const el::AdjointStep<T, Order, Dim> adjoint(b.adj, coef, fs);
   el::ImagingState<T> images{st_, b.adj.st, {}};
   for (int k = 0; k < channels; ++k) images.image[k] = b.image[k];
-  const el::Imaging<T, Order, Dim> image_at_end(images, coef);
+  const el::Imaging<T, Order, Dim> image_at_end(images, coef, fs);
   std::vector<el::Imaging<T, Order, Dim>> image_of;  // [k]: of segment[k]
   for (const el::State<T>& s : b.segment) {
     el::ImagingState<T> i = images;
     i.forward = s;
-    image_of.emplace_back(i, coef);
+    image_of.emplace_back(i, coef, fs);
   }
   const physics::ColumnMap column{st_.nx, st_.hy, st_.ys, st_.halo};
   const bool pressure_source = problem_.source_type == SourceType::pressure;
@@ -229,6 +240,7 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
   // step: no residual has reached the adjoint state yet, so its images are 0) and before step n.
   const auto backward_step = [&](int n, const el::Imaging<T, Order, Dim>* after,
                                  const el::Imaging<T, Order, Dim>& before) {
+    adjoint.surface_stress(exec, count);
     if (after) after->image_stress(exec, count);
     adjoint.adjoint_stress(exec, count);
     if (!pressure_source) {
@@ -254,7 +266,7 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
                                  [&](const auto& slot, const Field<T>&) { fields[k++] = slot; });
       el::ImagingState<T> i = images;
       i.forward = st_.with_checkpointed(fields);
-      return el::Imaging<T, Order, Dim>(i, coef);
+      return el::Imaging<T, Order, Dim>(i, coef, fs);
     };
     std::optional<el::Imaging<T, Order, Dim>> after;
     for (int n = problem_.nt - 1; n >= 0; --n) {

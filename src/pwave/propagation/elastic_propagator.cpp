@@ -42,11 +42,6 @@ template <class T>
 ElasticPropagator<T>::ElasticPropagator(const ForwardProblem& problem, int batch_capacity)
     : BatchPropagator<T>(problem, batch_capacity, "ElasticPropagator",
                          stagger_of(component_of(problem.source_type)), component_staggers()) {
-  if (problem_.boundary.free_surface) {
-    throw InputError("boundary.free_surface", "",
-                     "the elastic equation has no free surface in this version (use a CPML at "
-                     "the top)");
-  }
   const Grid& g = problem_.model.grid;
   const bool is3d = g.is_3d();
   if (problem_.model.vs.size() != problem_.model.vp.size() ||
@@ -185,7 +180,8 @@ void ElasticPropagator<T>::rebuild_material() {
   Kokkos::parallel_for(
       "pwave::physics::elastic::material",
       Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {st_.nz, st_.ny * st_.nx}),
-      el::BuildMaterial<T>{st_, vp_pad_, vs_pad_, rho_pad_, T(problem_.dt)});
+      el::BuildMaterial<T>{st_, vp_pad_, vs_pad_, rho_pad_, T(problem_.dt),
+                           problem_.boundary.free_surface});
   Kokkos::fence();
 }
 
@@ -362,7 +358,8 @@ void ElasticPropagator<T>::model_gradients(const GridView<T>& imaging,
   el::MaterialGradient<T, 3> chain3;
   el::MaterialGradient<T, 2> chain2;
   const auto run = [&](auto& chain) {
-    chain.material = el::BuildMaterial<T>{st_, vp_pad_, vs_pad_, rho_pad_, T(problem_.dt)};
+    chain.material = el::BuildMaterial<T>{st_,      vp_pad_,        vs_pad_,
+                                          rho_pad_, T(problem_.dt), problem_.boundary.free_surface};
     for (int k = 0; k < channels; ++k) {
       chain.image[k] = Field<T>("pwave::elastic::image_sum", 1, nz, plane);
       Kokkos::deep_copy(

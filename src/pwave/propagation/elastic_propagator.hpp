@@ -20,8 +20,7 @@ class ElasticPropagator : public BatchPropagator<T> {
  public:
   using History = propagation::WavefieldHistory<T>;
 
-  /// `batch_capacity` = most shots per forward() call; 0 = all shots of the problem. Throws
-  /// InputError for what this version does not run (a free surface).
+  /// `batch_capacity` = most shots per forward() call; 0 = all shots of the problem.
   explicit ElasticPropagator(const ForwardProblem& problem, int batch_capacity = 0);
   ~ElasticPropagator() override;
 

@@ -11,19 +11,29 @@
 namespace pwave::propagation {
 namespace {
 
-/// The Hicks taps of one axis on the padded grid: model index + `offset`, mirrored about
-/// padded index 0 with a sign change when `mirror` (free surface), dropped outside [0, n).
-std::vector<AxisTap> padded_axis(double f, int half_width, int offset, int n, bool mirror) {
+/// What the taps above a free surface (padded index < 0) become.
+enum class AboveSurface {
+  dropped,      ///< no surface there (a CPML narrower than the window): left out
+  odd,          ///< mirrored about padded index 0 with a sign change (acoustic: u odd about it)
+  renormalised  ///< left out, the others scaled to keep the window's sum (elastic: no parity)
+};
+
+/// The Hicks taps of one axis on the padded grid: model index + `offset`, those above index 0 as
+/// `above` says, those beyond n dropped.
+std::vector<AxisTap> padded_axis(double f, int half_width, int offset, int n, AboveSurface above) {
   std::map<int, double> merged;
+  double sum = 0.0, kept = 0.0;
   for (const AxisTap& t : hicks_axis(f, half_width)) {
     int i = t.index + offset;
     double w = t.weight;
-    if (mirror && i < 0) i = -i, w = -w;
-    if (i >= 0 && i < n) merged[i] += w;
+    sum += w;
+    if (above == AboveSurface::odd && i < 0) i = -i, w = -w;
+    if (i >= 0 && i < n) merged[i] += w, kept += w;
   }
+  const double scale = above == AboveSurface::renormalised && kept != sum ? sum / kept : 1.0;
   std::vector<AxisTap> out;
   for (const auto& [i, w] : merged) {
-    if (w != 0.0) out.push_back(AxisTap{i, w});
+    if (w != 0.0) out.push_back(AxisTap{i, w * scale});
   }
   return out;
 }
@@ -76,12 +86,16 @@ std::vector<Tap> point_taps(const ForwardProblem& problem, const PaddedLayout& l
   const Grid& g = problem.model.grid;
   check_inside(g, p, key);
   const int r = problem.hicks_half_width;
-  const auto z = padded_axis(p.z / g.dz - stagger.z, r, layout.layer[top], layout.nz,
-                             problem.boundary.free_surface);
-  const auto x = padded_axis(p.x / g.dx - stagger.x, r, layout.layer[left], layout.nx, false);
-  const auto y = g.is_3d()
-                     ? padded_axis(p.y / g.dy - stagger.y, r, layout.layer[front], layout.ny, false)
-                     : std::vector<AxisTap>{AxisTap{0, 1.0}};
+  const AboveSurface above = !problem.boundary.free_surface ? AboveSurface::dropped
+                             : problem.equation == physics::Equation::elastic
+                                 ? AboveSurface::renormalised
+                                 : AboveSurface::odd;
+  const auto z = padded_axis(p.z / g.dz - stagger.z, r, layout.layer[top], layout.nz, above);
+  const auto x =
+      padded_axis(p.x / g.dx - stagger.x, r, layout.layer[left], layout.nx, AboveSurface::dropped);
+  const auto y = g.is_3d() ? padded_axis(p.y / g.dy - stagger.y, r, layout.layer[front], layout.ny,
+                                         AboveSurface::dropped)
+                           : std::vector<AxisTap>{AxisTap{0, 1.0}};
   std::vector<Tap> taps;
   taps.reserve(z.size() * y.size() * x.size());
   for (const AxisTap& tz : z)

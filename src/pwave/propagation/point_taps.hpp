@@ -23,8 +23,10 @@ struct Tap {
 
 /// The taps of position `p` (metres, model coordinates) of `problem` on the padded grid of
 /// `layout`: the product of the axes' Hicks weights. With a free surface, taps above it are
-/// mirrored below it with the opposite sign (the field is odd about the surface: Hicks's
-/// image for a pressure-release surface); taps beyond the padded grid (a CPML narrower than the
+/// mirrored below it with the opposite sign for the acoustic equations (the field is odd about
+/// the surface: Hicks's image for a pressure-release surface); for the elastic one, whose fields
+/// have no such parity, they are left out and the others scaled to keep the window's sum (a
+/// constant field is still read exactly). Taps beyond the padded grid (a CPML narrower than the
 /// window) are dropped. Throws InputError naming `key` when p lies outside the model.
 /// `stagger`: the field's points lie that many cells further along each axis than the cells
 /// (a staggered grid's half points: 0.5), so that the taps place p among them.

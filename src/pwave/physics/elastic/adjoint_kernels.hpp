@@ -408,7 +408,9 @@ struct InjectResidualByCell {
 ///                touching c; H = harmonic_mean4, dH/dm_k = H^2 / (4 m_k^2), 0 if H = 0)
 ///   dJ/db_c    = sum_P dt I_P / 2 per mean term of P that is c           (velocity points P)
 ///   dJ/dvp     = 2 rho vp dt I_lambda(c),  dJ/dvs = 2 rho vs dJ/dm_c,
-///   dJ/drho    = vp^2 dt I_lambda(c) + vs^2 dJ/dm_c - dJ/db_c / rho^2.
+///   dJ/drho    = vp^2 dt I_lambda(c) + vs^2 dJ/dm_c - dJ/db_c / rho^2;
+/// with a free surface, row 0's image is of surface_lambda(lambda, mu): I_lambda there is that
+/// image times d lambda'/d lambda, and dJ/dm_c gains it times d lambda'/d mu.
 /// A cell's points are gathered (no atomics): P runs over c minus each combination of the
 /// mean's offsets, and counts each of its (clamped) terms that is c. Launched over
 /// (shot, iz, q) of the padded grid.
@@ -463,9 +465,18 @@ struct MaterialGradient {
         return h > T(0) ? h * h / (T(4) * m * m) : T(0);
       };
     };
-    const T i_lambda = dt * image[lambda_ch](s, iz, q);
+    T i_lambda = dt * image[lambda_ch](s, iz, q), dm_surface = 0;
+    if (material.free_surface && iz == 0) {
+      // Row 0's image is of lambda' = surface_lambda(lambda, mu): d lambda' / d lambda =
+      // (2 mu / (lambda + 2 mu))^2, d lambda' / d mu = 2 (lambda / (lambda + 2 mu))^2.
+      const T l = material.rho(iz, q) * material.vp(iz, q) * material.vp(iz, q) - T(2) * m;
+      const T to_lambda = T(2) * m / (l + T(2) * m), to_mu = l / (l + T(2) * m);
+      dm_surface = T(2) * to_mu * to_mu * i_lambda;
+      i_lambda *= to_lambda * to_lambda;
+    }
     T dm = dt * image[mu_ch](s, iz, q) - T(2) * i_lambda +
            dt * gather(s, mu_xz_ch, iz, iy, ix, ex, ez, harmonic(ex, ez));
+    if (dm_surface != T(0)) dm += dm_surface;
     T db = dt * (gather(s, bx_ch, iz, iy, ix, ex, nullptr, half) +
                  gather(s, bz_ch, iz, iy, ix, ez, nullptr, half));
     if constexpr (Dim == 3) {

@@ -7,8 +7,12 @@
 //   so that every vertical derivative of the velocity update sees a traction that vanishes at
 //   z = 0 (Levander 1988; Graves 1996 in 3D; Bohlen's SOFI codes do the same).
 //   On row 0 the normal stresses are updated with the vertical strain that keeps szz = 0,
-//   ezz = -lambda (exx + eyy) / (lambda + 2 mu): sxx gets 4 mu (lambda + mu) / (lambda + 2 mu)
-//   exx in 2D, the plane-stress modulus, instead of reading the velocities above the surface.
+//   ezz = -lambda (exx + eyy) / (lambda + 2 mu): sxx gains (lambda' + 2 mu) exx + lambda' eyy,
+//   lambda' = 2 mu lambda / (lambda + 2 mu) (the plane-stress modulus). Written as the bulk
+//   update with row 0's lambda replaced by lambda' (BuildMaterial::free_surface,
+//   surface_lambda()) and its vertical strain left out (SurfaceStrain takes lambda' ezz off sxx
+//   and syy before the update adds it), every operation is linear in the fields and local to the
+//   top rows, so the adjoint is a few small launches too (free_surface_adjoint.hpp).
 //
 // Why the image method rather than the vacuum formulation (Zeng et al. 2012, a vacuum layer with
 // rho -> 0, lambda = mu = 0 above the surface and the parameter averaging doing the rest): the
@@ -20,31 +24,31 @@
 // vacuum method handles topography, which a flat top does not need.
 //
 // The velocities above the surface (the halo rows) stay zero: the stress updates of rows
-// 1 .. R - 1 read them through the vertical stencils (Levander's scheme, as SOFI2D). Forward
-// only: the adjoint step does not have the surface yet.
+// 1 .. R - 1 read them through the vertical stencils (Levander's scheme, as SOFI2D).
 
 #include "pwave/physics/elastic/step.hpp"
 
 namespace pwave::physics::elastic {
 
-/// Before UpdateStress of each step, on row 0 (launched over (shot, 0, iy, ix) with the x and y
-/// strip flags of the column): takes lambda (ezz - ezz_free) off sxx (and syy) in advance, so
-/// that the update's lambda tr(eps) uses the surface's ezz_free; its memory variables are read,
-/// not advanced (the update advances them).
-template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
-struct FreeSurfaceStress {
+/// ezz = D-z vz at row 0 of column (iy, ix) (no CPML at the top: the stencil alone).
+template <class T, int Order>
+KOKKOS_FORCEINLINE_FUNCTION T surface_ezz(const State<T>& st, const Coefficients<T, Order>& c,
+                                          int s, int iy, int ix) {
+  return stencil<Z, minus>(st, c, st.vz, st.point(s, 0, iy, ix));
+}
+
+/// Before UpdateStress of each step: sxx (and syy) of row 0 lose lambda' ezz, so that the update's
+/// lambda' tr(eps) leaves the vertical strain out. Launched over (shot, iy, ix).
+template <class T, int Order, int Dim>
+struct SurfaceStrain {
   State<T> st;
   Coefficients<T, Order> c;
 
-  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
-  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
-    const Point p = st.point(s, iz, iy, ix);
-    const Strains<T> e = strains<T, Order, Dim, InX, false, InY, Memory::peek>(st, c, p);
-    const T lambda = st.lambda(iz, p.q), mu = st.mu(iz, p.q);
-    const T ezz_free = -lambda * (e.xx + e.yy) / (lambda + T(2) * mu);
-    const T correction = lambda * (e.zz - ezz_free);
-    st.sxx(s, p.z, p.x) -= correction;
-    if constexpr (Dim == 3) st.syy(s, p.z, p.x) -= correction;
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iy, int ix) const {
+    const int z = st.halo, x = st.column(iy, ix);
+    const T drop = st.lambda(0, st.plane(iy, ix)) * surface_ezz(st, c, s, iy, ix);
+    st.sxx(s, z, x) -= drop;
+    if constexpr (Dim == 3) st.syy(s, z, x) -= drop;
   }
 };
 
@@ -66,39 +70,35 @@ struct FreeSurfaceImages {
   }
 };
 
+/// A launch over the surface's columns (shot, iy, ix), shots [0, count).
+template <class F>
+void for_each_surface_column(const char* name, const ExecSpace& exec, int count, int ny, int nx,
+                             const F& f) {
+  Kokkos::parallel_for(
+      name, Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>(exec, {0, 0, 0}, {count, ny, nx}), f);
+}
+
 /// The surface's two launches around a Step's stress update: prepare() before it, images() after
-/// it and the explosive sources.
+/// it and the explosive sources. The state's coefficients must come from a BuildMaterial with
+/// free_surface set.
 template <class T, int Order, int Dim>
 class FreeSurface {
  public:
   FreeSurface(const State<T>& st, const Coefficients<T, Order>& c)
-      : cuts_{{0, 0, 1, 1},
-              {0, st.strip_front, st.ny - st.strip_back, st.ny},
-              {0, st.strip_left, st.nx - st.strip_right, st.nx}},
-        ny_(st.ny),
-        nx_(st.nx),
-        stress_(st, c),
-        images_{st} {}
+      : ny_(st.ny), nx_(st.nx), strain_{st, c}, images_{st} {}
 
   void prepare(const ExecSpace& exec, int count) const {
-    backend::for_each_box_3d(
-        "pwave::physics::elastic::free_surface_stress", exec, count,
-        cuts_, [&](auto in_x, auto in_y, auto in_z) -> const auto& {
-          return stress_
-              .template get<decltype(in_x)::value, decltype(in_y)::value, decltype(in_z)::value>();
-        });
+    for_each_surface_column("pwave::physics::elastic::free_surface_strain", exec, count, ny_, nx_,
+                            strain_);
   }
   void images(const ExecSpace& exec, int count) const {
-    Kokkos::parallel_for(
-        "pwave::physics::elastic::free_surface_images",
-        Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>(exec, {0, 0, 0}, {count, ny_, nx_}),
-        images_);
+    for_each_surface_column("pwave::physics::elastic::free_surface_images", exec, count, ny_, nx_,
+                            images_);
   }
 
  private:
-  backend::BoxCuts cuts_;
   int ny_, nx_;
-  StripInstances<FreeSurfaceStress, T, Order, Dim> stress_;
+  SurfaceStrain<T, Order, Dim> strain_;
   FreeSurfaceImages<T, Order, Dim> images_;
 };
 

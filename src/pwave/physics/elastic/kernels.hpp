@@ -509,17 +509,26 @@ KOKKOS_INLINE_FUNCTION T harmonic_mean4(T a, T b, T c, T d) {
   return T(4) / (T(1) / a + T(1) / b + T(1) / c + T(1) / d);
 }
 
+/// lambda' = 2 mu lambda / (lambda + 2 mu), the free surface row's lambda (free_surface.hpp):
+/// with the vertical strain left out there, sxx gains (lambda' + 2 mu) exx + lambda' eyy, the
+/// plane stress of szz = 0 (lambda' + 2 mu = 4 mu (lambda + mu) / (lambda + 2 mu)). 0 in a fluid.
+template <class T>
+KOKKOS_INLINE_FUNCTION T surface_lambda(T lambda, T mu) {
+  return T(2) * mu * lambda / (lambda + T(2) * mu);
+}
+
 /// The state's coefficients from vp, vs and rho on the padded grid ([nz][ny nx], the model
 /// extended into the CPML): dt lambda and dt mu at the cells (mu = rho vs^2, lambda =
 /// rho (vp^2 - 2 vs^2)), dt b at the velocity points (the mean of the two cells' b = 1/rho),
 /// dt mu at the shear points (harmonic_mean4 of the four cells'), the neighbours beyond the
-/// grid's last cell clamped to it. Launched over (iz, q) of the padded grid; rerun when the
-/// model changes.
+/// grid's last cell clamped to it; with a free surface, row 0's lambda is surface_lambda().
+/// Launched over (iz, q) of the padded grid; rerun when the model changes.
 template <class T>
 struct BuildMaterial {
   State<T> st;
   GridView<T> vp, vs, rho;
   T dt;
+  bool free_surface;  ///< at row 0 (boundary.free_surface)
 
   /// Index i along an axis of n cells, a neighbour beyond the last cell taken as that cell.
   KOKKOS_INLINE_FUNCTION static int clamp(int i, int n) { return i < n ? i : n - 1; }
@@ -535,7 +544,8 @@ struct BuildMaterial {
     const int iy = q / st.nx, ix = q % st.nx;
     const T m = mu_at(iz, iy, ix), vp2 = vp(iz, q) * vp(iz, q);
     st.mu(iz, q) = dt * m;
-    st.lambda(iz, q) = dt * (rho(iz, q) * vp2 - T(2) * m);
+    const T lambda = rho(iz, q) * vp2 - T(2) * m;
+    st.lambda(iz, q) = dt * (free_surface && iz == 0 ? surface_lambda(lambda, m) : lambda);
     const T b = b_at(iz, iy, ix);
     st.bx(iz, q) = dt * T(0.5) * (b + b_at(iz, iy, ix + 1));
     st.bz(iz, q) = dt * T(0.5) * (b + b_at(iz + 1, iy, ix));
