@@ -218,6 +218,41 @@ Gradients gradients(const ForwardProblem& p, const HostArray3<double>& observed,
   return out;
 }
 
+/// `full` against `checkpoint` gradients: the same bits.
+void expect_same_bits(const Gradients& full, const Gradients& g) {
+  EXPECT_EQ(full.misfit, g.misfit);
+  EXPECT_EQ(full.vp, g.vp);
+  EXPECT_EQ(full.vs, g.vs);
+  EXPECT_EQ(full.rho, g.rho);
+}
+
+/// The gradients g of p's misfit against central differences (step 1e-3 of the value) of vp,
+/// vs and rho at each (iz, ix) of `cells`, to 2e-5.
+void expect_finite_differences(const ForwardProblem& p, const HostArray3<double>& observed,
+                               const Gradients& g, const std::vector<std::pair<int, int>>& cells) {
+  const int nx = p.model.grid.nx;
+  for (const auto& [iz, ix] : cells) {
+    const std::size_t c = std::size_t(iz) * nx + ix;
+    for (physics::Parameter q :
+         {physics::Parameter::vp, physics::Parameter::vs, physics::Parameter::rho}) {
+      const double base = p.model.values(q)[c], step = 1e-3 * base;
+      const auto misfit = [&](double v) {
+        ForwardProblem m = p;
+        m.model.values(q)[c] = v;
+        return gradients(m, observed, std::nullopt).misfit;
+      };
+      const double fd = (misfit(base + step) - misfit(base - step)) / (2 * step);
+      const double adj = (q == physics::Parameter::vp   ? g.vp
+                          : q == physics::Parameter::vs ? g.vs
+                                                        : g.rho)[c];
+      std::printf("  d J / d %s at (%d, %d): adjoint %.9e, central difference %.9e\n",
+                  physics::name(q), iz, ix, adj, fd);
+      EXPECT_NEAR(adj, fd, 2e-5 * std::abs(fd) + 1e-30)
+          << physics::name(q) << " " << iz << " " << ix;
+    }
+  }
+}
+
 // The checkpointed backward run (segments recomputed, 7 steps apart so that the last is short)
 // gives the test driver's gradients (and `full` storage the same bits), which keep every state, for
 // vp, vs and rho at every cell; and central differences of J at cells near the source, a receiver,
@@ -248,34 +283,8 @@ TEST(ElasticPropagator, CheckpointGradientsMatchTheDriverAndFiniteDifferences) {
   EXPECT_LT(evs, 1e-12);
   EXPECT_LT(erho, 1e-12);
   // `full` storage (every state kept, nothing recomputed) gives the same bits.
-  const Gradients full = gradients(p, observed, StorageOptions(Storage::full));
-  EXPECT_EQ(full.misfit, g.misfit);
-  EXPECT_EQ(full.vp, g.vp);
-  EXPECT_EQ(full.vs, g.vs);
-  EXPECT_EQ(full.rho, g.rho);
-
-  const int nx = p.model.grid.nx;
-  const std::pair<int, int> cells[] = {{12, 21}, {24, 30}, {26, 10}, {4, 18}, {30, 39}};
-  for (const auto& [iz, ix] : cells) {
-    const std::size_t c = std::size_t(iz) * nx + ix;
-    for (physics::Parameter q :
-         {physics::Parameter::vp, physics::Parameter::vs, physics::Parameter::rho}) {
-      const double base = p.model.values(q)[c], step = 1e-3 * base;
-      const auto misfit = [&](double v) {
-        ForwardProblem m = p;
-        m.model.values(q)[c] = v;
-        return gradients(m, observed, std::nullopt).misfit;
-      };
-      const double fd = (misfit(base + step) - misfit(base - step)) / (2 * step);
-      const double adj = (q == physics::Parameter::vp   ? g.vp
-                          : q == physics::Parameter::vs ? g.vs
-                                                        : g.rho)[c];
-      std::printf("  d J / d %s at (%d, %d): adjoint %.9e, central difference %.9e\n",
-                  physics::name(q), iz, ix, adj, fd);
-      EXPECT_NEAR(adj, fd, 2e-5 * std::abs(fd) + 1e-30)
-          << physics::name(q) << " " << iz << " " << ix;
-    }
-  }
+  expect_same_bits(gradients(p, observed, StorageOptions(Storage::full)), g);
+  expect_finite_differences(p, observed, g, {{12, 21}, {24, 30}, {26, 10}, {4, 18}, {30, 39}});
 }
 
 // A free surface (no CPML at the top), sources and receivers near it (off the grid points:
@@ -303,34 +312,8 @@ TEST(ElasticPropagator, FreeSurfaceGradientsMatchFiniteDifferences) {
   }
   const auto observed = forward_model<double>(truth);
   const Gradients g = gradients(p, observed, checkpoints_every(6));
-  const Gradients full = gradients(p, observed, StorageOptions(Storage::full));
-  EXPECT_EQ(full.misfit, g.misfit);
-  EXPECT_EQ(full.vp, g.vp);
-  EXPECT_EQ(full.vs, g.vs);
-  EXPECT_EQ(full.rho, g.rho);
-
-  const int nx = p.model.grid.nx;
-  const std::pair<int, int> cells[] = {{0, 15}, {0, 22}, {1, 18}, {2, 25}, {8, 20}};
-  for (const auto& [iz, ix] : cells) {
-    const std::size_t c = std::size_t(iz) * nx + ix;
-    for (physics::Parameter q :
-         {physics::Parameter::vp, physics::Parameter::vs, physics::Parameter::rho}) {
-      const double base = p.model.values(q)[c], step = 1e-3 * base;
-      const auto misfit = [&](double v) {
-        ForwardProblem m = p;
-        m.model.values(q)[c] = v;
-        return gradients(m, observed, std::nullopt).misfit;
-      };
-      const double fd = (misfit(base + step) - misfit(base - step)) / (2 * step);
-      const double adj = (q == physics::Parameter::vp   ? g.vp
-                          : q == physics::Parameter::vs ? g.vs
-                                                        : g.rho)[c];
-      std::printf("  free surface: d J / d %s at (%d, %d): adjoint %.9e, central difference %.9e\n",
-                  physics::name(q), iz, ix, adj, fd);
-      EXPECT_NEAR(adj, fd, 2e-5 * std::abs(fd) + 1e-30)
-          << physics::name(q) << " " << iz << " " << ix;
-    }
-  }
+  expect_same_bits(gradients(p, observed, StorageOptions(Storage::full)), g);
+  expect_finite_differences(p, observed, g, {{0, 15}, {0, 22}, {1, 18}, {2, 25}, {8, 20}});
 }
 
 // With a free surface too, sources and receivers on their components' points give the test
