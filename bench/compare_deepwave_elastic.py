@@ -199,6 +199,9 @@ def main():
     p.add_argument("--storage", choices=["checkpoint", "full"], default="checkpoint")
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--repeat", type=int, default=1)
+    p.add_argument("--float64-reference", action="store_true",
+                   help="float32 runs: also both gradients in float64 (untimed), and each "
+                   "float32 gradient's cosine against its code's float64 one")
     p.add_argument("--json", help="write the results here too")
     args = p.parse_args()
 
@@ -232,18 +235,31 @@ def main():
     step_ratio = getattr(dw.info, "step_ratio", None)
 
     # Gradient: each code's observed data from its own forward run on the true model.
-    deck, out = pwave_deck(args, "forward", work, true_files, "observed")
-    run_pwave(args.pwave, deck, out, env)
-    observed_pw = os.path.join(out, "receivers.npy")
-    deck, out = pwave_deck(args, "gradient", work, case_files, "gradient", observed_pw)
-    pg_t, _, _, _ = time_pwave(args.pwave, deck, out, env, args.repeat)
-    pw_grads = [np.load(os.path.join(out, f)) for f in
-                ("gradient.npy", "gradient_vs.npy", "gradient_rho.npy")]
-    _, dw_observed = dw.forward(true_model)
-    dw.gradient(case_model, dw_observed)  # warm-up
-    runs = [dw.gradient(case_model, dw_observed) for _ in range(args.repeat)]
-    dg_t = [t for t, _, _ in runs]
-    dw_grads = runs[-1][2]
+    def gradients(precision, repeat):
+        """Both codes' gradients (vp, vs, rho) in `precision`, and their best times."""
+        a = argparse.Namespace(**vars(args))
+        a.precision = precision
+        deck, out = pwave_deck(a, "forward", work, true_files, f"observed_{precision}")
+        run_pwave(a.pwave, deck, out, env)
+        observed_pw = os.path.join(out, "receivers.npy")
+        deck, out = pwave_deck(a, "gradient", work, case_files, f"gradient_{precision}",
+                               observed_pw)
+        pg_t = time_pwave(a.pwave, deck, out, env, repeat)[0] if repeat > 0 else []
+        if repeat == 0:
+            run_pwave(a.pwave, deck, out, env)
+        pw = [np.load(os.path.join(out, f)) for f in
+              ("gradient.npy", "gradient_vs.npy", "gradient_rho.npy")]
+        d = dw if precision == args.precision else Deepwave(a, vmax)
+        _, dw_observed = d.forward(true_model)
+        if repeat > 0:
+            d.gradient(case_model, dw_observed)  # warm-up
+        runs = [d.gradient(case_model, dw_observed) for _ in range(max(repeat, 1))]
+        return pw, runs[-1][2], min(pg_t) if pg_t else None, min(t for t, _, _ in runs)
+
+    pw_grads, dw_grads, pg_best, dg_best = gradients(args.precision, args.repeat)
+    reference = None
+    if args.precision == "float32" and args.float64_reference:
+        reference = gradients("float64", 0)
 
     cells = args.nz * args.nx * args.nt
     res = {
@@ -253,14 +269,22 @@ def main():
         "traces_rel_l2": rel_l2(pw_traces, dw_traces),
         "traces_ls_scale": ls_scale(pw_traces, dw_traces),
         "forward_s": {"pwave": min(pw_t), "deepwave": min(dw_t)},
-        "gradient_s": {"pwave": min(pg_t), "deepwave": min(dg_t)},
+        "gradient_s": {"pwave": pg_best, "deepwave": dg_best},
         "gradient": {},
     }
-    for name, a, b in zip(("vp", "vs", "rho"), pw_grads, dw_grads):
-        a, b = interior(a, args), interior(b, args)
+    def cosine(a, b):
+        return float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b)))
+
+    for k, name in enumerate(("vp", "vs", "rho")):
+        a, b = interior(pw_grads[k], args), interior(dw_grads[k], args)
         res["gradient"][name] = {
-            "cosine": float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b))),
-            "ls_scale": ls_scale(a, b), "rel_l2_after_scale": rel_l2(ls_scale(a, b) * a, b)}
+            "cosine": cosine(a, b), "ls_scale": ls_scale(a, b),
+            "rel_l2_after_scale": rel_l2(ls_scale(a, b) * a, b)}
+        if reference:
+            pr, dr = interior(reference[0][k], args), interior(reference[1][k], args)
+            res["gradient"][name]["float64"] = {
+                "codes_cosine": cosine(pr, dr), "pwave_cosine": cosine(a, pr),
+                "deepwave_cosine": cosine(b, dr)}
 
     print(f"elastic {args.nz} x {args.nx} cells of {args.spacing} m + CPML {args.pml}, "
           f"order {args.order}, nt {args.nt}, dt {args.dt} s, {args.precision}, "
@@ -270,6 +294,10 @@ def main():
     for name, g in res["gradient"].items():
         print(f"gradient {name:3s}: cosine {g['cosine']:.5f}, scale {g['ls_scale']:.4f}, "
               f"relative L2 after scale {g['rel_l2_after_scale']:.2e}")
+        if "float64" in g:
+            r = g["float64"]
+            print(f"   against float64: pwave cosine {r['pwave_cosine']:.5f}, Deepwave "
+                  f"{r['deepwave_cosine']:.5f} (the float64 gradients: {r['codes_cosine']:.7f})")
     for what in ("forward_s", "gradient_s"):
         t = res[what]
         print(f"{what[:-2]:8s}: pwave {t['pwave']:.3f} s ({cells / t['pwave'] / 1e9:.3f} "
