@@ -224,7 +224,7 @@ AdjointRun adjoint(const Model& m, const Simulation& r,
     if (explosive) Kokkos::parallel_for("pwave::test::elastic::dsource", one_shot(n), source_t);
     el::ImagingState<T> after = images;
     after.forward = history[std::size_t(n + 1)];
-    el::Imaging<T, Order, Dim>(after, coef, r.free_surface).image_stress(exec, 1);
+    el::Imaging<T, Order, Dim>(after, coef).image_stress(exec, 1);
     back.adjoint_stress(exec, 1);
     if (!explosive) {
       Kokkos::parallel_for("pwave::test::elastic::dsource", one_shot(n), source_t);
@@ -232,7 +232,7 @@ AdjointRun adjoint(const Model& m, const Simulation& r,
     }
     el::ImagingState<T> before = images;
     before.forward = history[std::size_t(n)];
-    el::Imaging<T, Order, Dim>(before, coef, r.free_surface).image_velocity(exec, 1);
+    el::Imaging<T, Order, Dim>(before, coef).image_velocity(exec, 1);
     back.adjoint_velocity(exec, 1);
     inject(inject_vx, groups[0], n);
     inject(inject_vz, groups[1], n);

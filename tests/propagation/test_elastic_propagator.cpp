@@ -337,6 +337,27 @@ TEST(ElasticPropagator, FreeSurfaceGivesTheKernelsTraces) {
   EXPECT_LT(error, 1e-13);
 }
 
+// A fluid under a free surface is the variable-density acoustic equation under its own (the
+// pressure odd about the surface, its vertical gradient even: the elastic surface's szz images
+// and mirrored vz): the same traces, sources and receivers on grid points.
+TEST(ElasticPropagator, FluidUnderAFreeSurfaceGivesTheAcousticTraces) {
+  ForwardProblem p = layered(61, 81, 10.0, 0.001, 400, 8, 15, 30, 0.0);
+  p.boundary.pml_velocity = 2600.0;
+  p.boundary.free_surface = true;
+  p.boundary.width[top] = 0;
+  ShotGeometry shot;
+  shot.source = {400.0, 20.0};
+  for (int k = 0; k < 7; ++k) shot.receivers.push_back({100.0 + 100.0 * k, 10.0 * (k % 3 + 1)});
+  p.shots = {shot};
+  ForwardProblem acoustic = p;
+  acoustic.equation = physics::Equation::acoustic_variable_density;
+  acoustic.model.vs.clear();
+  const double error =
+      relative_l2(flat(forward_model<double>(p)), flat(forward_model<double>(acoustic)));
+  std::printf("free surface: fluid elastic against variable-density acoustic: %.2e\n", error);
+  EXPECT_LT(error, 1e-11);
+}
+
 /// `p` made 3D: ny cells of h along y, the same layers, CPML `width` on the y sides too.
 ForwardProblem in_3d(const ForwardProblem& p2, int ny, int width) {
   const Grid& g2 = p2.model.grid;

@@ -207,12 +207,12 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
   const el::AdjointStep<T, Order, Dim> adjoint(b.adj, coef, fs);
   el::ImagingState<T> images{st_, b.adj.st, {}};
   for (int k = 0; k < channels; ++k) images.image[k] = b.image[k];
-  const el::Imaging<T, Order, Dim> image_at_end(images, coef, fs);
+  const el::Imaging<T, Order, Dim> image_at_end(images, coef);
   std::vector<el::Imaging<T, Order, Dim>> image_of;  // [k]: of segment[k]
   for (const el::State<T>& s : b.segment) {
     el::ImagingState<T> i = images;
     i.forward = s;
-    image_of.emplace_back(i, coef, fs);
+    image_of.emplace_back(i, coef);
   }
   const physics::ColumnMap column{st_.nx, st_.hy, st_.ys, st_.halo};
   const bool pressure_source = problem_.source_type == SourceType::pressure;
@@ -266,7 +266,7 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
                                  [&](const auto& slot, const Field<T>&) { fields[k++] = slot; });
       el::ImagingState<T> i = images;
       i.forward = st_.with_checkpointed(fields);
-      return el::Imaging<T, Order, Dim>(i, coef, fs);
+      return el::Imaging<T, Order, Dim>(i, coef);
     };
     std::optional<el::Imaging<T, Order, Dim>> after;
     for (int n = problem_.nt - 1; n >= 0; --n) {

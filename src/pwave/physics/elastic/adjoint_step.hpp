@@ -54,9 +54,9 @@ class AdjointStep {
   /// E^T: sigmabar^{n+1} -> vbar^{n+1/2} (vbar gains the strains' transposes).
   void adjoint_stress(const ExecSpace& exec, int count) const {
     launch_strips("pwave::physics::elastic::adjoint_stress_bar", exec, count, cuts_, stress_bar_);
-    if (free_surface_) surface_.strain(exec, count);
     backend::for_each_cell_3d("pwave::physics::elastic::adjoint_stress", exec, count, whole_,
                               stress_gather_);
+    if (free_surface_) surface_.mirror(exec, count);
   }
   /// V^T: vbar^{n+1/2} -> sigmabar^n (sigmabar gains the divergence's transposes).
   void adjoint_velocity(const ExecSpace& exec, int count) const {
@@ -79,37 +79,27 @@ class AdjointStep {
 };
 
 /// The imaging of one step: an ImagingState whose `forward` is the state an update read.
-/// `free_surface`: the forward steps had one.
 template <class T, int Order, int Dim>
 class Imaging {
  public:
-  Imaging(const ImagingState<T>& i, const Coefficients<T, Order>& c, bool free_surface)
-      : cuts_(strip_cuts(i.forward)),
-        free_surface_(free_surface),
-        velocity_(i, c),
-        stress_(i, c),
-        surface_{i, c} {}
+  Imaging(const ImagingState<T>& i, const Coefficients<T, Order>& c)
+      : cuts_(strip_cuts(i.forward)), velocity_(i, c), stress_(i, c) {}
 
   /// dJ/dB += vbar^{n+1/2} F^n; `forward` holds sigma^n and psi_sigma^{n-1}.
   void image_velocity(const ExecSpace& exec, int count) const {
     launch_strips("pwave::physics::elastic::image_velocity", exec, count, cuts_, velocity_);
   }
   /// dJ/d(lambda, mu, mu_ac) += sigmabar^{n+1} . e^{n+1/2}; `forward` is the state after step n
-  /// (v^{n+1/2} and the velocity memory variables that step advanced).
+  /// (v^{n+1/2} and the velocity memory variables that step advanced; with a free surface the
+  /// mirrored vz above it, which makes row 0's ezz 0 here as in the update).
   void image_stress(const ExecSpace& exec, int count) const {
     launch_strips("pwave::physics::elastic::image_stress", exec, count, cuts_, stress_);
-    if (free_surface_) {
-      for_each_surface_column("pwave::physics::elastic::image_surface", exec, count, cuts_.y[3],
-                              cuts_.x[3], surface_);
-    }
   }
 
  private:
   backend::BoxCuts cuts_;
-  bool free_surface_;
   StripInstances<ImageVelocity, T, Order, Dim> velocity_;
   StripInstances<ImageStress, T, Order, Dim> stress_;
-  SurfaceImage<T, Order, Dim> surface_;
 };
 
 }  // namespace pwave::physics::elastic

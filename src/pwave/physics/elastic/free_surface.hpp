@@ -10,45 +10,43 @@
 //   ezz = -lambda (exx + eyy) / (lambda + 2 mu): sxx gains (lambda' + 2 mu) exx + lambda' eyy,
 //   lambda' = 2 mu lambda / (lambda + 2 mu) (the plane-stress modulus). Written as the bulk
 //   update with row 0's lambda replaced by lambda' (BuildMaterial::free_surface,
-//   surface_lambda()) and its vertical strain left out (SurfaceStrain takes lambda' ezz off sxx
-//   and syy before the update adds it), every operation is linear in the fields and local to the
-//   top rows, so the adjoint is a few small launches too (free_surface_adjoint.hpp).
+//   surface_lambda()) and its vertical strain left out: vz is mirrored evenly into the halo rows
+//   above (MirrorVelocity), which makes D-z vz exactly 0 on row 0. Every operation is linear in
+//   the fields and local to the top rows, so the adjoint is a few small launches too
+//   (free_surface_adjoint.hpp).
 //
 // Why the image method rather than the vacuum formulation (Zeng et al. 2012, a vacuum layer with
 // rho -> 0, lambda = mu = 0 above the surface and the parameter averaging doing the rest): the
 // image method keeps the surface exactly on a grid row with szz = 0 there, needs no density
 // floor (the vacuum's b = 1/rho is unbounded and its averages set the stability), and it is two
 // small launches over the surface's columns that leave the bulk kernels as they are. Its
-// Rayleigh speed is within 1.0 % at 12 cells per Rayleigh wavelength and 0.37 % at 25, the same
-// for orders 4 and 8 (tests/physics/test_elastic_free_surface.cpp, docs/physics.md). The
+// Rayleigh speed is within 0.64 % at 12 cells per Rayleigh wavelength and 0.15 % at 25, the
+// same for orders 4 and 8 (tests/physics/test_elastic_free_surface.cpp, docs/physics.md). The
 // vacuum method handles topography, which a flat top does not need.
 //
-// The velocities above the surface (the halo rows) stay zero: the stress updates of rows
-// 1 .. R - 1 read them through the vertical stencils (Levander's scheme, as SOFI2D).
+// The velocities above the surface: vz mirrored evenly (the stress updates of rows 1 .. R - 1
+// read it through their vertical stencils), vx (vy) zero. The even vz is the acoustic image in
+// a fluid (a fluid under the surface gives the variable-density acoustic equation's free-surface
+// traces) and halves the Rayleigh speed's error against zero velocities there (Levander's
+// original, as SOFI2D), making it second order in h.
 
 #include "pwave/physics/elastic/step.hpp"
 
 namespace pwave::physics::elastic {
 
-/// ezz = D-z vz at row 0 of column (iy, ix) (no CPML at the top: the stencil alone).
-template <class T, int Order>
-KOKKOS_FORCEINLINE_FUNCTION T surface_ezz(const State<T>& st, const Coefficients<T, Order>& c,
-                                          int s, int iy, int ix) {
-  return stencil<Z, minus>(st, c, st.vz, st.point(s, 0, iy, ix));
-}
-
-/// Before UpdateStress of each step: sxx (and syy) of row 0 lose lambda' ezz, so that the update's
-/// lambda' tr(eps) leaves the vertical strain out. Launched over (shot, iy, ix).
+/// After the velocity update and the force sources, before the stress update: vz mirrored
+/// evenly above the surface, vz(-1/2 - j) = vz(1/2 + j) (index -1 - j = index j), so that row
+/// 0's ezz = D-z vz is exactly 0 (the update's lambda' tr(eps) leaves the vertical strain out)
+/// and in a fluid the stress update sees the acoustic image (the pressure odd about the
+/// surface, its vertical gradient even). Launched over (shot, iy, ix).
 template <class T, int Order, int Dim>
-struct SurfaceStrain {
+struct MirrorVelocity {
   State<T> st;
-  Coefficients<T, Order> c;
 
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iy, int ix) const {
+    constexpr int R = StaggeredStencil<Order>::radius;
     const int z = st.halo, x = st.column(iy, ix);
-    const T drop = st.lambda(0, st.plane(iy, ix)) * surface_ezz(st, c, s, iy, ix);
-    st.sxx(s, z, x) -= drop;
-    if constexpr (Dim == 3) st.syy(s, z, x) -= drop;
+    for (int j = 0; j < R; ++j) st.vz(s, z - 1 - j, x) = st.vz(s, z + j, x);
   }
 };
 
@@ -84,12 +82,12 @@ void for_each_surface_column(const char* name, const ExecSpace& exec, int count,
 template <class T, int Order, int Dim>
 class FreeSurface {
  public:
-  FreeSurface(const State<T>& st, const Coefficients<T, Order>& c)
-      : ny_(st.ny), nx_(st.nx), strain_{st, c}, images_{st} {}
+  FreeSurface(const State<T>& st, const Coefficients<T, Order>&)
+      : ny_(st.ny), nx_(st.nx), mirror_{st}, images_{st} {}
 
   void prepare(const ExecSpace& exec, int count) const {
-    for_each_surface_column("pwave::physics::elastic::free_surface_strain", exec, count, ny_, nx_,
-                            strain_);
+    for_each_surface_column("pwave::physics::elastic::free_surface_mirror", exec, count, ny_, nx_,
+                            mirror_);
   }
   void images(const ExecSpace& exec, int count) const {
     for_each_surface_column("pwave::physics::elastic::free_surface_images", exec, count, ny_, nx_,
@@ -98,7 +96,7 @@ class FreeSurface {
 
  private:
   int ny_, nx_;
-  SurfaceStrain<T, Order, Dim> strain_;
+  MirrorVelocity<T, Order, Dim> mirror_;
   FreeSurfaceImages<T, Order, Dim> images_;
 };
 
