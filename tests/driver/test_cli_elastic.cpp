@@ -149,6 +149,12 @@ TEST(CliElastic, ExampleDeckChecks) {
   EXPECT_TRUE(contains(r.out, "type: force_z")) << r.out;
   EXPECT_TRUE(contains(r.out, "components: vz")) << r.out;
   EXPECT_FALSE(contains(r.out, "# warning:")) << r.out;
+  // The land deck: a free surface, no CPML at the top, sources and receivers on the surface.
+  const Result land = pwave("check inputs/forward_elastic_land.yaml", dir);
+  ASSERT_EQ(land.code, 0) << land.err;
+  EXPECT_TRUE(contains(land.out, "free_surface: true")) << land.out;
+  EXPECT_TRUE(contains(land.out, "CPML (0/20/20/20 top/bottom/left/right)")) << land.out;
+  EXPECT_FALSE(contains(land.out, "# warning:")) << land.out;
 }
 
 // The elastic gradient keeps checkpoints: `pwave check` prints their memory. Hand count
