@@ -39,7 +39,9 @@ Deepwave"):
 Timing: Deepwave's wall time of the `deepwave.elastic` call (forward, under torch.no_grad), or
 of the call plus the misfit plus backward() (gradient), after a warm-up call; pwave's
 `seconds` from the run's summary.json (its propagation, no start-up or I/O), after a warm-up
-run. `--threads` sets torch's threads and OMP_NUM_THREADS for an OpenMP pwave build.
+run. `--threads` sets torch's threads and OMP_NUM_THREADS for an OpenMP pwave build;
+`--device cuda` runs Deepwave on the GPU (torch.cuda.synchronize() around the timed calls) and
+pwave as built (a CUDA build on the GPU).
 """
 
 import argparse
@@ -121,14 +123,17 @@ class Deepwave:
         import deepwave
         self.torch, self.dw = torch, deepwave
         torch.set_num_threads(args.threads)
+        self.device = torch.device(args.device)
         self.dtype = torch.float32 if args.precision == "float32" else torch.float64
         (src_iz, src_ix), rec_iz, rec_ix = geometry(args)
         h = args.spacing
         s = wavelet(args)
-        amp = torch.tensor(s / (h * h), dtype=self.dtype).reshape(1, 1, -1)
+        dev = self.device
+        amp = torch.tensor(s / (h * h), dtype=self.dtype, device=dev).reshape(1, 1, -1)
         self.kw = dict(grid_spacing=h, dt=args.dt, source_amplitudes_y=amp,
-                       source_locations_y=torch.tensor([[[src_iz, src_ix]]]),
-                       receiver_locations_y=torch.tensor([[[rec_iz, ix] for ix in rec_ix]]),
+                       source_locations_y=torch.tensor([[[src_iz, src_ix]]], device=dev),
+                       receiver_locations_y=torch.tensor([[[rec_iz, ix] for ix in rec_ix]],
+                                                         device=dev),
                        accuracy=args.order, pml_width=args.pml, pml_freq=args.freq,
                        max_vel=vmax)
 
@@ -139,23 +144,33 @@ class Deepwave:
         return out.as_dict()["receiver_amplitudes_y"]
 
     def tensors(self, arrays, grad=False):
-        return [self.torch.tensor(a, dtype=self.dtype, requires_grad=grad) for a in arrays]
+        return [self.torch.tensor(a, dtype=self.dtype, device=self.device, requires_grad=grad)
+                for a in arrays]
+
+    def sync(self):
+        if self.device.type == "cuda":
+            self.torch.cuda.synchronize()
 
     def forward(self, arrays):
         with self.torch.no_grad():
+            v = self.tensors(arrays)
+            self.sync()
             t0 = time.perf_counter()
-            rec = self._call(*self.tensors(arrays))
-            return time.perf_counter() - t0, rec.numpy()
+            rec = self._call(*v)
+            self.sync()
+            return time.perf_counter() - t0, rec.cpu().numpy()
 
     def gradient(self, arrays, observed):
         v = self.tensors(arrays, grad=True)
-        obs = self.torch.tensor(observed, dtype=self.dtype)
+        obs = self.torch.tensor(observed, dtype=self.dtype, device=self.device)
+        self.sync()
         t0 = time.perf_counter()
         rec = self._call(*v)
         loss = 0.5 * ((rec - obs) ** 2).sum()
         loss.backward()
+        self.sync()
         t = time.perf_counter() - t0
-        return t, float(loss.item()), [x.grad.numpy() for x in v]
+        return t, float(loss.item()), [x.grad.cpu().numpy() for x in v]
 
 
 def rel_l2(a, b):
@@ -198,6 +213,8 @@ def main():
     p.add_argument("--precision", choices=["float32", "float64"], default="float32")
     p.add_argument("--storage", choices=["checkpoint", "full"], default="checkpoint")
     p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--device", choices=["cpu", "cuda"], default="cpu",
+                   help="Deepwave's device (pwave runs on whatever backend it was built for)")
     p.add_argument("--repeat", type=int, default=1)
     p.add_argument("--float64-reference", action="store_true",
                    help="float32 runs: also both gradients in float64 (untimed), and each "
@@ -264,7 +281,8 @@ def main():
     cells = args.nz * args.nx * args.nt
     res = {
         "case": {k: getattr(args, k) for k in ("nz", "nx", "spacing", "nt", "dt", "order", "pml",
-                                               "freq", "precision", "storage", "threads")},
+                                               "freq", "precision", "storage", "threads",
+                                               "device")},
         "deepwave_step_ratio": step_ratio,
         "traces_rel_l2": rel_l2(pw_traces, dw_traces),
         "traces_ls_scale": ls_scale(pw_traces, dw_traces),
@@ -288,7 +306,7 @@ def main():
 
     print(f"elastic {args.nz} x {args.nx} cells of {args.spacing} m + CPML {args.pml}, "
           f"order {args.order}, nt {args.nt}, dt {args.dt} s, {args.precision}, "
-          f"{args.threads} thread(s); Deepwave step ratio {step_ratio}")
+          f"{args.threads} thread(s), Deepwave on {args.device}; Deepwave step ratio {step_ratio}")
     print(f"traces (vz): relative L2 {res['traces_rel_l2']:.2e}, "
           f"least-squares scale {res['traces_ls_scale']:.5f}")
     for name, g in res["gradient"].items():

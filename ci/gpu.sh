@@ -14,7 +14,8 @@
 #   bash ci/gpu.sh test DIR [OUT]   device: ctest on DIR/build-cuda (MPI ranks tests included),
 #                                   the Parallel.* tests verbosely, compute-sanitizer (optional).
 #   bash ci/gpu.sh bench DIR [OUT]  device: bench_suite 2D/3D (cells and z_march), then
-#                                   bench/compare_deepwave.py --device cuda.
+#                                   bench/compare_deepwave.py and compare_deepwave_elastic.py
+#                                   --device cuda.
 #   bash ci/gpu.sh all DIR [OUT]    device: build + test + bench, each phase under a time budget
 #                                   (timeout), results in OUT (default $OUT). Resumable: a phase
 #                                   that finished (ok or failed) is not run again by the next
@@ -510,6 +511,17 @@ deepwave_phase() {
       echo "## case $c: rc $rc" >>"$logs/deepwave.txt"
     }
   done
+  # The elastic equation against deepwave.elastic (the same scheme: traces agree to rounding).
+  t=$(left)
+  if [ "$t" -ge 30 ]; then
+    echo "## elastic 1000 x 1000, nt 1000, order 8 (budget $t s)" >>"$logs/deepwave.txt"
+    tmo "$t" python3 bench/compare_deepwave_elastic.py --device cuda --pwave "$build/bin/pwave" \
+      --nz 1000 --nx 1000 --nt 1000 --order 8 --repeat 2 \
+      --json "$logs/deepwave-elastic.json" >>"$logs/deepwave.txt" 2>&1 || {
+      rc=$?
+      echo "## elastic: rc $rc" >>"$logs/deepwave.txt"
+    }
+  fi
   tail -30 "$logs/deepwave.txt"
   return "$rc"
 }
