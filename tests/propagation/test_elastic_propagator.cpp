@@ -218,6 +218,22 @@ Gradients gradients(const ForwardProblem& p, const HostArray3<double>& observed,
   return out;
 }
 
+/// `p` with a free surface at the top (no CPML there) and the CPML velocity of its layers.
+ForwardProblem with_free_surface(ForwardProblem p) {
+  p.boundary.pml_velocity = 2600.0;
+  p.boundary.free_surface = true;
+  p.boundary.width[top] = 0;
+  return p;
+}
+
+/// The "true" model of the gradient tests: vp 3 % faster, vs 3 % slower, rho 2 % denser.
+ForwardProblem perturbed(ForwardProblem p) {
+  for (std::size_t c = 0; c < p.model.vp.size(); ++c) {
+    p.model.vp[c] *= 1.03, p.model.vs[c] *= 0.97, p.model.rho[c] *= 1.02;
+  }
+  return p;
+}
+
 /// `full` against `checkpoint` gradients: the same bits.
 void expect_same_bits(const Gradients& full, const Gradients& g) {
   EXPECT_EQ(full.misfit, g.misfit);
@@ -262,11 +278,7 @@ TEST(ElasticPropagator, CheckpointGradientsMatchTheDriverAndFiniteDifferences) {
   p.boundary.pml_velocity = 2600.0;
   const Points pts{12, 20, mixed({{8, 5}, {30, 40}, {20, 30}, {3, 45}})};
   p = with_points(p, pts);
-  ForwardProblem truth = p;
-  for (std::size_t c = 0; c < truth.model.vp.size(); ++c) {
-    truth.model.vp[c] *= 1.03, truth.model.vs[c] *= 0.97, truth.model.rho[c] *= 1.02;
-  }
-  const auto observed = forward_model<double>(truth);
+  const auto observed = forward_model<double>(perturbed(p));
   const Gradients g = gradients(p, observed, checkpoints_every(7));
 
   // The driver: residuals [receiver][n].
@@ -292,10 +304,7 @@ TEST(ElasticPropagator, CheckpointGradientsMatchTheDriverAndFiniteDifferences) {
 // give the same bits; central differences of J at the surface row (lambda' there), the rows
 // whose stencils reach the images, and a deeper cell.
 TEST(ElasticPropagator, FreeSurfaceGradientsMatchFiniteDifferences) {
-  ForwardProblem p = layered(30, 41, 10.0, 0.001, 220, 4, 10, 12, 1100.0);
-  p.boundary.pml_velocity = 2600.0;
-  p.boundary.free_surface = true;
-  p.boundary.width[top] = 0;
+  ForwardProblem p = with_free_surface(layered(30, 41, 10.0, 0.001, 220, 4, 10, 12, 1100.0));
   p.source_type = SourceType::pressure;
   ShotGeometry shot;
   shot.source = {123.0, 14.0};
@@ -306,11 +315,7 @@ TEST(ElasticPropagator, FreeSurfaceGradientsMatchFiniteDifferences) {
                                        : Component::vz);
   }
   p.shots = {shot};
-  ForwardProblem truth = p;
-  for (std::size_t c = 0; c < truth.model.vp.size(); ++c) {
-    truth.model.vp[c] *= 1.03, truth.model.vs[c] *= 0.97, truth.model.rho[c] *= 1.02;
-  }
-  const auto observed = forward_model<double>(truth);
+  const auto observed = forward_model<double>(perturbed(p));
   const Gradients g = gradients(p, observed, checkpoints_every(6));
   expect_same_bits(gradients(p, observed, StorageOptions(Storage::full)), g);
   expect_finite_differences(p, observed, g, {{0, 15}, {0, 22}, {1, 18}, {2, 25}, {8, 20}});
@@ -320,10 +325,7 @@ TEST(ElasticPropagator, FreeSurfaceGradientsMatchFiniteDifferences) {
 // driver's traces (whose surface tests/physics/test_elastic_free_surface.cpp checks against
 // Lamb's problem): receivers on the surface row and just below it.
 TEST(ElasticPropagator, FreeSurfaceGivesTheKernelsTraces) {
-  ForwardProblem p = layered(41, 61, 10.0, 0.001, 300, 8, 12, 20, 1100.0);
-  p.boundary.pml_velocity = 2600.0;
-  p.boundary.free_surface = true;
-  p.boundary.width[top] = 0;
+  ForwardProblem p = with_free_surface(layered(41, 61, 10.0, 0.001, 300, 8, 12, 20, 1100.0));
   const Points pts{1, 20, mixed({{0, 10}, {0, 30}, {2, 40}, {5, 55}})};
   p = with_points(p, pts);
   fx::Simulation r = driver_run(p, pts);
@@ -341,10 +343,7 @@ TEST(ElasticPropagator, FreeSurfaceGivesTheKernelsTraces) {
 // pressure odd about the surface, its vertical gradient even: the elastic surface's szz images
 // and mirrored vz): the same traces, sources and receivers on grid points.
 TEST(ElasticPropagator, FluidUnderAFreeSurfaceGivesTheAcousticTraces) {
-  ForwardProblem p = layered(61, 81, 10.0, 0.001, 400, 8, 15, 30, 0.0);
-  p.boundary.pml_velocity = 2600.0;
-  p.boundary.free_surface = true;
-  p.boundary.width[top] = 0;
+  ForwardProblem p = with_free_surface(layered(61, 81, 10.0, 0.001, 400, 8, 15, 30, 0.0));
   ShotGeometry shot;
   shot.source = {400.0, 20.0};
   for (int k = 0; k < 7; ++k) shot.receivers.push_back({100.0 + 100.0 * k, 10.0 * (k % 3 + 1)});
