@@ -6,6 +6,8 @@
 // receiver residuals, giving the source samples' gradient, the images and dJ/dvp, dJ/dvs,
 // dJ/drho per model cell. Also the dot-product test of the whole state map.
 
+#include <algorithm>
+#include <cmath>
 #include <random>
 #include <utility>
 #include <vector>
@@ -145,7 +147,7 @@ AdjointRun adjoint(const Model& m, const Simulation& r,
 
   // Forward, keeping the state before each step and after the last.
   const el::Step<T, Order, Dim> step(st, coef);
-  const el::FreeSurface<T, Order, Dim> surface(st, coef);
+  const el::FreeSurface<T, Order, Dim> surface(st);
   std::vector<el::State<T>> history;
   const auto one_shot = [&](int n) { return Range3(exec, {0, 0, n}, {1, 1, n + 1}); };
   for (int n = 0; n < r.nt; ++n) {
@@ -292,7 +294,7 @@ std::pair<double, double> state_dot_test(const Model& m, const Simulation& r, un
   const el::State<T> x0 = fresh(st);
   copy_fields(exec, x0, st);
   const el::Step<T, Order, Dim> step(st, coef);
-  const el::FreeSurface<T, Order, Dim> surface(st, coef);
+  const el::FreeSurface<T, Order, Dim> surface(st);
   if (r.free_surface) surface.images(exec, 1);
   for (int n = 0; n < r.nt; ++n) {
     step.update_velocity(exec, 1);
@@ -313,6 +315,49 @@ std::pair<double, double> state_dot_test(const Model& m, const Simulation& r, un
   back.surface_stress(exec, 1);
   exec.fence();
   return {lhs, dot(x0, adj.st)};
+}
+
+/// How far r.nt backward steps from one random adjoint state differ between
+/// Bars::inline_interior and Bars::stored: the largest |difference| of any value (every field
+/// and memory variable) over the largest |value| of its field; and how many points the inline
+/// box has (so that a caller can tell the comparison is not vacuous).
+template <class T, int Order, int Dim>
+std::pair<double, long> bars_paths_differ(const Model& m, const Simulation& r, unsigned seed) {
+  namespace el = physics::elastic;
+  const el::State<T> st = make_state<T, Order, Dim>(m, r);
+  const el::Coefficients<T, Order> coef(m.h, m.h, Dim == 3 ? m.h : 0);
+  ExecSpace exec;
+  el::AdjointState<T> runs[2] = {adjoint_state<T, Dim>(st), adjoint_state<T, Dim>(st)};
+  std::mt19937_64 rng(seed);
+  randomize(runs[0].st, rng);
+  copy_fields(exec, runs[1].st, runs[0].st);
+  for (int k = 0; k < 2; ++k) {
+    const el::AdjointStep<T, Order, Dim> back(
+        runs[k], coef, r.free_surface, k == 0 ? el::Bars::inline_interior : el::Bars::stored);
+    for (int n = 0; n < r.nt; ++n) {
+      back.surface_stress(exec, 1);
+      back.adjoint_stress(exec, 1);
+      back.adjoint_velocity(exec, 1);
+    }
+  }
+  exec.fence();
+  const auto a = state_fields(runs[0].st), b = state_fields(runs[1].st);
+  double worst = 0;
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    auto ha = Kokkos::create_mirror_view_and_copy(HostSpace(), *a[k]);
+    auto hb = Kokkos::create_mirror_view_and_copy(HostSpace(), *b[k]);
+    double diff = 0, size = 0;
+    for (std::size_t i = 0; i < ha.size(); ++i) {
+      diff = std::max(diff, std::abs(double(ha.data()[i]) - double(hb.data()[i])));
+      size = std::max(size, std::abs(double(hb.data()[i])));
+    }
+    if (size > 0) worst = std::max(worst, diff / size);
+  }
+  const backend::Box box =
+      el::strips_inner_box<T, Dim>(st, physics::StaggeredStencil<Order>::radius);
+  const long covered =
+      box.empty() ? 0L : long(box.z1 - box.z0) * (box.y1 - box.y0) * (box.x1 - box.x0);
+  return {worst, covered};
 }
 
 }  // namespace detail
@@ -340,6 +385,20 @@ std::pair<double, double> state_dot_test(const Model& m, const Simulation& r, un
         constexpr int order = decltype(o)::value;
         out = m.is_3d() ? detail::state_dot_test<T, order, 3>(m, r, seed)
                         : detail::state_dot_test<T, order, 2>(m, r, seed);
+      })) {
+    throw std::invalid_argument("elastic fixture: order must be 2, 4, 6 or 8");
+  }
+  return out;
+}
+
+/// bars_paths_differ: {the largest difference relative to its field, points of the inline box}.
+template <class T>
+std::pair<double, long> bars_paths_differ(const Model& m, const Simulation& r, unsigned seed = 11) {
+  std::pair<double, long> out;
+  if (!physics::with_order(r.order, [&](auto o) {
+        constexpr int order = decltype(o)::value;
+        out = m.is_3d() ? detail::bars_paths_differ<T, order, 3>(m, r, seed)
+                        : detail::bars_paths_differ<T, order, 2>(m, r, seed);
       })) {
     throw std::invalid_argument("elastic fixture: order must be 2, 4, 6 or 8");
   }

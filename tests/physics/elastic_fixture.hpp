@@ -261,7 +261,7 @@ std::vector<std::vector<double>> run(const Model& m, const Simulation& r) {
                                            wave,   column, 0,      T(r.dt)};
   const el::Coefficients<T, Order> coef(m.h, m.h, Dim == 3 ? m.h : 0);
   const el::Step<T, Order, Dim> step(st, coef);
-  const el::FreeSurface<T, Order, Dim> surface(st, coef);
+  const el::FreeSurface<T, Order, Dim> surface(st);
 
   ExecSpace exec;
   using Range3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;

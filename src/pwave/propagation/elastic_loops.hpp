@@ -36,7 +36,7 @@ class ElasticPropagator<T>::Steps {
               Dim == 3 ? prop.problem_.model.grid.dy : 0.0),
         step_(st, coef_),
         free_surface_(prop.problem_.boundary.free_surface),
-        surface_(st, coef_),
+        surface_(st),
         column_{st.nx, st.hy, st.ys, st.halo},
         source_(prop.problem_.source_type),
         receivers_(prop.nrec_),

@@ -95,7 +95,69 @@ KOKKOS_FORCEINLINE_FUNCTION V transposed(const A& at, V ybar, const Field<T>& me
 /// The kernels below state their arithmetic in apply(at) for an accessor (kernels.hpp:
 /// CellAccess, LineAccess), and run it cell by cell (operator()) or by host x lines (line()).
 
-/// E^T, first launch: the strains' adjoints from sigmabar^{n+1}, through the CPML's transposes.
+/// E^T's products at the accessor's point(s) of the adjoint fields `st` (sigmabar^{n+1}), before
+/// the CPML's transposes: ebar_cc = lambda tr(sigmabar) + 2 mu sigmabar_cc at the cells (the
+/// stress-strain map is symmetric), ebar_ac = mu_ac sigmabar_ac at the shear points. y terms 3D.
+template <class V>
+struct StressBars {
+  V xx{}, yy{}, zz{}, xz{}, xy{}, yz{};
+};
+template <int Dim, class At, class T>
+KOKKOS_FORCEINLINE_FUNCTION StressBars<typename At::Value> stress_bars_of(const At& at,
+                                                                          const State<T>& st) {
+  StressBars<typename At::Value> b;
+  const auto sxx = at.load(st.sxx), szz = at.load(st.szz);
+  typename At::Value syy{};
+  if constexpr (Dim == 3) syy = at.load(st.syy);
+  const auto lambda = at.coefficient(st.lambda), mu = at.coefficient(st.mu);
+  const auto trace = sxx + syy + szz;
+  b.xx = normal_stress(lambda, mu, trace, sxx);
+  b.zz = normal_stress(lambda, mu, trace, szz);
+  b.xz = at.coefficient(st.mu_xz) * at.load(st.sxz);
+  if constexpr (Dim == 3) {
+    b.yy = normal_stress(lambda, mu, trace, syy);
+    b.xy = at.coefficient(st.mu_xy) * at.load(st.sxy);
+    b.yz = at.coefficient(st.mu_yz) * at.load(st.syz);
+  }
+  return b;
+}
+/// The product whose derivative along A enters vbar_c (bar[A][C] outside the strips).
+template <int A, int C, class V>
+KOKKOS_FORCEINLINE_FUNCTION V stress_bar(const StressBars<V>& b) {
+  if constexpr (A == C) {
+    return A == X ? b.xx : A == Y ? b.yy : b.zz;
+  } else if constexpr (A + C == X + Z) {
+    return b.xz;
+  } else if constexpr (A + C == X + Y) {
+    return b.xy;
+  } else {
+    return b.yz;
+  }
+}
+
+/// V^T's products at the accessor's point(s) of the adjoint fields `st` (vbar^{n+1/2}), before
+/// the CPML's transposes: gbar_ac = B_c vbar_c at the v_c points, for every axis a. vy 3D.
+template <class V>
+struct VelocityBars {
+  V x{}, y{}, z{};
+};
+template <int Dim, class At, class T>
+KOKKOS_FORCEINLINE_FUNCTION VelocityBars<typename At::Value> velocity_bars_of(const At& at,
+                                                                              const State<T>& st) {
+  VelocityBars<typename At::Value> b;
+  b.x = at.coefficient(st.bx) * at.load(st.vx);
+  b.z = at.coefficient(st.bz) * at.load(st.vz);
+  if constexpr (Dim == 3) b.y = at.coefficient(st.by) * at.load(st.vy);
+  return b;
+}
+/// The product whose derivative along A enters sigmabar_ac (bar[A][C] outside the strips).
+template <int A, int C, class V>
+KOKKOS_FORCEINLINE_FUNCTION V velocity_bar(const VelocityBars<V>& b) {
+  return C == X ? b.x : C == Y ? b.y : b.z;
+}
+
+/// E^T, first launch: the strains' adjoints bar[a][c] from sigmabar^{n+1} (StressBars through
+/// the CPML's transposes), stored for the gathers.
 template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
 struct AdjointStressBar
     : PointwiseKernel<AdjointStressBar<T, Order, Dim, InX, InZ, InY>, T, Order> {
@@ -108,53 +170,52 @@ struct AdjointStressBar
     const AxisCpml<T>& mx = st.cpml[X];
     const AxisCpml<T>& my = st.cpml[Y];
     const AxisCpml<T>& mz = st.cpml[Z];
-    const auto sxx = at.load(st.sxx), szz = at.load(st.szz);
-    typename At::Value syy{};
-    if constexpr (Dim == 3) syy = at.load(st.syy);
-    const auto lambda = at.coefficient(st.lambda), mu = at.coefficient(st.mu);
-    const auto trace = sxx + syy + szz;
-    at.store(a.bar[X][X],
-             transposed<X, minus, InX>(at, normal_stress(lambda, mu, trace, sxx), mx.velocity[X]));
-    at.store(a.bar[Z][Z],
-             transposed<Z, minus, InZ>(at, normal_stress(lambda, mu, trace, szz), mz.velocity[Z]));
-    const auto xz = at.coefficient(st.mu_xz) * at.load(st.sxz);
-    at.store(a.bar[Z][X], transposed<Z, plus, InZ>(at, xz, mz.velocity[X]));
-    at.store(a.bar[X][Z], transposed<X, plus, InX>(at, xz, mx.velocity[Z]));
+    const auto b = stress_bars_of<Dim>(at, st);
+    at.store(a.bar[X][X], transposed<X, minus, InX>(at, b.xx, mx.velocity[X]));
+    at.store(a.bar[Z][Z], transposed<Z, minus, InZ>(at, b.zz, mz.velocity[Z]));
+    at.store(a.bar[Z][X], transposed<Z, plus, InZ>(at, b.xz, mz.velocity[X]));
+    at.store(a.bar[X][Z], transposed<X, plus, InX>(at, b.xz, mx.velocity[Z]));
     if constexpr (Dim == 3) {
-      at.store(a.bar[Y][Y], transposed<Y, minus, InY>(at, normal_stress(lambda, mu, trace, syy),
-                                                      my.velocity[Y]));
-      const auto xy = at.coefficient(st.mu_xy) * at.load(st.sxy);
-      at.store(a.bar[Y][X], transposed<Y, plus, InY>(at, xy, my.velocity[X]));
-      at.store(a.bar[X][Y], transposed<X, plus, InX>(at, xy, mx.velocity[Y]));
-      const auto yz = at.coefficient(st.mu_yz) * at.load(st.syz);
-      at.store(a.bar[Z][Y], transposed<Z, plus, InZ>(at, yz, mz.velocity[Y]));
-      at.store(a.bar[Y][Z], transposed<Y, plus, InY>(at, yz, my.velocity[Z]));
+      at.store(a.bar[Y][Y], transposed<Y, minus, InY>(at, b.yy, my.velocity[Y]));
+      at.store(a.bar[Y][X], transposed<Y, plus, InY>(at, b.xy, my.velocity[X]));
+      at.store(a.bar[X][Y], transposed<X, plus, InX>(at, b.xy, mx.velocity[Y]));
+      at.store(a.bar[Z][Y], transposed<Z, plus, InZ>(at, b.yz, mz.velocity[Y]));
+      at.store(a.bar[Y][Z], transposed<Y, plus, InY>(at, b.yz, my.velocity[Z]));
     }
   }
   KOKKOS_INLINE_FUNCTION const State<T>& grid() const { return a.st; }
 };
 
 /// E^T, second launch: vbar_c -= D+_c ebar_cc + sum_{a != c} D-_a ebar_ac (the transposes of
-/// the strains' D- and D+). Strip flags unused: launched once over the whole grid.
-template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
-struct AdjointStressGather
-    : PointwiseKernel<AdjointStressGather<T, Order, Dim, InX, InZ, InY>, T, Order> {
+/// the strains' D- and D+). `Inline` false: of the AdjointStressBar arrays; true: of the
+/// StressBars computed at each tap, which equal them where no tap lies in a strip or in the
+/// rows the free surface's transposes read (AdjointStep's inline box): E^T in one pass, 10
+/// arrays per point in 2D instead of the two launches' 18.
+template <class T, int Order, int Dim, bool Inline>
+struct AdjointStressGather : PointwiseKernel<AdjointStressGather<T, Order, Dim, Inline>, T, Order> {
   AdjointState<T> a;
   Coefficients<T, Order> c;
 
+  /// The derivative along A, D+ or D-, of the product bar[A][C].
+  template <int A, int C, bool Plus, class At>
+  KOKKOS_FORCEINLINE_FUNCTION auto d(const At& at) const {
+    if constexpr (Inline) {
+      return derivative_of<A, Plus>(
+          at, [&](const auto& tap) { return stress_bar<A, C>(stress_bars_of<Dim>(tap, a.st)); });
+    } else {
+      return at.template stencil<A, Plus>(a.bar[A][C]);
+    }
+  }
   template <class At>
   KOKKOS_FORCEINLINE_FUNCTION void apply(const At& at) const {
     const State<T>& st = a.st;
-    auto vx =
-        at.template stencil<X, plus>(a.bar[X][X]) + at.template stencil<Z, minus>(a.bar[Z][X]);
-    auto vz =
-        at.template stencil<Z, plus>(a.bar[Z][Z]) + at.template stencil<X, minus>(a.bar[X][Z]);
+    auto vx = d<X, X, plus>(at) + d<Z, X, minus>(at);
+    auto vz = d<Z, Z, plus>(at) + d<X, Z, minus>(at);
     if constexpr (Dim == 3) {
-      vx += at.template stencil<Y, minus>(a.bar[Y][X]);
-      vz += at.template stencil<Y, minus>(a.bar[Y][Z]);
-      at.store(st.vy, at.load(st.vy) - (at.template stencil<Y, plus>(a.bar[Y][Y]) +
-                                        at.template stencil<X, minus>(a.bar[X][Y]) +
-                                        at.template stencil<Z, minus>(a.bar[Z][Y])));
+      vx += d<Y, X, minus>(at);
+      vz += d<Y, Z, minus>(at);
+      at.store(st.vy,
+               at.load(st.vy) - (d<Y, Y, plus>(at) + d<X, Y, minus>(at) + d<Z, Y, minus>(at)));
     }
     at.store(st.vx, at.load(st.vx) - vx);
     at.store(st.vz, at.load(st.vz) - vz);
@@ -162,8 +223,8 @@ struct AdjointStressGather
   KOKKOS_INLINE_FUNCTION const State<T>& grid() const { return a.st; }
 };
 
-/// V^T, first launch: the adjoints of the stretched stress derivatives from vbar^{n+1/2}
-/// (B_c vbar_c through the CPML's transposes).
+/// V^T, first launch: the adjoints of the stretched stress derivatives bar[a][c] from
+/// vbar^{n+1/2} (VelocityBars through the CPML's transposes), stored for the gathers.
 template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
 struct AdjointVelocityBar
     : PointwiseKernel<AdjointVelocityBar<T, Order, Dim, InX, InZ, InY>, T, Order> {
@@ -176,45 +237,51 @@ struct AdjointVelocityBar
     const AxisCpml<T>& mx = st.cpml[X];
     const AxisCpml<T>& my = st.cpml[Y];
     const AxisCpml<T>& mz = st.cpml[Z];
-    const auto wx = at.coefficient(st.bx) * at.load(st.vx);
-    const auto wz = at.coefficient(st.bz) * at.load(st.vz);
-    at.store(a.bar[X][X], transposed<X, plus, InX>(at, wx, mx.stress[X]));
-    at.store(a.bar[Z][X], transposed<Z, minus, InZ>(at, wx, mz.stress[X]));
-    at.store(a.bar[X][Z], transposed<X, minus, InX>(at, wz, mx.stress[Z]));
-    at.store(a.bar[Z][Z], transposed<Z, plus, InZ>(at, wz, mz.stress[Z]));
+    const auto w = velocity_bars_of<Dim>(at, st);
+    at.store(a.bar[X][X], transposed<X, plus, InX>(at, w.x, mx.stress[X]));
+    at.store(a.bar[Z][X], transposed<Z, minus, InZ>(at, w.x, mz.stress[X]));
+    at.store(a.bar[X][Z], transposed<X, minus, InX>(at, w.z, mx.stress[Z]));
+    at.store(a.bar[Z][Z], transposed<Z, plus, InZ>(at, w.z, mz.stress[Z]));
     if constexpr (Dim == 3) {
-      const auto wy = at.coefficient(st.by) * at.load(st.vy);
-      at.store(a.bar[Y][X], transposed<Y, minus, InY>(at, wx, my.stress[X]));
-      at.store(a.bar[Y][Z], transposed<Y, minus, InY>(at, wz, my.stress[Z]));
-      at.store(a.bar[X][Y], transposed<X, minus, InX>(at, wy, mx.stress[Y]));
-      at.store(a.bar[Y][Y], transposed<Y, plus, InY>(at, wy, my.stress[Y]));
-      at.store(a.bar[Z][Y], transposed<Z, minus, InZ>(at, wy, mz.stress[Y]));
+      at.store(a.bar[Y][X], transposed<Y, minus, InY>(at, w.x, my.stress[X]));
+      at.store(a.bar[Y][Z], transposed<Y, minus, InY>(at, w.z, my.stress[Z]));
+      at.store(a.bar[X][Y], transposed<X, minus, InX>(at, w.y, mx.stress[Y]));
+      at.store(a.bar[Y][Y], transposed<Y, plus, InY>(at, w.y, my.stress[Y]));
+      at.store(a.bar[Z][Y], transposed<Z, minus, InZ>(at, w.y, mz.stress[Y]));
     }
   }
   KOKKOS_INLINE_FUNCTION const State<T>& grid() const { return a.st; }
 };
 
-/// V^T, second launch: sigmabar_cc -= D-_c gbar_cc, sigmabar_ac -= D+_a gbar_ac + D+_c gbar_ca.
-/// Strip flags unused: launched once over the whole grid.
-template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
+/// V^T, second launch: sigmabar_cc -= D-_c gbar_cc, sigmabar_ac -= D+_a gbar_ac + D+_c gbar_ca,
+/// of the AdjointVelocityBar arrays (`Inline` false) or of the VelocityBars computed at each tap
+/// (true, AdjointStep's inline box, as AdjointStressGather).
+template <class T, int Order, int Dim, bool Inline>
 struct AdjointVelocityGather
-    : PointwiseKernel<AdjointVelocityGather<T, Order, Dim, InX, InZ, InY>, T, Order> {
+    : PointwiseKernel<AdjointVelocityGather<T, Order, Dim, Inline>, T, Order> {
   AdjointState<T> a;
   Coefficients<T, Order> c;
 
+  template <int A, int C, bool Plus, class At>
+  KOKKOS_FORCEINLINE_FUNCTION auto d(const At& at) const {
+    if constexpr (Inline) {
+      return derivative_of<A, Plus>(at, [&](const auto& tap) {
+        return velocity_bar<A, C>(velocity_bars_of<Dim>(tap, a.st));
+      });
+    } else {
+      return at.template stencil<A, Plus>(a.bar[A][C]);
+    }
+  }
   template <class At>
   KOKKOS_FORCEINLINE_FUNCTION void apply(const At& at) const {
     const State<T>& st = a.st;
-    at.store(st.sxx, at.load(st.sxx) - at.template stencil<X, minus>(a.bar[X][X]));
-    at.store(st.szz, at.load(st.szz) - at.template stencil<Z, minus>(a.bar[Z][Z]));
-    at.store(st.sxz, at.load(st.sxz) - (at.template stencil<Z, plus>(a.bar[Z][X]) +
-                                        at.template stencil<X, plus>(a.bar[X][Z])));
+    at.store(st.sxx, at.load(st.sxx) - d<X, X, minus>(at));
+    at.store(st.szz, at.load(st.szz) - d<Z, Z, minus>(at));
+    at.store(st.sxz, at.load(st.sxz) - (d<Z, X, plus>(at) + d<X, Z, plus>(at)));
     if constexpr (Dim == 3) {
-      at.store(st.syy, at.load(st.syy) - at.template stencil<Y, minus>(a.bar[Y][Y]));
-      at.store(st.sxy, at.load(st.sxy) - (at.template stencil<Y, plus>(a.bar[Y][X]) +
-                                          at.template stencil<X, plus>(a.bar[X][Y])));
-      at.store(st.syz, at.load(st.syz) - (at.template stencil<Z, plus>(a.bar[Z][Y]) +
-                                          at.template stencil<Y, plus>(a.bar[Y][Z])));
+      at.store(st.syy, at.load(st.syy) - d<Y, Y, minus>(at));
+      at.store(st.sxy, at.load(st.sxy) - (d<Y, X, plus>(at) + d<X, Y, plus>(at)));
+      at.store(st.syz, at.load(st.syz) - (d<Z, Y, plus>(at) + d<Y, Z, plus>(at)));
     }
   }
   KOKKOS_INLINE_FUNCTION const State<T>& grid() const { return a.st; }
@@ -466,17 +533,13 @@ struct MaterialGradient {
       };
     };
     T i_lambda = dt * image[lambda_ch](s, iz, q), dm_surface = 0;
-    if (material.free_surface && iz == 0) {
-      // Row 0's image is of lambda' = surface_lambda(lambda, mu): d lambda' / d lambda =
-      // (2 mu / (lambda + 2 mu))^2, d lambda' / d mu = 2 (lambda / (lambda + 2 mu))^2.
-      const T l = material.rho(iz, q) * material.vp(iz, q) * material.vp(iz, q) - T(2) * m;
-      const T to_lambda = T(2) * m / (l + T(2) * m), to_mu = l / (l + T(2) * m);
-      dm_surface = T(2) * to_mu * to_mu * i_lambda;
-      i_lambda *= to_lambda * to_lambda;
+    if (material.free_surface && iz == 0) {  // row 0's image is of surface_lambda(lambda, mu)
+      const auto d = surface_lambda_partials(material.lambda_at(iz, q, m), m);
+      dm_surface = d.mu * i_lambda;
+      i_lambda *= d.lambda;
     }
     T dm = dt * image[mu_ch](s, iz, q) - T(2) * i_lambda +
-           dt * gather(s, mu_xz_ch, iz, iy, ix, ex, ez, harmonic(ex, ez));
-    if (dm_surface != T(0)) dm += dm_surface;
+           dt * gather(s, mu_xz_ch, iz, iy, ix, ex, ez, harmonic(ex, ez)) + dm_surface;
     T db = dt * (gather(s, bx_ch, iz, iy, ix, ex, nullptr, half) +
                  gather(s, bz_ch, iz, iy, ix, ez, nullptr, half));
     if constexpr (Dim == 3) {

@@ -1,11 +1,15 @@
 #pragma once
 // The launches of one backward elastic step (adjoint_kernels.hpp) and of its imaging, as
-// step.hpp's: the Bar and Image kernels per strip box (they touch the memory variables), the
-// Gathers once over the whole grid. The caller takes the sources' transposes and adds the
-// receivers' residuals between and after them, in the reverse of the forward's order:
+// step.hpp's: the Bar and Image kernels per strip box (they touch the memory variables); the
+// Gathers of stored bars over the strips and a band inside them, and, in the box R cells inside
+// the strips, the Gathers that compute the bars at each tap (Bars::inline_interior). The caller
+// takes the sources' transposes and adds the receivers' residuals between and after them, in the
+// reverse of the forward's order:
 //   [explosive source's transpose], surface_stress, image_stress, adjoint_stress, [force source's
 //   transpose and image], image_velocity, adjoint_velocity, [residuals of the samples of step n].
 // With a free surface (free_surface_adjoint.hpp) the steps take its transposes in their places.
+
+#include <array>
 
 #include "pwave/physics/elastic/adjoint_kernels.hpp"
 #include "pwave/physics/elastic/free_surface_adjoint.hpp"
@@ -13,15 +17,18 @@
 
 namespace pwave::physics::elastic {
 
-/// Launches K's strip instance of each box of `cuts` (for_each_box_3d), shots [0, count).
+/// Launches K's strip instance of each box of `cuts` (for_each_box_3d), shots [0, count);
+/// `skip_center`: not the inner box.
 template <class Instances>
 void launch_strips(const char* label, const ExecSpace& exec, int count,
-                   const backend::BoxCuts& cuts, const Instances& k) {
+                   const backend::BoxCuts& cuts, const Instances& k, bool skip_center = false) {
   backend::for_each_box_3d(
-      label, exec, count, cuts, [&](auto in_x, auto in_y, auto in_z) -> const auto& {
+      label, exec, count, cuts,
+      [&](auto in_x, auto in_y, auto in_z) -> const auto& {
         return k
             .template get<decltype(in_x)::value, decltype(in_y)::value, decltype(in_z)::value>();
-      });
+      },
+      skip_center);
 }
 
 /// The box cuts of a state's strips.
@@ -32,20 +39,64 @@ backend::BoxCuts strip_cuts(const State<T>& st) {
                           {0, st.strip_left, st.nx - st.strip_right, st.nx}};
 }
 
+/// The cells of `outer` outside `inner` (a box inside it) as six boxes: the slabs above and
+/// below `inner`, before and after it within its depths, left and right of it within its depths
+/// and y lines. All of `outer` (and five empty boxes) when `inner` is empty.
+inline std::array<backend::Box, 6> frame_of(const backend::Box& outer, const backend::Box& inner) {
+  using backend::Box;
+  if (inner.empty()) return {outer, Box{}, Box{}, Box{}, Box{}, Box{}};
+  const Box& o = outer;
+  const Box& i = inner;
+  return {Box{o.z0, i.z0, o.y0, o.y1, o.x0, o.x1}, Box{i.z1, o.z1, o.y0, o.y1, o.x0, o.x1},
+          Box{i.z0, i.z1, o.y0, i.y0, o.x0, o.x1}, Box{i.z0, i.z1, i.y1, o.y1, o.x0, o.x1},
+          Box{i.z0, i.z1, i.y0, i.y1, o.x0, i.x0}, Box{i.z0, i.z1, i.y0, i.y1, i.x1, o.x1}};
+}
+
+/// The box between a state's strips shrunk by `d` cells on each side (along y in 3D only):
+/// with d = R, the points whose stencil taps all lie outside the strips and at least R rows
+/// below the top (the free surface's transposes read the bars of rows 0 .. R - 1).
+template <class T, int Dim>
+backend::Box strips_inner_box(const State<T>& st, int d) {
+  const int dy = Dim == 3 ? d : 0;
+  return backend::Box{st.strip_top + d,    st.nz - st.strip_bottom - d,
+                      st.strip_front + dy, st.ny - st.strip_back - dy,
+                      st.strip_left + d,   st.nx - st.strip_right - d};
+}
+
+/// Where a backward step takes the products its gathers differentiate (the bars).
+enum class Bars {
+  /// Stored (the Bar launches) on the strips, the top rows and a band of 2R cells inside them;
+  /// in the box R inside the strips (strips_inner_box(R)) the gathers compute them at each tap:
+  /// E^T and V^T each one pass over the interior. The default.
+  inline_interior,
+  /// Stored everywhere: two passes per transposed update (the reference the default is tested
+  /// against, bitwise).
+  stored
+};
+
 /// One backward step on an adjoint state, its functors built once. `free_surface`: the forward
 /// steps had one (FreeSurface).
 template <class T, int Order, int Dim>
 class AdjointStep {
+  static constexpr int R = StaggeredStencil<Order>::radius;
+
  public:
-  AdjointStep(const AdjointState<T>& a, const Coefficients<T, Order>& c, bool free_surface)
+  AdjointStep(const AdjointState<T>& a, const Coefficients<T, Order>& c, bool free_surface,
+              Bars bars = Bars::inline_interior)
       : cuts_(strip_cuts(a.st)),
-        whole_{0, a.st.nz, 0, a.st.ny, 0, a.st.nx},
+        inline_(bars == Bars::inline_interior ? strips_inner_box<T, Dim>(a.st, R) : backend::Box{}),
+        gather_frame_(frame_of(backend::Box{0, a.st.nz, 0, a.st.ny, 0, a.st.nx}, inline_)),
+        bar_frame_(
+            frame_of(strips_inner_box<T, Dim>(a.st, 0),
+                     inline_.empty() ? backend::Box{} : strips_inner_box<T, Dim>(a.st, 2 * R))),
         free_surface_(free_surface),
         surface_(a, c),
         stress_bar_(a, c),
         velocity_bar_(a, c),
         stress_gather_{{}, a, c},
-        velocity_gather_{{}, a, c} {}
+        velocity_gather_{{}, a, c},
+        stress_inline_{{}, a, c},
+        velocity_inline_{{}, a, c} {}
 
   /// The free surface's szz = 0 transposed (nothing without one): first in a backward step.
   void surface_stress(const ExecSpace& exec, int count) const {
@@ -53,29 +104,43 @@ class AdjointStep {
   }
   /// E^T: sigmabar^{n+1} -> vbar^{n+1/2} (vbar gains the strains' transposes).
   void adjoint_stress(const ExecSpace& exec, int count) const {
-    launch_strips("pwave::physics::elastic::adjoint_stress_bar", exec, count, cuts_, stress_bar_);
-    backend::for_each_cell_3d("pwave::physics::elastic::adjoint_stress", exec, count, whole_,
-                              stress_gather_);
+    transpose("pwave::physics::elastic::adjoint_stress", exec, count, stress_bar_, stress_gather_,
+              stress_inline_);
     if (free_surface_) surface_.mirror(exec, count);
   }
   /// V^T: vbar^{n+1/2} -> sigmabar^n (sigmabar gains the divergence's transposes).
   void adjoint_velocity(const ExecSpace& exec, int count) const {
-    launch_strips("pwave::physics::elastic::adjoint_velocity_bar", exec, count, cuts_,
-                  velocity_bar_);
-    backend::for_each_cell_3d("pwave::physics::elastic::adjoint_velocity", exec, count, whole_,
-                              velocity_gather_);
+    transpose("pwave::physics::elastic::adjoint_velocity", exec, count, velocity_bar_,
+              velocity_gather_, velocity_inline_);
     if (free_surface_) surface_.images(exec, count);
   }
 
  private:
+  /// The Bar launches where the bars are stored, then the gathers of them, then the inline
+  /// gather over the rest.
+  template <class Bar, class Gather, class Inline>
+  void transpose(const char* label, const ExecSpace& exec, int count, const Bar& bar,
+                 const Gather& gather, const Inline& fused) const {
+    launch_strips(label, exec, count, cuts_, bar, true);
+    for (const backend::Box& b : bar_frame_)
+      backend::for_each_cell_3d(label, exec, count, b, bar.template get<false, false, false>());
+    for (const backend::Box& b : gather_frame_)
+      backend::for_each_cell_3d(label, exec, count, b, gather);
+    backend::for_each_cell_3d(label, exec, count, inline_, fused);
+  }
+
   backend::BoxCuts cuts_;
-  backend::Box whole_;
+  backend::Box inline_;                       ///< the gathers computing the bars (maybe empty)
+  std::array<backend::Box, 6> gather_frame_;  ///< the grid outside inline_
+  std::array<backend::Box, 6> bar_frame_;     ///< the strips' inner box outside the bars' need
   bool free_surface_;
   AdjointFreeSurface<T, Order, Dim> surface_;
   StripInstances<AdjointStressBar, T, Order, Dim> stress_bar_;
   StripInstances<AdjointVelocityBar, T, Order, Dim> velocity_bar_;
-  AdjointStressGather<T, Order, Dim, false, false, false> stress_gather_;
-  AdjointVelocityGather<T, Order, Dim, false, false, false> velocity_gather_;
+  AdjointStressGather<T, Order, Dim, false> stress_gather_;
+  AdjointVelocityGather<T, Order, Dim, false> velocity_gather_;
+  AdjointStressGather<T, Order, Dim, true> stress_inline_;
+  AdjointVelocityGather<T, Order, Dim, true> velocity_inline_;
 };
 
 /// The imaging of one step: an ImagingState whose `forward` is the state an update read.

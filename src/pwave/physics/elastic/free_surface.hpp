@@ -82,8 +82,7 @@ void for_each_surface_column(const char* name, const ExecSpace& exec, int count,
 template <class T, int Order, int Dim>
 class FreeSurface {
  public:
-  FreeSurface(const State<T>& st, const Coefficients<T, Order>&)
-      : ny_(st.ny), nx_(st.nx), mirror_{st}, images_{st} {}
+  explicit FreeSurface(const State<T>& st) : ny_(st.ny), nx_(st.nx), mirror_{st}, images_{st} {}
 
   void prepare(const ExecSpace& exec, int count) const {
     for_each_surface_column("pwave::physics::elastic::free_surface_mirror", exec, count, ny_, nx_,

@@ -13,7 +13,8 @@
 //   V     the images' share: with V's stencils reading szz(-k) = -szz(k) and sxz(-k) =
 //         -sxz(k - 1), after the VelocityGather (ImagesTranspose)
 //           szzbar(k)     += sum_{m = k+1..R} c_m bar_zz(m - k - 1)   (k = 1 .. R - 1)
-//           sxzbar(k - 1) += sum_{m = k..R}   c_m bar_zx(m - k)       (k = 1 .. R), syz with bar_zy.
+//           sxzbar(k - 1) += sum_{m = k..R}   c_m bar_zx(m - k)       (k = 1 .. R), syz with
+//           bar_zy.
 // Imaging needs nothing more: the stored states hold the mirrored vz, so ImageStress's ezz is
 // the update's (0 on row 0), and szzbar(0) = 0. MaterialGradient chains row 0's lambda' to
 // lambda and mu.
@@ -63,14 +64,17 @@ struct ImagesTranspose {
     constexpr int R = StaggeredStencil<Order>::radius;
     const State<T>& st = a.st;
     const int z = st.halo, x = st.column(iy, ix);
+    for (int k = 1; k < R; ++k) {
+      T zz = 0;
+      for (int m = k + 1; m <= R; ++m) zz += c.z[m] * a.bar[Z][Z](s, z + m - k - 1, x);
+      st.szz(s, z + k, x) += zz;
+    }
     for (int k = 1; k <= R; ++k) {
-      T zz = 0, xz = 0, yz = 0;
+      T xz = 0, yz = 0;
       for (int m = k; m <= R; ++m) {
-        if (m > k) zz += c.z[m] * a.bar[Z][Z](s, z + m - k - 1, x);
         xz += c.z[m] * a.bar[Z][X](s, z + m - k, x);
         if constexpr (Dim == 3) yz += c.z[m] * a.bar[Z][Y](s, z + m - k, x);
       }
-      if (k < R) st.szz(s, z + k, x) += zz;
       st.sxz(s, z + k - 1, x) += xz;
       if constexpr (Dim == 3) st.syz(s, z + k - 1, x) += yz;
     }

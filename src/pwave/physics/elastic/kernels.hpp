@@ -108,6 +108,18 @@ struct State {
   KOKKOS_INLINE_FUNCTION Point point(int s, int iz, int iy, int ix) const {
     return Point{s, iz, iy, ix, iz + halo, column(iy, ix), plane(iy, ix)};
   }
+  /// Point p moved j cells along `Axis`, its indices in every layout with it.
+  template <int Axis>
+  KOKKOS_INLINE_FUNCTION Point moved(Point p, int j) const {
+    if constexpr (Axis == X) {
+      p.ix += j, p.x += j, p.q += j;
+    } else if constexpr (Axis == Y) {
+      p.iy += j, p.x += j * ys, p.q += j * nx;
+    } else {
+      p.iz += j, p.z += j;
+    }
+    return p;
+  }
   /// The state a step starts from, which a checkpoint keeps (propagation::CheckpointHistory):
   /// v^{n-1/2}, sigma^n and every memory variable (updated in place: no parity copies). The 3D
   /// ones are empty in 2D (vy, syy, sxy, syz, the y axis' and the y components').
@@ -182,6 +194,16 @@ KOKKOS_FORCEINLINE_FUNCTION int position(const Point& p) {
 // paths). Value is T or the host vector; every field, memory variable and x profile is
 // contiguous along an x line of a strip box, so the vector loads are plain loads.
 
+/// D+ or D- (`Plus`) of radius R with coefficients k of the values tap(j) at offsets j.
+template <int R, bool Plus, class V, class Tap>
+KOKKOS_FORCEINLINE_FUNCTION V staggered(const V* k, const Tap& tap) {
+  if constexpr (Plus) {
+    return acoustic_vd::d_plus<R>(k, tap);
+  } else {
+    return acoustic_vd::d_minus<R>(k, tap);
+  }
+}
+
 /// One point p.
 template <class T, int Order>
 struct CellAccess {
@@ -199,10 +221,25 @@ struct CellAccess {
   KOKKOS_FORCEINLINE_FUNCTION void add_image(const Field<T>& image, T v) const {
     image(p.s, p.iz, p.q) += v;
   }
+  /// The staggered coefficients along Axis.
+  template <int Axis>
+  KOKKOS_FORCEINLINE_FUNCTION const T* coefficients() const {
+    return Axis == X ? c.x : Axis == Y ? c.y : c.z;
+  }
+  /// This accessor at the point j cells along Axis (derivative_of()'s taps).
+  template <int Axis>
+  KOKKOS_FORCEINLINE_FUNCTION CellAccess moved(int j) const {
+    return CellAccess{st, c, st.template moved<Axis>(p, j)};
+  }
+  /// derivative_of(): value(at') at each tap's point.
+  template <int Axis, bool Plus, class F>
+  KOKKOS_FORCEINLINE_FUNCTION T derivative_of(const F& value) const {
+    return staggered<R, Plus>(coefficients<Axis>(), [&](int j) { return value(moved<Axis>(j)); });
+  }
   /// The staggered derivative of f along Axis at p, D+ or D-, without the CPML term.
   template <int Axis, bool Plus>
   KOKKOS_FORCEINLINE_FUNCTION T stencil(const Field<T>& f) const {
-    const T* k = Axis == X ? c.x : Axis == Y ? c.y : c.z;
+    const T* k = coefficients<Axis>();
     const auto at = [&](int j) -> T {
       if constexpr (Axis == X) return f(p.s, p.z, p.x + j);
       if constexpr (Axis == Y) return f(p.s, p.z, p.x + j * st.ys);
@@ -259,17 +296,38 @@ struct LineAccess {
     T* const at = &image(p.s, p.iz, p.q);
     put(at, H::load(at) + v);
   }
+  template <int Axis>
+  PWAVE_HOST_INLINE const Value* coefficients() const {
+    return Axis == X ? cx : Axis == Y ? cy : cz;
+  }
+  /// These W points moved j cells along Axis (derivative_of()'s taps; loads only).
+  template <int Axis>
+  PWAVE_HOST_INLINE LineAccess moved(int j) const {
+    LineAccess a = *this;
+    a.p = st.template moved<Axis>(p, j);
+    return a;
+  }
+  /// derivative_of(): along x, value() of the vectors W points before, at and after these
+  /// (loads only: the rows around a point of the inline box are in the arrays), each tap's
+  /// vector shifted out of them (the same lanes' values, three computations instead of 2R);
+  /// along y and z value(at') at each tap's W points.
+  template <int Axis, bool Plus, class F>
+  PWAVE_HOST_INLINE Value derivative_of(const F& value) const {
+    constexpr int W = H::width;
+    if constexpr (Axis == X && W > 1 && W >= R) {
+      const Value before = value(moved<X>(-W)), here = value(*this), after = value(moved<X>(W));
+      return staggered<R, Plus>(coefficients<X>(), [&](int j) {
+        return j < 0 ? H::shifted(W + j, before, here) : H::shifted(j, here, after);
+      });
+    } else {
+      return staggered<R, Plus>(coefficients<Axis>(), [&](int j) { return value(moved<Axis>(j)); });
+    }
+  }
   template <int Axis, bool Plus>
   PWAVE_HOST_INLINE Value stencil(const Field<T>& f) const {
     const T* u = &f(p.s, p.z, p.x);
     const long step = Axis == X ? 1 : Axis == Y ? st.ys : zs;
-    const Value* k = Axis == X ? cx : Axis == Y ? cy : cz;
-    const auto at = [&](int j) { return H::load(u + j * step); };
-    if constexpr (Plus) {
-      return acoustic_vd::d_plus<R>(k, at);
-    } else {
-      return acoustic_vd::d_minus<R>(k, at);
-    }
+    return staggered<R, Plus>(coefficients<Axis>(), [&](int j) { return H::load(u + j * step); });
   }
   template <int Axis>
   PWAVE_HOST_INLINE Value load_memory(const Field<T>& memory) const {
@@ -363,6 +421,14 @@ KOKKOS_FORCEINLINE_FUNCTION auto stretched(const A& at, const Field<T>& f, const
     if constexpr (Psi == Memory::advance) at.template store_memory<Axis>(memory, m);
   }
   return g;
+}
+
+/// The staggered derivative along `Axis` at the accessor's point(s), D+ or D- (`Plus`), of the
+/// values value(at') computes at each tap's accessor at' (at.moved()): the stencil of a field
+/// computed on the fly rather than stored.
+template <int Axis, bool Plus, class A, class F>
+KOKKOS_FORCEINLINE_FUNCTION auto derivative_of(const A& at, const F& value) {
+  return at.template derivative_of<Axis, Plus>(value);
 }
 
 /// derivative<> at one point p (tests, the free surface).
@@ -517,6 +583,18 @@ KOKKOS_INLINE_FUNCTION T surface_lambda(T lambda, T mu) {
   return T(2) * mu * lambda / (lambda + T(2) * mu);
 }
 
+/// The partial derivatives of surface_lambda(lambda, mu): d lambda' / d lambda =
+/// (2 mu / (lambda + 2 mu))^2 and d lambda' / d mu = 2 (lambda / (lambda + 2 mu))^2.
+template <class T>
+struct SurfaceLambdaPartials {
+  T lambda, mu;
+};
+template <class T>
+KOKKOS_INLINE_FUNCTION SurfaceLambdaPartials<T> surface_lambda_partials(T lambda, T mu) {
+  const T to_lambda = T(2) * mu / (lambda + T(2) * mu), to_mu = lambda / (lambda + T(2) * mu);
+  return {to_lambda * to_lambda, T(2) * to_mu * to_mu};
+}
+
 /// The state's coefficients from vp, vs and rho on the padded grid ([nz][ny nx], the model
 /// extended into the CPML): dt lambda and dt mu at the cells (mu = rho vs^2, lambda =
 /// rho (vp^2 - 2 vs^2)), dt b at the velocity points (the mean of the two cells' b = 1/rho),
@@ -540,11 +618,15 @@ struct BuildMaterial {
   KOKKOS_INLINE_FUNCTION T b_at(int iz, int iy, int ix) const {
     return T(1) / rho(clamp(iz, st.nz), st.plane(clamp(iy, st.ny), clamp(ix, st.nx)));
   }
+  /// lambda = rho vp^2 - 2 mu of cell (iz, q), `mu` its mu_at().
+  KOKKOS_INLINE_FUNCTION T lambda_at(int iz, int q, T mu) const {
+    return rho(iz, q) * (vp(iz, q) * vp(iz, q)) - T(2) * mu;
+  }
   KOKKOS_INLINE_FUNCTION void operator()(int iz, int q) const {
     const int iy = q / st.nx, ix = q % st.nx;
-    const T m = mu_at(iz, iy, ix), vp2 = vp(iz, q) * vp(iz, q);
+    const T m = mu_at(iz, iy, ix);
     st.mu(iz, q) = dt * m;
-    const T lambda = rho(iz, q) * vp2 - T(2) * m;
+    const T lambda = lambda_at(iz, q, m);
     st.lambda(iz, q) = dt * (free_surface && iz == 0 ? surface_lambda(lambda, m) : lambda);
     const T b = b_at(iz, iy, ix);
     st.bx(iz, q) = dt * T(0.5) * (b + b_at(iz, iy, ix + 1));
