@@ -121,8 +121,8 @@ TEST(ElasticAdjoint, StateDotProductFreeSurface3D) {
   for (int order : {2, 8}) expect_state_adjoint(m, order, 5, 20, 1e-12, true);
 }
 
-/// The backward steps computing the interior's bars at each tap (the default) give those storing
-/// them everywhere to rounding (the same products, contracted into fused multiply-adds
+/// The backward steps computing the interior's bars at each tap (the GPUs' default) give those
+/// storing them everywhere to rounding (the same products, contracted into fused multiply-adds
 /// differently: measured 2-5e-16 in float64, 0.8-2.6e-7 in float32, relative to each field's
 /// largest value), with the CPML on every side or a free surface on top. A bar missing from the
 /// stored band, or a tap of the inline box in a strip, differs by O(1).

@@ -1,8 +1,8 @@
 #pragma once
 // The launches of one backward elastic step (adjoint_kernels.hpp) and of its imaging, as
 // step.hpp's: the Bar and Image kernels per strip box (they touch the memory variables); the
-// Gathers of stored bars over the strips and a band inside them, and, in the box R cells inside
-// the strips, the Gathers that compute the bars at each tap (Bars::inline_interior). The caller
+// Gathers of stored bars, and, with Bars::inline_interior (GPUs), in the box R cells inside the
+// strips the Gathers that compute the bars at each tap instead. The caller
 // takes the sources' transposes and adds the receivers' residuals between and after them, in the
 // reverse of the forward's order:
 //   [explosive source's transpose], surface_stress, image_stress, adjoint_stress, [force source's
@@ -67,12 +67,19 @@ backend::Box strips_inner_box(const State<T>& st, int d) {
 enum class Bars {
   /// Stored (the Bar launches) on the strips, the top rows and a band of 2R cells inside them;
   /// in the box R inside the strips (strips_inner_box(R)) the gathers compute them at each tap:
-  /// E^T and V^T each one pass over the interior. The default.
+  /// E^T and V^T each one pass over the interior, 10 arrays per point in 2D instead of 18 (20
+  /// instead of 36 in 3D), for 2R times the products' arithmetic.
   inline_interior,
-  /// Stored everywhere: two passes per transposed update (the reference the default is tested
-  /// against, bitwise).
+  /// Stored everywhere: two passes per transposed update.
   stored
 };
+
+/// The backward step's default: inline_interior where launches run cell-wise (GPUs, whose
+/// stencil launches are bound by memory traffic), stored on the host row paths, which are
+/// bound by arithmetic: there the inline gathers cost 2D as much as the Bar and Gather pair,
+/// and 3D 20 % more per backward step (bench/README, 2026-11-27).
+inline constexpr Bars default_bars =
+    backend::uses_row_paths<ExecSpace>() ? Bars::stored : Bars::inline_interior;
 
 /// One backward step on an adjoint state, its functors built once. `free_surface`: the forward
 /// steps had one (FreeSurface).
@@ -82,7 +89,7 @@ class AdjointStep {
 
  public:
   AdjointStep(const AdjointState<T>& a, const Coefficients<T, Order>& c, bool free_surface,
-              Bars bars = Bars::inline_interior)
+              Bars bars = default_bars)
       : cuts_(strip_cuts(a.st)),
         inline_(bars == Bars::inline_interior ? strips_inner_box<T, Dim>(a.st, R) : backend::Box{}),
         gather_frame_(frame_of(backend::Box{0, a.st.nz, 0, a.st.ny, 0, a.st.nx}, inline_)),
