@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -362,47 +363,42 @@ std::pair<double, long> bars_paths_differ(const Model& m, const Simulation& r, u
 
 }  // namespace detail
 
-/// The backward run of `r` on `m` from receiver residuals [receiver][n] (float64 or float32).
-template <class T>
-AdjointRun adjoint(const Model& m, const Simulation& r,
-                   const std::vector<std::vector<double>>& residual) {
-  AdjointRun out;
+/// f(order, dim) with r.order and m's dimension as std::integral_constant's.
+template <class R, class F>
+R with_order_and_dim(const Model& m, const Simulation& r, const F& f) {
+  R out;
   if (!physics::with_order(r.order, [&](auto o) {
-        constexpr int order = decltype(o)::value;
-        out = m.is_3d() ? detail::adjoint<T, order, 3>(m, r, residual)
-                        : detail::adjoint<T, order, 2>(m, r, residual);
+        out = m.is_3d() ? f(o, std::integral_constant<int, 3>{})
+                        : f(o, std::integral_constant<int, 2>{});
       })) {
     throw std::invalid_argument("elastic fixture: order must be 2, 4, 6 or 8");
   }
   return out;
+}
+
+/// The backward run of `r` on `m` from receiver residuals [receiver][n] (float64 or float32).
+template <class T>
+AdjointRun adjoint(const Model& m, const Simulation& r,
+                   const std::vector<std::vector<double>>& residual) {
+  return with_order_and_dim<AdjointRun>(m, r, [&](auto o, auto d) {
+    return detail::adjoint<T, decltype(o)::value, decltype(d)::value>(m, r, residual);
+  });
 }
 
 /// The state dot-product test of r.nt steps: {<L x0, y>, <x0, L^T y>}.
 template <class T>
 std::pair<double, double> state_dot_test(const Model& m, const Simulation& r, unsigned seed = 7) {
-  std::pair<double, double> out;
-  if (!physics::with_order(r.order, [&](auto o) {
-        constexpr int order = decltype(o)::value;
-        out = m.is_3d() ? detail::state_dot_test<T, order, 3>(m, r, seed)
-                        : detail::state_dot_test<T, order, 2>(m, r, seed);
-      })) {
-    throw std::invalid_argument("elastic fixture: order must be 2, 4, 6 or 8");
-  }
-  return out;
+  return with_order_and_dim<std::pair<double, double>>(m, r, [&](auto o, auto d) {
+    return detail::state_dot_test<T, decltype(o)::value, decltype(d)::value>(m, r, seed);
+  });
 }
 
 /// bars_paths_differ: {the largest difference relative to its field, points of the inline box}.
 template <class T>
 std::pair<double, long> bars_paths_differ(const Model& m, const Simulation& r, unsigned seed = 11) {
-  std::pair<double, long> out;
-  if (!physics::with_order(r.order, [&](auto o) {
-        constexpr int order = decltype(o)::value;
-        out = m.is_3d() ? detail::bars_paths_differ<T, order, 3>(m, r, seed)
-                        : detail::bars_paths_differ<T, order, 2>(m, r, seed);
-      })) {
-    throw std::invalid_argument("elastic fixture: order must be 2, 4, 6 or 8");
-  }
-  return out;
+  return with_order_and_dim<std::pair<double, long>>(m, r, [&](auto o, auto d) {
+    return detail::bars_paths_differ<T, decltype(o)::value, decltype(d)::value>(m, r, seed);
+  });
 }
 
 }  // namespace pwave::test::elastic
