@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <string>
 
 #include "pwave/inversion/fwi.hpp"
 #include "pwave/io/fwi_files.hpp"
@@ -84,16 +85,21 @@ std::string scratch(const std::string& name) {
   return dir.string();
 }
 
+/// run_fwi of `c` on the data of `truth`, its files in `dir`.
+FwiResult invert(const FwiConfig& c, const Model& truth, const std::string& dir) {
+  ForwardProblem p = c.problem;
+  p.model = truth;
+  const auto observed = forward_model<double>(p);
+  io::FwiFiles<double> files(dir, false);
+  return run_fwi<double>(c, observed, files);
+}
+
 TEST(FwiElastic, RecoversVelocityAndShearVelocityAnomalies) {
   const std::string dir = scratch("fwi_elastic");
   FwiConfig c = elastic_config();
   c.parameters = {physics::Parameter::vp, physics::Parameter::vs};
   const Model truth = true_model();
-  ForwardProblem p = c.problem;
-  p.model = truth;
-  const auto observed = forward_model<double>(p);
-  io::FwiFiles<double> files(dir, false);
-  const FwiResult r = run_fwi<double>(c, observed, files);
+  const FwiResult r = invert(c, truth, dir);
   const double ev0 = error_in(c.problem.model.vp, truth.vp, vp_disc);
   const double ev1 = error_in(r.model.vp, truth.vp, vp_disc);
   const double es0 = error_in(c.problem.model.vs, truth.vs, vs_disc);
@@ -144,11 +150,7 @@ TEST(FwiElastic, RecoversAShearVelocityAnomalyUnderAFreeSurface) {
   for (int iz = 0; iz < nz; ++iz)
     for (int ix = 0; ix < nx; ++ix)
       if (shallow.contains(iz, ix)) truth.vs[std::size_t(iz) * nx + ix] = vs0 + 200.0;
-  ForwardProblem p = c.problem;
-  p.model = truth;
-  const auto observed = forward_model<double>(p);
-  io::FwiFiles<double> files(dir, false);
-  const FwiResult r = run_fwi<double>(c, observed, files);
+  const FwiResult r = invert(c, truth, dir);
   const double es0 = error_in(c.problem.model.vs, truth.vs, shallow);
   const double es1 = error_in(r.model.vs, truth.vs, shallow);
   const double misfit = r.misfits.back() / r.misfits.front();

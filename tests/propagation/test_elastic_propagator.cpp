@@ -339,6 +339,15 @@ TEST(ElasticPropagator, FreeSurfaceGivesTheKernelsTraces) {
   EXPECT_LT(error, 1e-13);
 }
 
+/// The relative L2 difference between p's traces (a fluid: vs = 0, one shot) and those of the
+/// variable-density acoustic equation on the same problem.
+double fluid_against_acoustic(const ForwardProblem& p) {
+  ForwardProblem acoustic = p;
+  acoustic.equation = physics::Equation::acoustic_variable_density;
+  acoustic.model.vs.clear();
+  return relative_l2(flat(forward_model<double>(p)), flat(forward_model<double>(acoustic)));
+}
+
 // A fluid under a free surface is the variable-density acoustic equation under its own (the
 // pressure odd about the surface, its vertical gradient even: the elastic surface's szz images
 // and mirrored vz): the same traces, sources and receivers on grid points.
@@ -348,11 +357,7 @@ TEST(ElasticPropagator, FluidUnderAFreeSurfaceGivesTheAcousticTraces) {
   shot.source = {400.0, 20.0};
   for (int k = 0; k < 7; ++k) shot.receivers.push_back({100.0 + 100.0 * k, 10.0 * (k % 3 + 1)});
   p.shots = {shot};
-  ForwardProblem acoustic = p;
-  acoustic.equation = physics::Equation::acoustic_variable_density;
-  acoustic.model.vs.clear();
-  const double error =
-      relative_l2(flat(forward_model<double>(p)), flat(forward_model<double>(acoustic)));
+  const double error = fluid_against_acoustic(p);
   std::printf("free surface: fluid elastic against variable-density acoustic: %.2e\n", error);
   EXPECT_LT(error, 1e-11);
 }
@@ -385,11 +390,7 @@ TEST(ElasticPropagator, FluidGivesTheVariableDensityAcousticTraces3D) {
   for (int k = 0; k < 5; ++k)
     shot.receivers.push_back({60.0 + 50.0 * k, 40.0 + 45 * k, 55.0 + 30 * k});
   p.shots = {shot};
-  ForwardProblem acoustic = p;
-  acoustic.equation = physics::Equation::acoustic_variable_density;
-  acoustic.model.vs.clear();
-  const double error =
-      relative_l2(flat(forward_model<double>(p)), flat(forward_model<double>(acoustic)));
+  const double error = fluid_against_acoustic(p);
   std::printf("3D fluid elastic against variable-density acoustic: %.2e\n", error);
   EXPECT_LT(error, 1e-11);
 }

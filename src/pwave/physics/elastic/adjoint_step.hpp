@@ -2,9 +2,9 @@
 // The launches of one backward elastic step (adjoint_kernels.hpp) and of its imaging, as
 // step.hpp's: the Bar and Image kernels per strip box (they touch the memory variables); the
 // Gathers of stored bars, and, with Bars::inline_interior (GPUs), in the box R cells inside the
-// strips the Gathers that compute the bars at each tap instead. The caller
-// takes the sources' transposes and adds the receivers' residuals between and after them, in the
-// reverse of the forward's order:
+// strips the Gathers that compute the bars at each tap instead. The caller takes the sources'
+// transposes and adds the receivers' residuals between and after them, in the reverse of the
+// forward's order:
 //   [explosive source's transpose], surface_stress, image_stress, adjoint_stress, [force source's
 //   transpose and image], image_velocity, adjoint_velocity, [residuals of the samples of step n].
 // With a free surface (free_surface_adjoint.hpp) the steps take its transposes in their places.
@@ -75,9 +75,9 @@ enum class Bars {
 };
 
 /// The backward step's default: inline_interior where launches run cell-wise (GPUs, whose
-/// stencil launches are bound by memory traffic), stored on the host row paths, which are
-/// bound by arithmetic: there the inline gathers cost 2D as much as the Bar and Gather pair,
-/// and 3D 20 % more per backward step (bench/README, 2026-11-27).
+/// stencil launches are bound by memory traffic; not measured there yet), stored on the host
+/// row paths, which are bound by arithmetic: there the inline gathers cost as much as the Bar
+/// and Gather pair in 2D and made the 3D gradient 20 % slower (bench/README, 2026-11-27).
 inline constexpr Bars default_bars =
     backend::uses_row_paths<ExecSpace>() ? Bars::stored : Bars::inline_interior;
 
