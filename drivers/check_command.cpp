@@ -34,14 +34,16 @@ void print_gradient_figures(const io::Deck& deck, std::size_t bytes) {
       estimate_history(p, bytes, per_iteration, deck.storage_options.interval);
   const char* chosen = to_string(deck.storage);
   if (p.equation == physics::Equation::elastic) {
-    std::cout << "# gradient storage (" << chosen
-              << " selected; the elastic equation keeps whole states): checkpoint "
+    std::cout << "# gradient storage (" << chosen << " selected): checkpoint "
               << format("%.1f MB per shot", mb(h.checkpoint_per_shot)) << " (a state every "
               << h.checkpoint_interval << " steps and a segment of " << h.checkpoint_interval
               << " states), full " << format("%.1f MB per shot", mb(h.full_per_shot))
-              << " (every step's state); batch of " << h.batch
-              << format(" shots: checkpoint %.1f MB, full %.1f MB",
-                        mb(h.batch * h.checkpoint_per_shot), mb(h.batch * h.full_per_shot))
+              << " (every step's state), boundary "
+              << format("%.1f MB per shot", mb(h.boundary_per_shot))
+              << " (every step's strips and memory variables); batch of " << h.batch
+              << format(" shots: checkpoint %.1f MB, full %.1f MB, boundary %.1f MB",
+                        mb(h.batch * h.checkpoint_per_shot), mb(h.batch * h.full_per_shot),
+                        mb(h.batch * h.boundary_per_shot))
               << "\n";
   } else {
     std::cout << "# gradient storage (" << chosen << " selected): full "

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "pwave/physics/boundary.hpp"
+#include "pwave/physics/elastic/physics.hpp"
 #include "pwave/physics/equation.hpp"
 #include "pwave/propagation/checkpoint_history.hpp"
 #include "pwave/propagation/padded_layout.hpp"
@@ -62,13 +63,18 @@ HistoryEstimate estimate_history(const ForwardProblem& p, std::size_t value_byte
   if (p.equation == physics::Equation::elastic) {
     // A state: every wavefield and memory variable (estimate_memory's wavefields and CPML);
     // `full` keeps the state before every step, `checkpoint` every k-th and a segment of k (none
-    // when k = 1: the checkpoints are every state); no `boundary`.
+    // when k = 1: the checkpoints are every state), `boundary` the wavefields on the strips (no
+    // band) and every memory variable, nt + 1 times (ElasticPropagator::history_bytes_per_shot).
     const MemoryEstimate m = estimate_memory(p, value_bytes);
     const double state = m.wavefields + m.cpml;
     const int k = h.checkpoint_interval;
     h.checkpoint_per_shot = double((p.nt + k - 1) / k + (k > 1 ? k : 0)) * state;
     h.full_per_shot = double(p.nt) * state;
-    h.boundary_per_shot = 0;
+    const int axes = p.model.grid.is_3d() ? 3 : 2;
+    h.frame_cells = double(l.frame(0).size());
+    h.boundary_per_shot = steps * (h.frame_cells * physics::elastic::Physics::wavefields_of(axes) *
+                                       double(value_bytes) +
+                                   m.cpml);
   }
   const int n = shots_per_iteration > 0 ? shots_per_iteration : int(p.shots.size());
   h.batch = p.shot_batch > 0 ? std::min(p.shot_batch, n) : n;

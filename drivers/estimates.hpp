@@ -42,7 +42,8 @@ struct HistoryEstimate {
   int batch = 0;                 ///< shots propagated together (and stored together)
   double full_per_shot = 0;      ///< (nt + 1) snapshots of the padded grid (elastic: nt states)
   double boundary_per_shot = 0;  ///< (nt + 1) snapshots of the CPML frame + a stencil band
-                                 ///< (elastic: 0, no such storage)
+                                 ///< (elastic: every wavefield on the strips, no band, and
+                                 ///< every memory variable)
   double frame_cells = 0;        ///< cells of that frame
   /// Checkpoint storage: the steps between checkpoints, and the bytes per shot: the elastic
   /// equation's ceil(nt / k) checkpointed states plus the backward run's segment of k states

@@ -157,13 +157,16 @@ TEST(CliElastic, ExampleDeckChecks) {
   EXPECT_FALSE(contains(land.out, "# warning:")) << land.out;
 }
 
-// The elastic gradient keeps checkpoints: `pwave check` prints their memory. Hand count
+// The elastic gradient's histories: `pwave check` prints their memory. Hand count
 // (float32; MB = 2^20 B): padded 61 x 81 (10 CPML cells a side), order 4 (halo 2):
 //   wavefields: 5 x (61 + 4) x (81 + 4) x 4 = 110500 B;
 //   CPML:       strips of 10 + 2 = 12 cells: 61 x 24 + 24 x 81 = 3408 strip cells x 4 memory
 //               variables x 4 = 54528 B;
 //   a state:    165028 B; nt = 100, every 10 steps: 10 checkpoints + a segment of 10 states =
 //               20 x 165028 = 3300560 B = 3.1 MB per shot; the 2 shots: 6.3 MB.
+//   boundary:   the strips, 61 x 81 - 37 x 57 = 2832 cells, x 5 wavefields x 4 = 56640 B, and
+//               the memory variables' 54528 B, nt + 1 = 101 times: 11227968 B = 10.7 MB per
+//               shot; the 2 shots: 21.4 MB.
 TEST(CliElastic, CheckPrintsTheCheckpointMemory) {
   const auto dir = scratch_dir("elastic_check_fwi");
   const fs::path deck = dir / "fwi.yaml";
@@ -190,10 +193,11 @@ TEST(CliElastic, CheckPrintsTheCheckpointMemory) {
   const Result r = pwave("check '" + deck.string() + "'", dir);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(contains(r.out,
-                       "# gradient storage (checkpoint selected; the elastic equation keeps "
-                       "whole states): checkpoint 3.1 MB per shot (a state every 10 steps and a "
-                       "segment of 10 states), full 15.7 MB per shot (every step's state); batch "
-                       "of 2 shots: checkpoint 6.3 MB, full 31.5 MB"))
+                       "# gradient storage (checkpoint selected): checkpoint 3.1 MB per shot (a "
+                       "state every 10 steps and a segment of 10 states), full 15.7 MB per shot "
+                       "(every step's state), boundary 10.7 MB per shot (every step's strips and "
+                       "memory variables); batch of 2 shots: checkpoint 6.3 MB, full 31.5 MB, "
+                       "boundary 21.4 MB"))
       << r.out;
 }
 

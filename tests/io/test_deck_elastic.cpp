@@ -302,9 +302,9 @@ TEST(DeckElastic, SeveralComponents) {
                     "vx is a particle velocity, which the elastic equation records");
 }
 
-// The elastic gradient keeps whole states: checkpoints (the default) or every step's (`full`,
-// exact only); not `boundary`.
-TEST(DeckElastic, GradientStorageIsCheckpointOrFull) {
+// The elastic gradient keeps checkpoints (the default), every step's state (`full`, exact
+// only) or the strips of every step (`boundary`).
+TEST(DeckElastic, GradientStorageIsCheckpointFullOrBoundary) {
   std::string d = elastic_fwi_deck("", "{vp: [1500.0, 3000.0]}");
   EXPECT_EQ(io::load_deck_text(d, "deck.yaml").storage, Storage::checkpoint);
   EXPECT_EQ(
@@ -314,10 +314,9 @@ TEST(DeckElastic, GradientStorageIsCheckpointOrFull) {
       io::load_deck_text(edit(d, "storage: checkpoint", "storage: full"), "deck.yaml");
   EXPECT_EQ(full.storage, Storage::full);
   EXPECT_TRUE(full.storage_options.exact_full());
-  EXPECT_DECK_ERROR(deck_error(edit(d, "storage: checkpoint", "storage: boundary")),
-                    "gradient.storage", "deck.yaml:25",
-                    "keeps whole states in this version (its imaging needs the whole state of "
-                    "every step): use storage: checkpoint (the default for elastic) or full");
+  EXPECT_EQ(
+      io::load_deck_text(edit(d, "storage: checkpoint", "storage: boundary"), "deck.yaml").storage,
+      Storage::boundary);
   EXPECT_DECK_ERROR(deck_error(edit(d, "storage: checkpoint", "storage: full, stride: 2")),
                     "gradient.stride", "deck.yaml:25", "keeps every step (stride 1)");
   EXPECT_DECK_ERROR(deck_error(edit(d, "storage: checkpoint", "storage: full, compression: bf16")),

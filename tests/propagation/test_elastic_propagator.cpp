@@ -242,6 +242,19 @@ void expect_same_bits(const Gradients& full, const Gradients& g) {
   EXPECT_EQ(full.rho, g.rho);
 }
 
+/// `boundary` gradients (the interior rebuilt backwards in time, so the same to rounding) against
+/// `full` ones: the same misfit bits (the forward run is the same) and gradients within `tol`
+/// (relative L2).
+void expect_close_to_full(const Gradients& boundary, const Gradients& full, double tol) {
+  EXPECT_EQ(boundary.misfit, full.misfit);
+  const double evp = relative_l2(boundary.vp, full.vp), evs = relative_l2(boundary.vs, full.vs),
+               erho = relative_l2(boundary.rho, full.rho);
+  std::printf("boundary gradients against full's: vp %.2e, vs %.2e, rho %.2e\n", evp, evs, erho);
+  EXPECT_LT(evp, tol);
+  EXPECT_LT(evs, tol);
+  EXPECT_LT(erho, tol);
+}
+
 /// The gradients g of p's misfit against central differences (step 1e-3 of the value) of vp,
 /// vs and rho at each (iz, ix) of `cells`, to 2e-5.
 void expect_finite_differences(const ForwardProblem& p, const HostArray3<double>& observed,
@@ -294,8 +307,10 @@ TEST(ElasticPropagator, CheckpointGradientsMatchTheDriverAndFiniteDifferences) {
   EXPECT_LT(evp, 1e-12);
   EXPECT_LT(evs, 1e-12);
   EXPECT_LT(erho, 1e-12);
-  // `full` storage (every state kept, nothing recomputed) gives the same bits.
+  // `full` storage (every state kept, nothing recomputed) gives the same bits, `boundary` the
+  // same to rounding.
   expect_same_bits(gradients(p, observed, StorageOptions(Storage::full)), g);
+  expect_close_to_full(gradients(p, observed, StorageOptions(Storage::boundary)), g, 4e-15);
   expect_finite_differences(p, observed, g, {{12, 21}, {24, 30}, {26, 10}, {4, 18}, {30, 39}});
 }
 
@@ -318,6 +333,7 @@ TEST(ElasticPropagator, FreeSurfaceGradientsMatchFiniteDifferences) {
   const auto observed = forward_model<double>(perturbed(p));
   const Gradients g = gradients(p, observed, checkpoints_every(6));
   expect_same_bits(gradients(p, observed, StorageOptions(Storage::full)), g);
+  expect_close_to_full(gradients(p, observed, StorageOptions(Storage::boundary)), g, 4e-15);
   expect_finite_differences(p, observed, g, {{0, 15}, {0, 22}, {1, 18}, {2, 25}, {8, 20}});
 }
 
@@ -438,6 +454,7 @@ TEST(ElasticPropagator, CheckpointGradientsMatchTheDriver3D) {
   EXPECT_EQ(full.vp, g.vp);
   EXPECT_EQ(full.vs, g.vs);
   EXPECT_EQ(full.rho, g.rho);
+  expect_close_to_full(gradients(p, observed, StorageOptions(Storage::boundary)), full, 2e-13);
 }
 
 // float32 runs, and its traces stay within single precision's rounding of float64's.

@@ -3,7 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include "pwave/physics/elastic/physics.hpp"
 #include "pwave/propagation/acoustic_propagator.hpp"
+#include "pwave/propagation/elastic_propagator.hpp"
+#include "pwave/propagation/padded_layout.hpp"
 #include "support/problems.hpp"
 
 namespace pwave::propagation {
@@ -103,6 +106,44 @@ TEST(WavefieldHistory, MakeHistoryAllocatesOneStrategyOfTheBytesItStates2D) {
 
 TEST(WavefieldHistory, MakeHistoryAllocatesOneStrategyOfTheBytesItStates3D) {
   expect_types_and_bytes(true);
+}
+
+// The elastic `boundary` history: every wavefield's frame (the strips, no band) and every memory
+// variable whole, nt + 1 times; what it allocates is what history_bytes_per_shot() and the
+// padded layout (`pwave check`'s estimate: drivers/estimates.cpp) say.
+void expect_elastic_frames(bool is3d) {
+  ForwardProblem p = two_shots(is3d);
+  p.equation = physics::Equation::elastic;
+  p.model.vs.assign(p.model.vp.size(), 1000.0);
+  p.model.rho.assign(p.model.vp.size(), 2000.0);
+  if (!is3d) {
+    p.boundary.free_surface = true;  // no top strip
+    p.boundary.width[top] = 0;
+  }
+  const ElasticPropagator<float> prop(p);
+  const int count = prop.batch_capacity();
+  const ElasticPropagator<float>::History h = prop.make_history(count, Storage::boundary);
+  const auto* frames = h.get_if<FrameHistory<float>>();
+  ASSERT_NE(frames, nullptr);
+  EXPECT_TRUE(h.holds(p.nt, count));
+  const int axes = is3d ? 3 : 2;
+  EXPECT_EQ(frames->memory.size(), std::size_t(2 * axes * axes));  // 2 axes per derivative axis
+  double allocated = bytes_of(frames->frames);
+  for (const auto& m : frames->memory) allocated += bytes_of(m);
+  EXPECT_DOUBLE_EQ(allocated / count, prop.history_bytes_per_shot(Storage::boundary));
+  const PaddedLayout l = PaddedLayout::of(p);
+  const double cells = double(l.frame(0).size()) * physics::elastic::Physics::wavefields_of(axes) +
+                       double(physics::elastic::Physics::cpml_memory_of(axes)) * l.strip_cells();
+  EXPECT_DOUBLE_EQ(double(p.nt + 1) * cells * sizeof(float),
+                   prop.history_bytes_per_shot(Storage::boundary));
+}
+
+TEST(WavefieldHistory, ElasticBoundaryKeepsFramesAndMemoryVariables2D) {
+  expect_elastic_frames(false);
+}
+
+TEST(WavefieldHistory, ElasticBoundaryKeepsFramesAndMemoryVariables3D) {
+  expect_elastic_frames(true);
 }
 
 }  // namespace

@@ -50,18 +50,13 @@ void read_gradient_section(const DeckReader& r, const Node& root, Deck& deck, No
   if (DeckReader::given(g)) r.check_keys(g, "gradient");
   const Node storage = r.child(g, "gradient", "storage");
   const bool three_d = deck.problem.model.grid.is_3d();
-  // The elastic equation keeps whole states: checkpoints, or every step's (its imaging needs
-  // the whole state before and after each step).
+  // The elastic equation keeps whole states (checkpoints, or every step's) or the strips and
+  // memory variables of every step (boundary); checkpoints by default, the smallest history.
   const bool elastic = deck.problem.equation == physics::Equation::elastic;
   const std::string s = DeckReader::given(storage) ? r.choice(storage, "gradient.storage",
                                                               {"boundary", "checkpoint", "full"})
                         : elastic                  ? "checkpoint"
                                                    : "boundary";
-  if (elastic && s == "boundary") {
-    r.fail("gradient.storage", storage,
-           "the elastic equation keeps whole states in this version (its imaging needs the whole "
-           "state of every step): use storage: checkpoint (the default for elastic) or full");
-  }
   deck.storage = s == "full"         ? Storage::full
                  : s == "checkpoint" ? Storage::checkpoint
                                      : Storage::boundary;

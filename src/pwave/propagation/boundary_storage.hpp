@@ -5,6 +5,8 @@
 // and the frame is restored from storage.
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "backends/launch.hpp"
 #include "pwave/physics/acoustic/kernels.hpp"
@@ -97,29 +99,63 @@ struct FrameRegion {
 };
 
 /// The `boundary` history: the frame of u^n for n = 0..nt of every shot. Memory: nt + 1 frames
-/// per shot, which grows with the perimeter of the grid, not its area.
+/// per shot, which grows with the perimeter of the grid, not its area. An equation whose state
+/// has several fields keeps the frame of each (`fields`, side by side in a frame slot), and one
+/// whose CPML memory variables cannot be run backwards (the elastic equation's: psi^{n-1} =
+/// (psi^n - b g) / a grows without bound) keeps them whole (`memory`, one per variable, in its
+/// strip layout) every step too.
 template <class T>
 struct FrameHistory {
-  using Frames = Kokkos::View<T***, Kokkos::LayoutRight, MemSpace>;  ///< [n][shot][frame cell]
-  Frames frames;
+  using Frames = Kokkos::View<T***, Kokkos::LayoutRight, MemSpace>;   ///< [n][shot][frame cell]
+  using Memory = Kokkos::View<T****, Kokkos::LayoutRight, MemSpace>;  ///< [n][shot][rows][cols]
+  Frames frames;               ///< field j's frame at [j size, (j + 1) size) of a slot
+  std::vector<Memory> memory;  ///< whole memory variables (none for the acoustic equations)
 
-  /// Bytes per shot for the frame `region`: nt + 1 frames.
-  static double bytes_per_shot(const FrameRegion& region, int nt) {
-    const double cells = double(region.size());
+  /// Bytes per shot for the frame `region` of `fields` fields and memory variables of
+  /// `memory_cells` cells in all: nt + 1 of each.
+  static double bytes_per_shot(const FrameRegion& region, int nt, int fields = 1,
+                               double memory_cells = 0) {
+    const double cells = double(region.size()) * fields + memory_cells;
     return (nt + 1) * cells * sizeof(T);
   }
   /// Room for `count` shots of an nt-step run, uninitialised (forward() writes every frame before
-  /// the backward run reads it).
-  static FrameHistory allocate(const FrameRegion& region, int nt, int count) {
+  /// the backward run reads it); `memory`: the memory variables to keep whole (empty ones are
+  /// skipped).
+  static FrameHistory allocate(const FrameRegion& region, int nt, int count, int fields = 1,
+                               const std::vector<Field<T>>& memory = {}) {
+    const auto uninit = [](const std::string& name) {
+      return Kokkos::view_alloc(name, Kokkos::WithoutInitializing);
+    };
     FrameHistory h;
-    h.frames =
-        Frames(Kokkos::view_alloc(std::string("pwave::history_frame"), Kokkos::WithoutInitializing),
-               nt + 1, count, region.size());
+    h.frames = Frames(uninit("pwave::history_frame"), nt + 1, count, region.size() * fields);
+    for (const Field<T>& m : memory) {
+      if (m.size() == 0) continue;
+      h.memory.emplace_back(uninit("pwave::history_memory"), nt + 1, count, m.extent(1),
+                            m.extent(2));
+    }
     return h;
   }
   /// Whether it has room for the nt + 1 frames of `count` shots.
   bool holds(int nt, int count) const {
     return frames.extent(0) == std::size_t(nt) + 1 && int(frames.extent(1)) >= count;
+  }
+  /// Copies the memory variables `memory` (the non-empty ones, in allocate()'s order), shots
+  /// [0, count), into slot n (`Restore` false) or from it (true).
+  template <bool Restore>
+  void copy_memory(const ExecSpace& exec, const std::vector<Field<T>>& fields, int n,
+                   int count) const {
+    const auto shots = std::make_pair(0, count);
+    std::size_t k = 0;
+    for (const Field<T>& m : fields) {
+      if (m.size() == 0) continue;
+      const auto slot = Kokkos::subview(memory[k++], n, shots, Kokkos::ALL, Kokkos::ALL);
+      const auto field = Kokkos::subview(m, shots, Kokkos::ALL, Kokkos::ALL);
+      if constexpr (Restore) {
+        Kokkos::deep_copy(exec, field, slot);
+      } else {
+        Kokkos::deep_copy(exec, slot, field);
+      }
+    }
   }
 };
 
@@ -173,6 +209,48 @@ struct StoreFrame {
     const T* PWAVE_RESTRICT from = &u(s, iz + halo, region.column(iy, x0));
     T* PWAVE_RESTRICT to = &frames(n, s, k0);
     for (int i = 0; i < x1 - x0; ++i) to[i] = from[i];
+  }
+};
+
+/// The frame of up to 9 fields (halo layout) copied into slot n of a history (`Restore` false)
+/// or back from it (true): field j's frame cells at [(first + j) size, (first + j + 1) size) of
+/// the slot, size = region.size(). Launched with for_each_stored_cell.
+template <class T, bool Restore>
+struct FrameFields {
+  typename FrameHistory<T>::Frames frames;
+  Field<T> field[9];
+  int fields = 0, first = 0;
+  FrameRegion region;
+  int n = 0;
+
+  KOKKOS_INLINE_FUNCTION void operator()(int s, long k) const {
+    int iz, iy, ix;
+    region.cell(k, iz, iy, ix);
+    const int z = iz + region.halo, x = region.column(iy, ix);
+    const long size = region.size();
+    for (int j = 0; j < fields; ++j) {
+      T& slot = frames(n, s, (first + j) * size + k);
+      if constexpr (Restore) {
+        field[j](s, z, x) = slot;
+      } else {
+        slot = field[j](s, z, x);
+      }
+    }
+  }
+  /// Host path: frame cells k0.. are cells [x0, x1) of line (iz, iy).
+  void segment(int s, int iz, int iy, int x0, int x1, long k0) const {
+    const long size = region.size();
+    for (int j = 0; j < fields; ++j) {
+      T* PWAVE_RESTRICT u = &field[j](s, iz + region.halo, region.column(iy, x0));
+      T* PWAVE_RESTRICT h = &frames(n, s, (first + j) * size + k0);
+      for (int i = 0; i < x1 - x0; ++i) {
+        if constexpr (Restore) {
+          u[i] = h[i];
+        } else {
+          h[i] = u[i];
+        }
+      }
+    }
   }
 };
 

@@ -23,8 +23,64 @@ namespace pwave {
 
 namespace el = physics::elastic;
 
+namespace elastic_loops {
+
+/// A state's share of a `boundary` history (propagation::FrameHistory): its wavefields on the
+/// frame (the CPML strips) and its memory variables whole, the state before step n in slot n.
+/// Its launches are built once for the state (the slot is their one per-step value).
+template <class T>
+class StateFrames {
+ public:
+  StateFrames(const propagation::FrameHistory<T>& history, const el::State<T>& st,
+              const propagation::FrameRegion& region, int dim)
+      : history_(history), memory_(st.memory_variables()), region_(region) {
+    const std::vector<Field<T>> w = st.wavefields();  // dim velocities, then the stresses
+    all_ = fields<false>(w, 0, int(w.size()));
+    velocities_ = fields<true>(w, 0, dim);
+    stresses_ = fields<true>(w, dim, int(w.size()));
+  }
+  /// The state (shots [0, count)) into slot n.
+  void store(const ExecSpace& exec, int count, int n) const {
+    launch("pwave::elastic::store_frame", exec, count, all_, n);
+    history_.template copy_memory<false>(exec, memory_, n, count);
+  }
+  /// The stresses' frame and every memory variable from slot n.
+  void restore_stresses(const ExecSpace& exec, int count, int n) const {
+    launch("pwave::elastic::restore_stress_frame", exec, count, stresses_, n);
+    history_.template copy_memory<true>(exec, memory_, n, count);
+  }
+  /// The velocities' frame from slot n.
+  void restore_velocities(const ExecSpace& exec, int count, int n) const {
+    launch("pwave::elastic::restore_velocity_frame", exec, count, velocities_, n);
+  }
+
+ private:
+  /// The copy of fields w[j0, j1).
+  template <bool Restore>
+  propagation::FrameFields<T, Restore> fields(const std::vector<Field<T>>& w, int j0,
+                                              int j1) const {
+    propagation::FrameFields<T, Restore> f;
+    f.frames = history_.frames, f.region = region_, f.first = j0, f.fields = j1 - j0;
+    for (int j = j0; j < j1; ++j) f.field[j - j0] = w[std::size_t(j)];
+    return f;
+  }
+  template <class F>
+  void launch(const char* label, const ExecSpace& exec, int count, F f, int n) const {
+    f.n = n;
+    propagation::for_each_stored_cell(label, exec, count, region_, f);
+  }
+
+  propagation::FrameHistory<T> history_;
+  std::vector<Field<T>> memory_;
+  propagation::FrameRegion region_;
+  propagation::FrameFields<T, false> all_;
+  propagation::FrameFields<T, true> velocities_, stresses_;
+};
+
+}  // namespace elastic_loops
+
 // ---------------------------------------------------------------------------------------------
-// One step's launches on one state: records, the two updates, the source.
+// One step's launches on one state: records, the two updates, the source; and the step undone.
 
 template <class T>
 template <int Order, int Dim>
@@ -53,7 +109,10 @@ class ElasticPropagator<T>::Steps {
                column_,
                0},
         moment_{st.sxx,        st.syy,  st.szz, prop.taps_.sources(),
-                prop.moments_, column_, 0,      T(prop.problem_.dt)} {}
+                prop.moments_, column_, 0,      T(prop.problem_.dt)},
+        unforce_{force_.v, force_.b, force_.source, force_.wave, column_, 0},
+        unmoment_{st.sxx,        st.syy,  st.szz, prop.taps_.sources(),
+                  prop.moments_, column_, 0,      T(prop.problem_.dt)} {}
 
   static Field<T> velocity(const el::State<T>& st, Component c) {
     return c == Component::vx ? st.vx : c == Component::vy ? st.vy : st.vz;
@@ -73,14 +132,49 @@ class ElasticPropagator<T>::Steps {
   /// Step n: velocities, a force source, stresses, a pressure source, the free surface's two
   /// launches around the stress update.
   void step(const ExecSpace& exec, int count, int n) const {
-    const Range3 taps(exec, {0, 0, n}, {count, source_taps_, n + 1});
     const bool pressure = source_ == SourceType::pressure;
     step_.update_velocity(exec, count);
-    if (!pressure) Kokkos::parallel_for("pwave::physics::elastic::inject_force", taps, force_);
+    if (!pressure) {
+      Kokkos::parallel_for("pwave::physics::elastic::inject_force", taps(exec, count, n), force_);
+    }
     if (free_surface_) surface_.prepare(exec, count);
     step_.update_stress(exec, count);
-    if (pressure) Kokkos::parallel_for("pwave::physics::elastic::inject_pressure", taps, moment_);
+    if (pressure) {
+      Kokkos::parallel_for("pwave::physics::elastic::inject_pressure", taps(exec, count, n),
+                           moment_);
+    }
     if (free_surface_) surface_.images(exec, count);
+  }
+
+  /// `boundary` storage: step n undone on the state after it, in two halves around the adjoint
+  /// stress update, each with its imaging. Between the strips the updates and sources run
+  /// backwards (exact to rounding: the leapfrog is reversible where no memory variable acts;
+  /// `reverse` launches the reversed update fused with its imaging, Imaging::
+  /// image_stress_reversing / image_velocity_reversing); the strips and every memory variable
+  /// come from `frames`' slot n; the free surface's images and mirror are rebuilt from the rows
+  /// below them. A source's taps in the strips are undone too, then overwritten by the slot.
+  /// The first half: sigma^{n+1} -> sigma^n (and the memory variables of the state before step n).
+  template <class Reverse>
+  void unstep_stress(const ExecSpace& exec, int count, int n, const Reverse& reverse,
+                     const elastic_loops::StateFrames<T>& frames) const {
+    if (source_ == SourceType::pressure) {
+      Kokkos::parallel_for("pwave::physics::elastic::undo_pressure", taps(exec, count, n),
+                           unmoment_);
+    }
+    reverse();
+    frames.restore_stresses(exec, count, n);
+    if (free_surface_) surface_.images(exec, count);
+  }
+  /// The second half: v^{n+1/2} -> v^{n-1/2}.
+  template <class Reverse>
+  void unstep_velocity(const ExecSpace& exec, int count, int n, const Reverse& reverse,
+                       const elastic_loops::StateFrames<T>& frames) const {
+    if (source_ != SourceType::pressure) {
+      Kokkos::parallel_for("pwave::physics::elastic::undo_force", taps(exec, count, n), unforce_);
+    }
+    reverse();
+    frames.restore_velocities(exec, count, n);
+    if (free_surface_) surface_.prepare(exec, count);
   }
 
  private:
@@ -94,6 +188,13 @@ class ElasticPropagator<T>::Steps {
   const el::RecordComponents<T, Dim> record_;
   const el::InjectForce<T> force_;
   const el::InjectExplosive<T, Dim> moment_;
+  const el::InjectForce<T, el::Direction::reverse> unforce_;
+  const el::InjectExplosive<T, Dim, el::Direction::reverse> unmoment_;
+
+  /// The source's taps at step n.
+  Range3 taps(const ExecSpace& exec, int count, int n) const {
+    return Range3(exec, {0, 0, n}, {count, source_taps_, n + 1});
+  }
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -103,12 +204,16 @@ template <class T>
 template <int Order, int Dim>
 void ElasticPropagator<T>::forward_impl(int count, const Traces<T>& traces,
                                         const ProgressCallback& progress, long steps_before,
-                                        long steps_total,
-                                        const propagation::CheckpointHistory<T>* checkpoints) {
+                                        long steps_total, const History& history) {
   reset();
   ExecSpace exec;
   const Steps<Order, Dim> steps(*this, st_, traces);
+  const auto* checkpoints = history.template get_if<propagation::CheckpointHistory<T>>();
+  const auto* frames = history.template get_if<propagation::FrameHistory<T>>();
+  std::optional<elastic_loops::StateFrames<T>> saved;
+  if (frames) saved.emplace(*frames, st_, frame_region(), Dim);
   for (int n = 0; n < problem_.nt; ++n) {
+    if (saved) saved->store(exec, count, n);
     if (checkpoints && n % checkpoints->interval == 0) {
       checkpoints->for_each_saved(
           st_, n / checkpoints->interval, [&](const auto& slot, const Field<T>& field) {
@@ -126,6 +231,7 @@ void ElasticPropagator<T>::forward_impl(int count, const Traces<T>& traces,
     }
     if (progress) progress(steps_before + n + 1, steps_total);
   }
+  if (saved) saved->store(exec, count, problem_.nt);
   exec.fence();
 }
 
@@ -184,9 +290,11 @@ void copy_state(const ExecSpace& exec, const el::State<T>& dst, const el::State<
 template <class T>
 template <int Order, int Dim>
 void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
-                                         const propagation::CheckpointHistory<T>& checkpoints) {
+                                         const History& history) {
   using Range3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;
-  allocate_backward(checkpoints.interval);
+  const auto* checkpoints = history.template get_if<propagation::CheckpointHistory<T>>();
+  const auto* frames = history.template get_if<propagation::FrameHistory<T>>();
+  allocate_backward(checkpoints ? checkpoints->interval : 1);
   Backward& b = *back_;
   ExecSpace exec;
   const int channels = imaging_channels();
@@ -236,34 +344,60 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
                                                 column};
   const int cells = taps_.receiver_cells().cells();
 
-  // Step n's backward run; its images read the states after (`after`, null when n is the last
-  // step: no residual has reached the adjoint state yet, so its images are 0) and before step n.
-  const auto backward_step = [&](int n, const el::Imaging<T, Order, Dim>* after,
-                                 const el::Imaging<T, Order, Dim>& before) {
+  // Step n's backward run; image_stress() images with the state after step n (dJ/d(lambda, mu)),
+  // image_velocity() with the state before it (dJ/db).
+  const auto backward_step = [&](int n, const auto& image_stress, const auto& image_velocity) {
     adjoint.surface_stress(exec, count);
-    if (after) after->image_stress(exec, count);
+    image_stress();
     adjoint.adjoint_stress(exec, count);
     if (!pressure_source) {
       Kokkos::parallel_for("pwave::physics::elastic::image_force",
                            Range3(exec, {0, 0, n}, {count, taps_.source_taps(), n + 1}),
                            image_force);
     }
-    before.image_velocity(exec, count);
+    image_velocity();
     adjoint.adjoint_velocity(exec, count);
     Kokkos::parallel_for("pwave::physics::elastic::inject_residual",
                          Range3(exec, {0, 0, n}, {count, cells, n + 1}), inject);
   };
 
-  const int interval = checkpoints.interval;
-  if (interval == 1) {
+  // Checkpoints and `full`: the images of the states `after` step n (null when n is the last
+  // step: no residual has reached the adjoint state yet, so its images are 0) and `before` it.
+  const auto image_from = [&](int n, const el::Imaging<T, Order, Dim>* after,
+                              const el::Imaging<T, Order, Dim>& before) {
+    backward_step(
+        n,
+        [&] {
+          if (after) after->image_stress(exec, count);
+        },
+        [&] { before.image_velocity(exec, count); });
+  };
+  if (frames) {
+    // Boundary storage: st_ holds the state after the last step and is run backwards, each
+    // backward step undoing its forward step (Steps::unstep_*) with the imaging fused in.
+    const elastic_loops::StateFrames<T> saved(*frames, st_, frame_region(), Dim);
+    const el::Imaging<T, Order, Dim>& image = image_at_end;  // of st_
+    for (int n = problem_.nt - 1; n >= 0; --n) {
+      backward_step(
+          n,
+          [&] {
+            forward.unstep_stress(
+                exec, count, n, [&] { image.image_stress_reversing(exec, count); }, saved);
+          },
+          [&] {
+            forward.unstep_velocity(
+                exec, count, n, [&] { image.image_velocity_reversing(exec, count); }, saved);
+          });
+    }
+  } else if (checkpoints->interval == 1) {
     // Every state kept (storage full): the images read the saved states, no forward step. One
     // Imaging per saved state, built as the run reaches it (View copies on the host, no
     // allocation), the state before step n + 1 being the state after step n.
     const auto imaging_of_saved = [&](int n) {
       std::array<Field<T>, 27> fields;
       std::size_t k = 0;
-      checkpoints.for_each_saved(st_, n,
-                                 [&](const auto& slot, const Field<T>&) { fields[k++] = slot; });
+      checkpoints->for_each_saved(st_, n,
+                                  [&](const auto& slot, const Field<T>&) { fields[k++] = slot; });
       el::ImagingState<T> i = images;
       i.forward = st_.with_checkpointed(fields);
       return el::Imaging<T, Order, Dim>(i, coef);
@@ -271,15 +405,16 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
     std::optional<el::Imaging<T, Order, Dim>> after;
     for (int n = problem_.nt - 1; n >= 0; --n) {
       el::Imaging<T, Order, Dim> before = imaging_of_saved(n);
-      backward_step(n, after ? &*after : nullptr, before);
+      image_from(n, after ? &*after : nullptr, before);
       after.emplace(std::move(before));
     }
   } else {
+    const int interval = checkpoints->interval;
     const int segments = (problem_.nt + interval - 1) / interval;
     for (int c = segments - 1; c >= 0; --c) {
       const int n0 = c * interval, n1 = std::min(problem_.nt, n0 + interval);
       // The segment's states: its checkpoint, then each step's; st_ ends after step n1 - 1.
-      checkpoints.for_each_saved(st_, c, [&](const auto& slot, const Field<T>& field) {
+      checkpoints->for_each_saved(st_, c, [&](const auto& slot, const Field<T>& field) {
         if (field.size() > 0) {
           Kokkos::deep_copy(
               exec, Kokkos::subview(field, std::make_pair(0, count), Kokkos::ALL, Kokkos::ALL),
@@ -291,8 +426,8 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
         forward.step(exec, count, n);
       }
       for (int n = n1 - 1; n >= n0; --n) {
-        backward_step(n, n + 1 < n1 ? &image_of[std::size_t(n + 1 - n0)] : &image_at_end,
-                      image_of[std::size_t(n - n0)]);
+        image_from(n, n + 1 < n1 ? &image_of[std::size_t(n + 1 - n0)] : &image_at_end,
+                   image_of[std::size_t(n - n0)]);
       }
     }
   }
@@ -309,12 +444,12 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
 
 /// The explicit instantiations of the loops of order O: float and double, 2D and 3D (at
 /// namespace pwave scope).
-#define PWAVE_INSTANTIATE_ELASTIC_LOOPS_ONE(T, O, D)              \
-  template void ElasticPropagator<T>::forward_impl<O, D>(         \
-      int, const Traces<T>&, const ProgressCallback&, long, long, \
-      const propagation::CheckpointHistory<T>*);                  \
-  template void ElasticPropagator<T>::backward_impl<O, D>(        \
-      int, const Traces<T>&, const propagation::CheckpointHistory<T>&);
+#define PWAVE_INSTANTIATE_ELASTIC_LOOPS_ONE(T, O, D)                                            \
+  template void ElasticPropagator<T>::forward_impl<O, D>(int, const Traces<T>&,                 \
+                                                         const ProgressCallback&, long, long,   \
+                                                         const ElasticPropagator<T>::History&); \
+  template void ElasticPropagator<T>::backward_impl<O, D>(int, const Traces<T>&,                \
+                                                          const ElasticPropagator<T>::History&);
 #define PWAVE_INSTANTIATE_ELASTIC_LOOPS(O)          \
   PWAVE_INSTANTIATE_ELASTIC_LOOPS_ONE(float, O, 2)  \
   PWAVE_INSTANTIATE_ELASTIC_LOOPS_ONE(float, O, 3)  \

@@ -222,6 +222,15 @@ void ElasticPropagator<T>::load_moments() {
 }
 
 template <class T>
+propagation::FrameRegion ElasticPropagator<T>::frame_region() const {
+  propagation::FrameRegion r(st_.nz, st_.nx, st_.strip_top, st_.strip_bottom, st_.strip_left,
+                             st_.strip_right, 0, st_.ny, st_.strip_front, st_.strip_back, st_.hy,
+                             st_.ys);
+  r.halo = st_.halo;  // no band (r = 0 above), the fields' halo
+  return r;
+}
+
+template <class T>
 void ElasticPropagator<T>::reset() {
   for (const Field<T>& f : st_.checkpointed()) {
     if (f.size() > 0) Kokkos::deep_copy(f, T(0));
@@ -254,17 +263,18 @@ void ElasticPropagator<T>::forward(const std::vector<int>& shots, const Traces<T
   load_moments();
   const int count = int(shots.size());
   check_traces("ElasticPropagator::forward: the traces", traces, count);
-  const auto* checkpoints = history.template get_if<propagation::CheckpointHistory<T>>();
-  if (!history.empty() && !checkpoints) {
+  if (!history.empty() && !history.template get_if<propagation::CheckpointHistory<T>>() &&
+      !history.template get_if<propagation::FrameHistory<T>>()) {
     throw RuntimeError(
-        "ElasticPropagator: the elastic equation keeps whole states (checkpoint or full)");
+        "ElasticPropagator: the elastic equation keeps whole states or frames (checkpoint, full "
+        "or boundary)");
   }
-  if (checkpoints && !history.holds(problem_.nt, count)) {
+  if (!history.empty() && !history.holds(problem_.nt, count)) {
     throw RuntimeError("ElasticPropagator::forward: history has the wrong shape");
   }
   dispatch([&](auto order, auto dim) {
-    forward_impl<decltype(order)::value, decltype(dim)::value>(
-        count, traces, progress, steps_before, steps_total, checkpoints);
+    forward_impl<decltype(order)::value, decltype(dim)::value>(count, traces, progress,
+                                                               steps_before, steps_total, history);
   });
 }
 
@@ -287,14 +297,15 @@ std::optional<StorageOptions> elastic_checkpoints(const StorageOptions& options)
 template <class T>
 typename ElasticPropagator<T>::History ElasticPropagator<T>::make_history(
     int count, const StorageOptions& options) const {
+  if (options.strategy == Storage::boundary) {
+    return History(propagation::FrameHistory<T>::allocate(
+        frame_region(), problem_.nt, count, int(st_.wavefields().size()), st_.memory_variables()));
+  }
   const std::optional<StorageOptions> kept = elastic_checkpoints(options);
   if (!kept) {
-    throw RuntimeError(std::string("ElasticPropagator: gradient.storage ") + to_string(options) +
-                       (options.strategy == Storage::full
-                            ? " keeps every whole state for the elastic equation (stride 1, "
-                              "compression none)"
-                            : ": the elastic equation keeps checkpoints or every state "
-                              "(gradient.storage: checkpoint or full)"));
+    throw RuntimeError(
+        std::string("ElasticPropagator: gradient.storage full keeps every whole "
+                    "state for the elastic equation (stride 1, compression none)"));
   }
   auto h = propagation::CheckpointHistory<T>::allocate(st_, problem_.nt, count, *kept);
   h.segment = decltype(h.segment)();  // the backward run keeps its own segment of whole states
@@ -303,6 +314,12 @@ typename ElasticPropagator<T>::History ElasticPropagator<T>::make_history(
 
 template <class T>
 double ElasticPropagator<T>::history_bytes_per_shot(const StorageOptions& options) const {
+  if (options.strategy == Storage::boundary) {
+    double memory = 0;
+    for (const Field<T>& f : st_.memory_variables()) memory += double(f.extent(1)) * f.extent(2);
+    return propagation::FrameHistory<T>::bytes_per_shot(frame_region(), problem_.nt,
+                                                        int(st_.wavefields().size()), memory);
+  }
   const std::optional<StorageOptions> kept = elastic_checkpoints(options);
   if (!kept) return 0.0;
   const int k = propagation::CheckpointHistory<T>::interval_for(problem_.nt, kept->interval);
@@ -324,13 +341,12 @@ void ElasticPropagator<T>::adjoint_per_shot(const std::vector<int>& shots,
   }
   const int count = int(shots.size());
   check_traces("ElasticPropagator::adjoint: the residuals", residual, count);
-  const auto* checkpoints = history.template get_if<propagation::CheckpointHistory<T>>();
-  if (!checkpoints || !history.holds(problem_.nt, count)) {
+  if (!history.holds(problem_.nt, count)) {
     throw RuntimeError(
-        "ElasticPropagator::adjoint: needs the checkpoint history of the forward() just before");
+        "ElasticPropagator::adjoint: needs the history of the forward() just before");
   }
   dispatch([&](auto order, auto dim) {
-    backward_impl<decltype(order)::value, decltype(dim)::value>(count, residual, *checkpoints);
+    backward_impl<decltype(order)::value, decltype(dim)::value>(count, residual, history);
   });
 }
 

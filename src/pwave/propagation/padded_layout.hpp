@@ -25,11 +25,14 @@ struct PaddedLayout {
            long(strip[top] + strip[bottom]) * ny * nx +
            long(nz) * (strip[front] + strip[back]) * nx;
   }
-  /// The boundary-storage frame (wavefield column map left at zero: counting only).
-  FrameRegion frame() const {
-    return FrameRegion(nz, nx, strip[top], strip[bottom], strip[left], strip[right], radius, ny,
+  /// The boundary-storage frame: the strips and a band of `band` cells inside them (the
+  /// acoustic equations' radius; the elastic equation's 0). Wavefield column map left at zero:
+  /// counting only.
+  FrameRegion frame(int band) const {
+    return FrameRegion(nz, nx, strip[top], strip[bottom], strip[left], strip[right], band, ny,
                        strip[front], strip[back]);
   }
+  FrameRegion frame() const { return frame(radius); }
 };
 
 }  // namespace pwave::propagation

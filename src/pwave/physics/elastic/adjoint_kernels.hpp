@@ -295,6 +295,36 @@ struct ImagingState {
   Field<T> image[8];  ///< [shot][nz][ny nx] by Channel (5 in 2D)
 };
 
+/// dJ/dB_c += vbar_c^{n+1/2} f_c at the accessor's point(s), f = F^n (divergence_of()): the one
+/// statement of the velocity imaging.
+template <int Dim, class At, class T, class F>
+KOKKOS_FORCEINLINE_FUNCTION void image_velocity_at(const At& at, const ImagingState<T>& i,
+                                                   const F& f) {
+  const State<T>& adj = i.adjoint;
+  at.add_image(i.image[bx_ch], at.load(adj.vx) * f.x);
+  at.add_image(i.image[bz_ch], at.load(adj.vz) * f.z);
+  if constexpr (Dim == 3) at.add_image(i.image[by_ch], at.load(adj.vy) * f.y);
+}
+
+/// dJ/dlambda, dJ/dmu, dJ/dmu_ac += sigmabar^{n+1} . e at the accessor's point(s), e the strains
+/// of v^{n+1/2} (strains_of()): the one statement of the stress imaging.
+template <int Dim, class At, class T, class E>
+KOKKOS_FORCEINLINE_FUNCTION void image_stress_at(const At& at, const ImagingState<T>& i,
+                                                 const E& e) {
+  const State<T>& adj = i.adjoint;
+  const auto sxx = at.load(adj.sxx), szz = at.load(adj.szz);
+  auto trace = sxx + szz, work = sxx * e.xx + szz * e.zz;
+  if constexpr (Dim == 3) {
+    const auto syy = at.load(adj.syy);
+    trace += syy, work += syy * e.yy;
+    at.add_image(i.image[mu_xy_ch], at.load(adj.sxy) * e.xy);
+    at.add_image(i.image[mu_yz_ch], at.load(adj.syz) * e.yz);
+  }
+  at.add_image(i.image[lambda_ch], trace * e.trace());
+  at.add_image(i.image[mu_ch], work + work);  // 2 work
+  at.add_image(i.image[mu_xz_ch], at.load(adj.sxz) * e.xz);
+}
+
 /// dJ/dB_c += vbar_c^{n+1/2} F_c^n at the velocity points (F: divergence_of() of the state the
 /// velocity update read, its memory variables not advanced).
 template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
@@ -304,11 +334,7 @@ struct ImageVelocity : PointwiseKernel<ImageVelocity<T, Order, Dim, InX, InZ, In
 
   template <class At>
   KOKKOS_FORCEINLINE_FUNCTION void apply(const At& at) const {
-    const auto f = divergence_of<Dim, InX, InZ, InY, Memory::peek>(at, i.forward);
-    const State<T>& adj = i.adjoint;
-    at.add_image(i.image[bx_ch], at.load(adj.vx) * f.x);
-    at.add_image(i.image[bz_ch], at.load(adj.vz) * f.z);
-    if constexpr (Dim == 3) at.add_image(i.image[by_ch], at.load(adj.vy) * f.y);
+    image_velocity_at<Dim>(at, i, divergence_of<Dim, InX, InZ, InY, Memory::peek>(at, i.forward));
   }
   KOKKOS_INLINE_FUNCTION const State<T>& grid() const { return i.forward; }
 };
@@ -323,19 +349,40 @@ struct ImageStress : PointwiseKernel<ImageStress<T, Order, Dim, InX, InZ, InY>, 
 
   template <class At>
   KOKKOS_FORCEINLINE_FUNCTION void apply(const At& at) const {
-    const auto e = strains_of<Dim, InX, InZ, InY, Memory::current>(at, i.forward);
-    const State<T>& adj = i.adjoint;
-    const auto sxx = at.load(adj.sxx), szz = at.load(adj.szz);
-    auto trace = sxx + szz, work = sxx * e.xx + szz * e.zz;
-    if constexpr (Dim == 3) {
-      const auto syy = at.load(adj.syy);
-      trace += syy, work += syy * e.yy;
-      at.add_image(i.image[mu_xy_ch], at.load(adj.sxy) * e.xy);
-      at.add_image(i.image[mu_yz_ch], at.load(adj.syz) * e.yz);
-    }
-    at.add_image(i.image[lambda_ch], trace * e.trace());
-    at.add_image(i.image[mu_ch], work + work);  // 2 work
-    at.add_image(i.image[mu_xz_ch], at.load(adj.sxz) * e.xz);
+    image_stress_at<Dim>(at, i, strains_of<Dim, InX, InZ, InY, Memory::current>(at, i.forward));
+  }
+  KOKKOS_INLINE_FUNCTION const State<T>& grid() const { return i.forward; }
+};
+
+/// `boundary` storage, between the strips: the stress update of the state after step n reversed
+/// (sigma^{n+1} -> sigma^n, in place) and ImageStress, from one evaluation of the strains of
+/// v^{n+1/2} (no memory variable there). `i.forward` is the state being run backwards.
+template <class T, int Order, int Dim>
+struct ReverseStressImage : PointwiseKernel<ReverseStressImage<T, Order, Dim>, T, Order> {
+  ImagingState<T> i;
+  Coefficients<T, Order> c;
+
+  template <class At>
+  KOKKOS_FORCEINLINE_FUNCTION void apply(const At& at) const {
+    const auto e = strains_of<Dim, false, false, false, Memory::current>(at, i.forward);
+    image_stress_at<Dim>(at, i, e);
+    add_stress<Direction::reverse, Dim>(at, i.forward, e);
+  }
+  KOKKOS_INLINE_FUNCTION const State<T>& grid() const { return i.forward; }
+};
+
+/// `boundary` storage, between the strips: the velocity update reversed (v^{n+1/2} -> v^{n-1/2},
+/// in place) and ImageVelocity, from one evaluation of div sigma^n.
+template <class T, int Order, int Dim>
+struct ReverseVelocityImage : PointwiseKernel<ReverseVelocityImage<T, Order, Dim>, T, Order> {
+  ImagingState<T> i;
+  Coefficients<T, Order> c;
+
+  template <class At>
+  KOKKOS_FORCEINLINE_FUNCTION void apply(const At& at) const {
+    const auto f = divergence_of<Dim, false, false, false, Memory::peek>(at, i.forward);
+    image_velocity_at<Dim>(at, i, f);
+    add_velocity<Direction::reverse, Dim>(at, i.forward, f);
   }
   KOKKOS_INLINE_FUNCTION const State<T>& grid() const { return i.forward; }
 };

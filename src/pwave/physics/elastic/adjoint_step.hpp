@@ -155,7 +155,12 @@ template <class T, int Order, int Dim>
 class Imaging {
  public:
   Imaging(const ImagingState<T>& i, const Coefficients<T, Order>& c)
-      : cuts_(strip_cuts(i.forward)), velocity_(i, c), stress_(i, c) {}
+      : cuts_(strip_cuts(i.forward)),
+        box_(strips_inner_box<T, Dim>(i.forward, 0)),
+        velocity_(i, c),
+        stress_(i, c),
+        reverse_velocity_{{}, i, c},
+        reverse_stress_{{}, i, c} {}
 
   /// dJ/dB += vbar^{n+1/2} F^n; `forward` holds sigma^n and psi_sigma^{n-1}.
   void image_velocity(const ExecSpace& exec, int count) const {
@@ -167,11 +172,29 @@ class Imaging {
   void image_stress(const ExecSpace& exec, int count) const {
     launch_strips("pwave::physics::elastic::image_stress", exec, count, cuts_, stress_);
   }
+  /// `boundary` storage: image_stress() on the strips and, between them, the stress update of
+  /// `forward` (the state after step n) reversed with its imaging, in one pass
+  /// (ReverseStressImage). Between the strips `forward` then holds sigma^n.
+  void image_stress_reversing(const ExecSpace& exec, int count) const {
+    const char* label = "pwave::physics::elastic::image_stress_reversing";
+    launch_strips(label, exec, count, cuts_, stress_, true);
+    backend::for_each_cell_3d(label, exec, count, box_, reverse_stress_);
+  }
+  /// `boundary` storage: image_velocity() on the strips and, between them, the velocity update
+  /// of `forward` (sigma^n, v^{n+1/2}) reversed with its imaging (ReverseVelocityImage).
+  void image_velocity_reversing(const ExecSpace& exec, int count) const {
+    const char* label = "pwave::physics::elastic::image_velocity_reversing";
+    launch_strips(label, exec, count, cuts_, velocity_, true);
+    backend::for_each_cell_3d(label, exec, count, box_, reverse_velocity_);
+  }
 
  private:
   backend::BoxCuts cuts_;
+  backend::Box box_;  ///< between the strips
   StripInstances<ImageVelocity, T, Order, Dim> velocity_;
   StripInstances<ImageStress, T, Order, Dim> stress_;
+  ReverseVelocityImage<T, Order, Dim> reverse_velocity_;
+  ReverseStressImage<T, Order, Dim> reverse_stress_;
 };
 
 }  // namespace pwave::physics::elastic

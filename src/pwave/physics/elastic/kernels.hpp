@@ -58,6 +58,7 @@
 
 #include <array>
 #include <cstddef>
+#include <vector>
 
 #include "backends/host_vector.hpp"
 #include "pwave/physics/acoustic_vd/kernels.hpp"
@@ -136,6 +137,21 @@ struct State {
     std::size_t k = 0;
     for_each_checkpointed(s, [&](Field<T>& field) { field = fields[k++]; });
     return s;
+  }
+  /// The wavefields of checkpointed() that exist (2D: vx, vz, sxx, szz, sxz; 3D: all nine), the
+  /// velocities first: `boundary` storage keeps their frame.
+  std::vector<Field<T>> wavefields() const {
+    std::vector<Field<T>> f;
+    for (const Field<T>& v : {vx, vy, vz, sxx, syy, szz, sxy, sxz, syz}) {
+      if (v.size() > 0) f.push_back(v);
+    }
+    return f;
+  }
+  /// The memory variables of checkpointed() (its last 18 fields, empty where unused: `boundary`
+  /// storage keeps the others whole).
+  std::vector<Field<T>> memory_variables() const {
+    const std::array<Field<T>, 27> f = checkpointed();
+    return std::vector<Field<T>>(f.begin() + 9, f.end());
   }
   /// f(field) for each field of checkpointed(), in its order: the one statement of the list.
   template <class S, class F>
@@ -526,6 +542,47 @@ KOKKOS_FORCEINLINE_FUNCTION Strains<T> strains(const State<T>& st, const Coeffic
   return strains_of<Dim, InX, InZ, InY, Psi>(CellAccess<T, Order>{st, c, p}, st);
 }
 
+/// Which way in time an update runs: forward, or reversed (the `boundary` storage's rebuild of
+/// the interior, the state before a step from the state after it).
+enum class Direction { forward, reverse };
+
+/// old + increment forward, old - increment reversed: the one place the direction enters an
+/// update.
+template <Direction Dir, class V>
+KOKKOS_FORCEINLINE_FUNCTION V advanced(V old, V increment) {
+  if constexpr (Dir == Direction::forward) {
+    return old + increment;
+  } else {
+    return old - increment;
+  }
+}
+
+/// v += dt b f at the accessor's point(s) (`Dir`: or -=): the one statement of the velocity
+/// update, f its divergence_of().
+template <Direction Dir, int Dim, class A, class T, class F>
+KOKKOS_FORCEINLINE_FUNCTION void add_velocity(const A& at, const State<T>& st, const F& f) {
+  if constexpr (Dim == 3)
+    at.store(st.vy, advanced<Dir>(at.load(st.vy), at.coefficient(st.by) * f.y));
+  at.store(st.vx, advanced<Dir>(at.load(st.vx), at.coefficient(st.bx) * f.x));
+  at.store(st.vz, advanced<Dir>(at.load(st.vz), at.coefficient(st.bz) * f.z));
+}
+
+/// sigma += dt (lambda tr(e) I + 2 mu e) at the accessor's point(s) (`Dir`: or -=): the one
+/// statement of the stress update, e its strains_of().
+template <Direction Dir, int Dim, class A, class T, class E>
+KOKKOS_FORCEINLINE_FUNCTION void add_stress(const A& at, const State<T>& st, const E& e) {
+  const auto lambda = at.coefficient(st.lambda), mu = at.coefficient(st.mu);
+  const auto trace = e.trace();
+  at.store(st.sxx, advanced<Dir>(at.load(st.sxx), normal_stress(lambda, mu, trace, e.xx)));
+  at.store(st.szz, advanced<Dir>(at.load(st.szz), normal_stress(lambda, mu, trace, e.zz)));
+  at.store(st.sxz, advanced<Dir>(at.load(st.sxz), at.coefficient(st.mu_xz) * e.xz));
+  if constexpr (Dim == 3) {
+    at.store(st.syy, advanced<Dir>(at.load(st.syy), normal_stress(lambda, mu, trace, e.yy)));
+    at.store(st.sxy, advanced<Dir>(at.load(st.sxy), at.coefficient(st.mu_xy) * e.xy));
+    at.store(st.syz, advanced<Dir>(at.load(st.syz), at.coefficient(st.mu_yz) * e.yz));
+  }
+}
+
 /// First launch of a step: v^{n+1/2} = v^{n-1/2} + dt b div(sigma^n) at every point of the
 /// launched box, advancing the stress memory variables of the strips it lies in (InX, InZ, InY).
 template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
@@ -535,10 +592,8 @@ struct UpdateVelocity : PointwiseKernel<UpdateVelocity<T, Order, Dim, InX, InZ, 
 
   template <class A>
   KOKKOS_FORCEINLINE_FUNCTION void apply(const A& at) const {
-    const auto f = divergence_of<Dim, InX, InZ, InY, Memory::advance>(at, st);
-    if constexpr (Dim == 3) at.store(st.vy, at.load(st.vy) + at.coefficient(st.by) * f.y);
-    at.store(st.vx, at.load(st.vx) + at.coefficient(st.bx) * f.x);
-    at.store(st.vz, at.load(st.vz) + at.coefficient(st.bz) * f.z);
+    add_velocity<Direction::forward, Dim>(
+        at, st, divergence_of<Dim, InX, InZ, InY, Memory::advance>(at, st));
   }
   KOKKOS_INLINE_FUNCTION const State<T>& grid() const { return st; }
 };
@@ -552,17 +607,8 @@ struct UpdateStress : PointwiseKernel<UpdateStress<T, Order, Dim, InX, InZ, InY>
 
   template <class A>
   KOKKOS_FORCEINLINE_FUNCTION void apply(const A& at) const {
-    const auto e = strains_of<Dim, InX, InZ, InY, Memory::advance>(at, st);
-    const auto lambda = at.coefficient(st.lambda), mu = at.coefficient(st.mu);
-    const auto trace = e.trace();
-    at.store(st.sxx, at.load(st.sxx) + normal_stress(lambda, mu, trace, e.xx));
-    at.store(st.szz, at.load(st.szz) + normal_stress(lambda, mu, trace, e.zz));
-    at.store(st.sxz, at.load(st.sxz) + at.coefficient(st.mu_xz) * e.xz);
-    if constexpr (Dim == 3) {
-      at.store(st.syy, at.load(st.syy) + normal_stress(lambda, mu, trace, e.yy));
-      at.store(st.sxy, at.load(st.sxy) + at.coefficient(st.mu_xy) * e.xy);
-      at.store(st.syz, at.load(st.syz) + at.coefficient(st.mu_yz) * e.yz);
-    }
+    add_stress<Direction::forward, Dim>(at, st,
+                                        strains_of<Dim, InX, InZ, InY, Memory::advance>(at, st));
   }
   KOKKOS_INLINE_FUNCTION const State<T>& grid() const { return st; }
 };
@@ -648,7 +694,7 @@ struct BuildMaterial {
 /// discrete rho v_t = ... + f(t) delta(x - x_s), delta spread over the taps' weights h_k.
 /// The taps are points of that component (its half points). Launched over (shot, tap, n), as
 /// physics::InjectSource.
-template <class T>
+template <class T, Direction Dir = Direction::forward>
 struct InjectForce {
   Field<T> v;            ///< the component the force acts along
   GridView<T> b;         ///< dt b at that component's points (State::bx, by or bz)
@@ -661,7 +707,8 @@ struct InjectForce {
     const T h = source.weight(first_shot + s, 0, k);
     if (h == T(0)) return;
     const int iz = source.cell(first_shot + s, 0, k, 0), q = source.cell(first_shot + s, 0, k, 1);
-    v(s, iz + column.halo, column(q)) += b(iz, q) * wave(first_shot + s, n) * h;
+    T& at = v(s, iz + column.halo, column(q));
+    at = advanced<Dir>(at, b(iz, q) * wave(first_shot + s, n) * h);
   }
 };
 
@@ -669,7 +716,7 @@ struct InjectForce {
 /// at each tap k (after UpdateStress of step n: part of sigma^{n+1}), the discrete
 /// sigma_t = ... + m(t) I delta(x - x_s). The pressure p = -tr(sigma) / Dim then falls by
 /// dt m / V. Launched over (shot, tap, n).
-template <class T, int Dim>
+template <class T, int Dim, Direction Dir = Direction::forward>
 struct InjectExplosive {
   Field<T> sxx, syy, szz;
   PointTaps<T> source;   ///< [shot][0][tap], at cells
@@ -684,9 +731,9 @@ struct InjectExplosive {
     const int iz = source.cell(first_shot + s, 0, k, 0), q = source.cell(first_shot + s, 0, k, 1);
     const int z = iz + column.halo, x = column(q);
     const T add = dt * wave(first_shot + s, n) * h;
-    sxx(s, z, x) += add;
-    szz(s, z, x) += add;
-    if constexpr (Dim == 3) syy(s, z, x) += add;
+    sxx(s, z, x) = advanced<Dir>(sxx(s, z, x), add);
+    szz(s, z, x) = advanced<Dir>(szz(s, z, x), add);
+    if constexpr (Dim == 3) syy(s, z, x) = advanced<Dir>(syy(s, z, x), add);
   }
 };
 
