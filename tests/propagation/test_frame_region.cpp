@@ -49,19 +49,23 @@ void expect_segments_cover_frame(const FrameRegion& region) {
 }
 
 TEST(FrameRegion, IndexInvertsCell2D) {
-  const FrameRegion region(30, 41, 6, 5, 7, 3, 4);  // nz, nx, top, bottom, left, right, radius
+  const FrameRegion region(30, 41, 6, 5, 7, 3, 4);  // nz, nx, top, bottom, left, right, band
   expect_index_inverts_cell(region);
   expect_segments_cover_frame(region);
   const FrameRegion free_top(30, 41, 0, 5, 7, 3, 4);  // free surface: no band at the top
   expect_index_inverts_cell(free_top);
   expect_segments_cover_frame(free_top);
+  const FrameRegion strips(30, 41, 6, 5, 7, 3, 0);  // no band (the elastic frame)
+  EXPECT_EQ(strips.size(), 30L * 41 - (30L - 11) * (41 - 10));
+  expect_index_inverts_cell(strips);
+  expect_segments_cover_frame(strips);
 }
 
 TEST(FrameRegion, IndexInvertsCell3D) {
-  const FrameRegion region(17, 19, 3, 2, 4, 3, 2, 23, 5, 3, 2, 27);
+  const FrameRegion region(17, 19, 3, 2, 4, 3, 2, 23, 5, 3);
   expect_index_inverts_cell(region);
   expect_segments_cover_frame(region);
-  const FrameRegion no_y(17, 19, 3, 2, 4, 3, 2, 23, 0, 0, 2, 27);
+  const FrameRegion no_y(17, 19, 3, 2, 4, 3, 2, 23, 0, 0);
   expect_index_inverts_cell(no_y);
   expect_segments_cover_frame(no_y);
 }

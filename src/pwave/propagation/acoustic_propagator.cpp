@@ -271,9 +271,11 @@ void AcousticPropagator<T>::store_snapshot(const ExecSpace& exec, int count, con
 
 template <class T>
 propagation::FrameRegion AcousticPropagator<T>::frame_region() const {
+  // The band: the stencil radius (= the halo), where the reversed step would read the strips.
   return propagation::FrameRegion(st_.nz, st_.nx, st_.strip_top, st_.strip_bottom, st_.strip_left,
                                   st_.strip_right, st_.halo, st_.ny, st_.strip_front,
-                                  st_.strip_back, st_.hy, st_.ys);
+                                  st_.strip_back)
+      .on_columns(st_.halo, st_.hy, st_.ys);
 }
 
 template <class T>

@@ -24,15 +24,23 @@ struct FrameRegion {
   int halo = 0, hy = 0, ys = 0;  ///< wavefield column map (see AcousticState::column)
 
   FrameRegion() = default;
-  FrameRegion(int nz_, int nx_, int pad_top, int pad_bottom, int pad_left, int pad_right, int r,
-              int ny_ = 1, int pad_front = 0, int pad_back = 0, int hy_ = 0, int ys_ = 0)
-      : nz(nz_), nx(nx_), ny(ny_), halo(r), hy(hy_), ys(ys_) {
-    z_lo = pad_top > 0 ? std::min(pad_top + r, nz) : 0;
-    z_hi = pad_bottom > 0 ? std::max(nz - pad_bottom - r, z_lo) : nz;
-    x_lo = pad_left > 0 ? std::min(pad_left + r, nx) : 0;
-    x_hi = pad_right > 0 ? std::max(nx - pad_right - r, x_lo) : nx;
-    y_lo = pad_front > 0 ? std::min(pad_front + r, ny) : 0;
-    y_hi = pad_back > 0 ? std::max(ny - pad_back - r, y_lo) : ny;
+  /// The frame of the strips pad_* wide and a band `band` cells wide inside them. Its wavefield
+  /// column map is zero (counting only) until on_columns() gives one.
+  FrameRegion(int nz_, int nx_, int pad_top, int pad_bottom, int pad_left, int pad_right, int band,
+              int ny_ = 1, int pad_front = 0, int pad_back = 0)
+      : nz(nz_), nx(nx_), ny(ny_) {
+    z_lo = pad_top > 0 ? std::min(pad_top + band, nz) : 0;
+    z_hi = pad_bottom > 0 ? std::max(nz - pad_bottom - band, z_lo) : nz;
+    x_lo = pad_left > 0 ? std::min(pad_left + band, nx) : 0;
+    x_hi = pad_right > 0 ? std::max(nx - pad_right - band, x_lo) : nx;
+    y_lo = pad_front > 0 ? std::min(pad_front + band, ny) : 0;
+    y_hi = pad_back > 0 ? std::max(ny - pad_back - band, y_lo) : ny;
+  }
+  /// The same frame of wavefields with column map (halo, hy, ys) (see AcousticState::column).
+  FrameRegion on_columns(int halo_, int hy_, int ys_) const {
+    FrameRegion r = *this;
+    r.halo = halo_, r.hy = hy_, r.ys = ys_;
+    return r;
   }
   KOKKOS_INLINE_FUNCTION long plane() const { return long(ny) * nx; }
   KOKKOS_INLINE_FUNCTION long top_cells() const { return long(z_lo) * plane(); }
@@ -119,8 +127,7 @@ struct FrameHistory {
     return (nt + 1) * cells * sizeof(T);
   }
   /// Room for `count` shots of an nt-step run, uninitialised (forward() writes every frame before
-  /// the backward run reads it); `memory`: the memory variables to keep whole (empty ones are
-  /// skipped).
+  /// the backward run reads it); `memory`: the memory variables to keep whole.
   static FrameHistory allocate(const FrameRegion& region, int nt, int count, int fields = 1,
                                const std::vector<Field<T>>& memory = {}) {
     const auto uninit = [](const std::string& name) {
@@ -129,7 +136,6 @@ struct FrameHistory {
     FrameHistory h;
     h.frames = Frames(uninit("pwave::history_frame"), nt + 1, count, region.size() * fields);
     for (const Field<T>& m : memory) {
-      if (m.size() == 0) continue;
       h.memory.emplace_back(uninit("pwave::history_memory"), nt + 1, count, m.extent(1),
                             m.extent(2));
     }
@@ -139,17 +145,15 @@ struct FrameHistory {
   bool holds(int nt, int count) const {
     return frames.extent(0) == std::size_t(nt) + 1 && int(frames.extent(1)) >= count;
   }
-  /// Copies the memory variables `memory` (the non-empty ones, in allocate()'s order), shots
-  /// [0, count), into slot n (`Restore` false) or from it (true).
+  /// Copies the memory variables `fields` (allocate()'s), shots [0, count), into slot n
+  /// (`Restore` false) or from it (true).
   template <bool Restore>
   void copy_memory(const ExecSpace& exec, const std::vector<Field<T>>& fields, int n,
                    int count) const {
     const auto shots = std::make_pair(0, count);
-    std::size_t k = 0;
-    for (const Field<T>& m : fields) {
-      if (m.size() == 0) continue;
-      const auto slot = Kokkos::subview(memory[k++], n, shots, Kokkos::ALL, Kokkos::ALL);
-      const auto field = Kokkos::subview(m, shots, Kokkos::ALL, Kokkos::ALL);
+    for (std::size_t k = 0; k < fields.size(); ++k) {
+      const auto slot = Kokkos::subview(memory[k], n, shots, Kokkos::ALL, Kokkos::ALL);
+      const auto field = Kokkos::subview(fields[k], shots, Kokkos::ALL, Kokkos::ALL);
       if constexpr (Restore) {
         Kokkos::deep_copy(exec, field, slot);
       } else {
@@ -191,26 +195,6 @@ void for_each_stored_cell(const char* name, const Exec& exec, int ns, const Fram
         KOKKOS_LAMBDA(const long s, const long k) { f(int(s), k); });
   }
 }
-
-/// Saves the frame of u (halo layout) as step n of the history.
-template <class T>
-struct StoreFrame {
-  typename FrameHistory<T>::Frames frames;
-  Field<T> u;
-  FrameRegion region;
-  int n, halo;
-  KOKKOS_INLINE_FUNCTION void operator()(int s, long k) const {
-    int iz, iy, ix;
-    region.cell(k, iz, iy, ix);
-    frames(n, s, k) = u(s, iz + halo, region.column(iy, ix));
-  }
-  /// Host path: frame cells k0.. are cells [x0, x1) of line (iz, iy).
-  void segment(int s, int iz, int iy, int x0, int x1, long k0) const {
-    const T* PWAVE_RESTRICT from = &u(s, iz + halo, region.column(iy, x0));
-    T* PWAVE_RESTRICT to = &frames(n, s, k0);
-    for (int i = 0; i < x1 - x0; ++i) to[i] = from[i];
-  }
-};
 
 /// The frame of up to 9 fields (halo layout) copied into slot n of a history (`Restore` false)
 /// or back from it (true): field j's frame cells at [(first + j) size, (first + j + 1) size) of

@@ -223,11 +223,10 @@ void ElasticPropagator<T>::load_moments() {
 
 template <class T>
 propagation::FrameRegion ElasticPropagator<T>::frame_region() const {
-  propagation::FrameRegion r(st_.nz, st_.nx, st_.strip_top, st_.strip_bottom, st_.strip_left,
-                             st_.strip_right, 0, st_.ny, st_.strip_front, st_.strip_back, st_.hy,
-                             st_.ys);
-  r.halo = st_.halo;  // no band (r = 0 above), the fields' halo
-  return r;
+  // No band: the interior update reads no memory variable, so it is undone up to the strips.
+  return propagation::FrameRegion(st_.nz, st_.nx, st_.strip_top, st_.strip_bottom, st_.strip_left,
+                                  st_.strip_right, 0, st_.ny, st_.strip_front, st_.strip_back)
+      .on_columns(st_.halo, st_.hy, st_.ys);
 }
 
 template <class T>

@@ -118,10 +118,13 @@ void AcousticPropagator<T>::forward_impl(int count, const Traces<T>& traces,
     store_snapshot<Dim>(exec, count, checkpoints->segment, steps.next(0), 0);
     store_snapshot<Dim>(exec, count, checkpoints->segment, steps.current(0), 1);
   }
+  // The frame of u^n into slot n (one field; the band covers what the reversed step reads).
+  propagation::FrameFields<T, false> store_frame;
   if (frames) {
-    propagation::for_each_stored_cell(
-        "pwave::propagation::store_frame", exec, count, region,
-        propagation::StoreFrame<T>{frames->frames, steps.current(0), region, 0, st_.halo});
+    store_frame.frames = frames->frames, store_frame.region = region, store_frame.fields = 1;
+    store_frame.field[0] = steps.current(0), store_frame.n = 0;
+    propagation::for_each_stored_cell("pwave::propagation::store_frame", exec, count, region,
+                                      store_frame);
   }
   for (int n = n_begin; n < n_end; ++n) {
     const int p = (n - n_begin) & 1;
@@ -143,9 +146,9 @@ void AcousticPropagator<T>::forward_impl(int count, const Traces<T>& traces,
       store_snapshot<Dim>(exec, count, full->snapshots, latest, n + 1);
     }
     if (frames) {
-      propagation::for_each_stored_cell(
-          "pwave::propagation::store_frame", exec, count, region,
-          propagation::StoreFrame<T>{frames->frames, latest, region, n + 1, st_.halo});
+      store_frame.field[0] = latest, store_frame.n = n + 1;
+      propagation::for_each_stored_cell("pwave::propagation::store_frame", exec, count, region,
+                                        store_frame);
     }
     if (recompute) {
       store_snapshot<Dim>(exec, count, checkpoints->segment, latest, n - n_begin + 2);

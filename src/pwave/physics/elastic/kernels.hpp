@@ -147,11 +147,15 @@ struct State {
     }
     return f;
   }
-  /// The memory variables of checkpointed() (its last 18 fields, empty where unused: `boundary`
-  /// storage keeps the others whole).
+  /// The memory variables of checkpointed() that exist (its last 18 fields, empty where unused):
+  /// `boundary` storage keeps them whole.
   std::vector<Field<T>> memory_variables() const {
-    const std::array<Field<T>, 27> f = checkpointed();
-    return std::vector<Field<T>>(f.begin() + 9, f.end());
+    const std::array<Field<T>, 27> all = checkpointed();
+    std::vector<Field<T>> f;
+    for (auto m = all.begin() + 9; m != all.end(); ++m) {
+      if (m->size() > 0) f.push_back(*m);
+    }
+    return f;
   }
   /// f(field) for each field of checkpointed(), in its order: the one statement of the list.
   template <class S, class F>
