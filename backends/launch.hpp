@@ -214,44 +214,63 @@ struct BoxCuts {
 /// outside [lo, hi) along x, y and z, so the caller picks, at compile time, the kernel of
 /// exactly the strips the box is in. `skip_center`: leave the inner box (no strip) out, for a
 /// caller that updates it in another launch.
+///
+/// Host backends, where a slab's functors have line() and not lines(): one launch per slab
+/// (the boxes of one z and y range), each x line of it run through its three boxes in turn
+/// (left strip, inner, right strip). The strips' short lines are then read in the stream of
+/// their row, not in sweeps of their own down the grid where every line waits on memory
+/// (measured: the elastic x strips took 5 times the time per cell of the z strips). The cells
+/// and their arithmetic are those of the box-by-box launches.
 template <class Exec, class Make>
 void for_each_box_3d(const char* name, const Exec& exec, int ns, const BoxCuts& cuts,
                      const Make& make, bool skip_center = false) {
   using F = std::false_type;
   using T = std::true_type;
+  if (ns <= 0) return;
   for (int bz = 0; bz < 3; ++bz) {
     for (int by = 0; by < 3; ++by) {
-      for (int bx = 0; bx < 3; ++bx) {
-        const Box b{cuts.z[bz],     cuts.z[bz + 1], cuts.y[by],
-                    cuts.y[by + 1], cuts.x[bx],     cuts.x[bx + 1]};
-        if (b.empty() || (skip_center && bz == 1 && by == 1 && bx == 1)) continue;
-        const auto launch = [&](const auto& f) { for_each_cell_3d(name, exec, ns, b, f); };
-        switch ((bx != 1 ? 1 : 0) | (by != 1 ? 2 : 0) | (bz != 1 ? 4 : 0)) {
-          case 0:
-            launch(make(F{}, F{}, F{}));
-            break;
-          case 1:
-            launch(make(T{}, F{}, F{}));
-            break;
-          case 2:
-            launch(make(F{}, T{}, F{}));
-            break;
-          case 3:
-            launch(make(T{}, T{}, F{}));
-            break;
-          case 4:
-            launch(make(F{}, F{}, T{}));
-            break;
-          case 5:
-            launch(make(T{}, F{}, T{}));
-            break;
-          case 6:
-            launch(make(F{}, T{}, T{}));
-            break;
-          default:
-            launch(make(T{}, T{}, T{}));
-            break;
+      const int z0 = cuts.z[bz], z1 = cuts.z[bz + 1], y0 = cuts.y[by], y1 = cuts.y[by + 1];
+      if (z1 <= z0 || y1 <= y0) continue;
+      const bool inner_too = !(skip_center && bz == 1 && by == 1);
+      const auto slab = [&](auto in_y, auto in_z) {
+        using Strip = std::decay_t<decltype(make(T{}, in_y, in_z))>;
+        using Inner = std::decay_t<decltype(make(F{}, in_y, in_z))>;
+        if constexpr (uses_row_paths<Exec>() && has_line<Strip>::value && has_line<Inner>::value &&
+                      !has_lines<Strip>::value && !has_lines<Inner>::value) {
+          const Strip strip = make(T{}, in_y, in_z);
+          const Inner inner = make(F{}, in_y, in_z);
+          const int x0 = cuts.x[0], x1 = cuts.x[1], x2 = cuts.x[2], x3 = cuts.x[3];
+          const long ny = y1 - y0, lines = long(z1 - z0) * ny;
+          Kokkos::parallel_for(name, Kokkos::RangePolicy<Exec>(exec, 0, long(ns) * lines),
+                               [=](const long k) {
+                                 const int s = int(k / lines);
+                                 const long l = k % lines;
+                                 const int iz = z0 + int(l / ny), iy = y0 + int(l % ny);
+                                 if (x1 > x0) strip.line(s, iz, iy, x0, x1);
+                                 if (inner_too && x2 > x1) inner.line(s, iz, iy, x1, x2);
+                                 if (x3 > x2) strip.line(s, iz, iy, x2, x3);
+                               });
+        } else {
+          for (int bx = 0; bx < 3; ++bx) {
+            const Box b{z0, z1, y0, y1, cuts.x[bx], cuts.x[bx + 1]};
+            if (b.empty() || (bx == 1 && !inner_too)) continue;
+            if (bx == 1) {
+              for_each_cell_3d(name, exec, ns, b, make(F{}, in_y, in_z));
+            } else {
+              for_each_cell_3d(name, exec, ns, b, make(T{}, in_y, in_z));
+            }
+          }
         }
+      };
+      const bool strip_y = by != 1, strip_z = bz != 1;
+      if (strip_y && strip_z) {
+        slab(T{}, T{});
+      } else if (strip_y) {
+        slab(T{}, F{});
+      } else if (strip_z) {
+        slab(F{}, T{});
+      } else {
+        slab(F{}, F{});
       }
     }
   }
