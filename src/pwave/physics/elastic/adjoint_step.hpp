@@ -128,9 +128,15 @@ class AdjointStep {
   template <class Bar, class Gather, class Inline>
   void transpose(const char* label, const ExecSpace& exec, int count, const Bar& bar,
                  const Gather& gather, const Inline& fused) const {
-    launch_strips(label, exec, count, cuts_, bar, true);
-    for (const backend::Box& b : bar_frame_)
-      backend::for_each_cell_3d(label, exec, count, b, bar.template get<false, false, false>());
+    if (inline_.empty()) {
+      // Stored everywhere: the strips' and the inner box's bars in one launch (bar_frame_ is
+      // that inner box), so that host lines run strip, inner, strip in turn.
+      launch_strips(label, exec, count, cuts_, bar);
+    } else {
+      launch_strips(label, exec, count, cuts_, bar, true);
+      for (const backend::Box& b : bar_frame_)
+        backend::for_each_cell_3d(label, exec, count, b, bar.template get<false, false, false>());
+    }
     for (const backend::Box& b : gather_frame_)
       backend::for_each_cell_3d(label, exec, count, b, gather);
     backend::for_each_cell_3d(label, exec, count, inline_, fused);
@@ -156,7 +162,6 @@ class Imaging {
  public:
   Imaging(const ImagingState<T>& i, const Coefficients<T, Order>& c)
       : cuts_(strip_cuts(i.forward)),
-        box_(strips_inner_box<T, Dim>(i.forward, 0)),
         velocity_(i, c),
         stress_(i, c),
         reverse_velocity_{{}, i, c},
@@ -176,21 +181,37 @@ class Imaging {
   /// `forward` (the state after step n) reversed with its imaging, in one pass
   /// (ReverseStressImage). Between the strips `forward` then holds sigma^n.
   void image_stress_reversing(const ExecSpace& exec, int count) const {
-    const char* label = "pwave::physics::elastic::image_stress_reversing";
-    launch_strips(label, exec, count, cuts_, stress_, true);
-    backend::for_each_cell_3d(label, exec, count, box_, reverse_stress_);
+    launch_around("pwave::physics::elastic::image_stress_reversing", exec, count, stress_,
+                  reverse_stress_);
   }
   /// `boundary` storage: image_velocity() on the strips and, between them, the velocity update
   /// of `forward` (sigma^n, v^{n+1/2}) reversed with its imaging (ReverseVelocityImage).
   void image_velocity_reversing(const ExecSpace& exec, int count) const {
-    const char* label = "pwave::physics::elastic::image_velocity_reversing";
-    launch_strips(label, exec, count, cuts_, velocity_, true);
-    backend::for_each_cell_3d(label, exec, count, box_, reverse_velocity_);
+    launch_around("pwave::physics::elastic::image_velocity_reversing", exec, count, velocity_,
+                  reverse_velocity_);
   }
 
  private:
+  /// The strip instances of `strips` on the strips and `inner` on the box between them (the
+  /// inner box of cuts_), in one for_each_box_3d: host lines run strip, inner, strip in turn.
+  /// The two touch no common value (the images of disjoint cells; the reversal rewrites only
+  /// its own cells' fields, which the strips' images do not read).
+  template <class Strips, class Inner>
+  void launch_around(const char* label, const ExecSpace& exec, int count, const Strips& strips,
+                     const Inner& inner) const {
+    backend::for_each_box_3d(
+        label, exec, count, cuts_, [&](auto in_x, auto in_y, auto in_z) -> const auto& {
+          constexpr bool x = decltype(in_x)::value, y = decltype(in_y)::value;
+          constexpr bool z = decltype(in_z)::value;
+          if constexpr (!x && !y && !z) {
+            return inner;
+          } else {
+            return strips.template get<x, y, z>();
+          }
+        });
+  }
+
   backend::BoxCuts cuts_;
-  backend::Box box_;  ///< between the strips
   StripInstances<ImageVelocity, T, Order, Dim> velocity_;
   StripInstances<ImageStress, T, Order, Dim> stress_;
   ReverseVelocityImage<T, Order, Dim> reverse_velocity_;
