@@ -4,6 +4,7 @@
 //   bench_suite [--dims 2,3] [--orders 4,8] [--sizes2d 1000,2000] [--sizes3d 100,160]
 //               [--shots 1,4] [--nt 100] [--cpml 20] [--reps 3] [--precision float32|float64]
 //               [--gradient on|off] [--storage boundary|checkpoint|full]
+//               [--stride N] [--compression none|bf16|int8] (with --storage full)
 //               [--interior3d cells|z_march]
 //               [--equation acoustic|acoustic_variable_density|elastic] [--csv file]
 //               [--json file]
@@ -64,8 +65,10 @@ struct Options {
   int nt = 100, cpml = 20, reps = 3;
   bool gradient = true;
   std::string
-      storage;  ///< --storage; empty: the equation's default (boundary; elastic: checkpoint)
-  pwave::Interior3D interior_3d = pwave::Interior3D::cells;  ///< execution.interior_3d
+      storage;     ///< --storage; empty: the equation's default (boundary; elastic: checkpoint)
+  int stride = 1;  ///< --stride (full)
+  pwave::Compression compression = pwave::Compression::none;  ///< --compression (full)
+  pwave::Interior3D interior_3d = pwave::Interior3D::cells;   ///< execution.interior_3d
   pwave::physics::Equation equation = pwave::physics::Equation::acoustic;  ///< physics.equation
   std::string precision = "float32", csv, json;
 };
@@ -76,6 +79,7 @@ struct Options {
                "         [--sizes3d 100,160] [--shots 1,4] [--nt 100] [--cpml 20] [--reps 3]\n"
                "         [--precision float32|float64] [--gradient on|off]\n"
                "         [--storage boundary|checkpoint|full] [--interior3d cells|z_march]\n"
+               "         [--stride N] [--compression none|bf16|int8]\n"
                "         [--equation acoustic|acoustic_variable_density|elastic] [--csv file] "
                "[--json file]\n",
                msg.c_str());
@@ -110,6 +114,12 @@ Options parse(int argc, char** argv) {
       o.gradient = v == "on";
     else if (k == "--storage" && (v == "boundary" || v == "checkpoint" || v == "full"))
       o.storage = v;
+    else if (k == "--stride" && std::atoi(v.c_str()) >= 1)
+      o.stride = std::atoi(v.c_str());
+    else if (k == "--compression" && (v == "none" || v == "bf16" || v == "int8"))
+      o.compression = v == "bf16"   ? pwave::Compression::bf16
+                      : v == "int8" ? pwave::Compression::int8
+                                    : pwave::Compression::none;
     else if (k == "--interior3d" && (v == "cells" || v == "z_march"))
       o.interior_3d = v == "z_march" ? pwave::Interior3D::z_march : pwave::Interior3D::cells;
     else if (k == "--equation" && pwave::physics::parse_equation(v, o.equation))
@@ -222,11 +232,13 @@ double mb(const V& v) {
   return double(v.span()) * sizeof(typename V::value_type) / 1e6;
 }
 
-/// The gradient's storage (--storage).
+/// The gradient's storage (--storage; full's --stride and --compression).
 pwave::StorageOptions storage_of(const Options& o) {
-  return o.storage == "full"         ? pwave::Storage::full
-         : o.storage == "checkpoint" ? pwave::Storage::checkpoint
-                                     : pwave::Storage::boundary;
+  pwave::StorageOptions s = o.storage == "full"         ? pwave::Storage::full
+                            : o.storage == "checkpoint" ? pwave::Storage::checkpoint
+                                                        : pwave::Storage::boundary;
+  if (s.strategy == pwave::Storage::full) s.stride = o.stride, s.compression = o.compression;
+  return s;
 }
 
 /// An equation with its own propagator class (elastic), through the Propagator front;
@@ -305,10 +317,11 @@ int run(const Options& o) {
   const double bw = copy_bandwidth<T>();
   std::printf(
       "# pwave bench_suite %s: %s, %s, Kokkos %s, execution space %s, nt %d, CPML %d, best of"
-      " %d, 3D interior launch %s, gradient storage %s\n",
+      " %d, 3D interior launch %s, gradient storage %s (stride %d, %s)\n",
       pwave::version, pwave::physics::name(o.equation), o.precision.c_str(), pwave::kokkos_version,
       pwave::ExecSpace::name(), o.nt, o.cpml, o.reps,
-      o.interior_3d == pwave::Interior3D::z_march ? "z_march" : "cells", o.storage.c_str());
+      o.interior_3d == pwave::Interior3D::z_march ? "z_march" : "cells", o.storage.c_str(),
+      o.stride, pwave::to_string(o.compression));
   std::printf(
       "# STREAM copy: %.2f GB/s -> roofline %.3f Gcell/s at %d B/update (constant density)\n",
       bw * 1e-9, bw / (4.0 * sizeof(T)) * 1e-9, int(4 * sizeof(T)));

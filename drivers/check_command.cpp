@@ -30,16 +30,22 @@ void print_gradient_figures(const io::Deck& deck, std::size_t bytes) {
   const int per_iteration =
       deck.task == "fwi" && deck.inversion.batch_size > 0 ? deck.inversion.batch_size : nshots;
   // Both tasks propagate in chunks of at most execution.shot_batch shots (per rank).
-  const HistoryEstimate h =
-      estimate_history(p, bytes, per_iteration, deck.storage_options.interval);
+  const StorageOptions& storage = deck.storage_options;
+  const HistoryEstimate h = estimate_history(p, bytes, per_iteration, storage);
+  // What `full` keeps with the deck's stride and compression (given with `full` only).
+  const bool exact = storage.stride <= 1 && storage.compression == Compression::none;
+  char approximate[96];
+  std::snprintf(approximate, sizeof approximate, "stride %d, %s", storage.stride,
+                to_string(storage.compression));
+  const std::string full_kept =
+      exact ? "every step's state" : std::string("state pairs, ") + approximate;
   const char* chosen = to_string(deck.storage);
   if (p.equation == physics::Equation::elastic) {
     std::cout << "# gradient storage (" << chosen << " selected): checkpoint "
               << format("%.1f MB per shot", mb(h.checkpoint_per_shot)) << " (a state every "
               << h.checkpoint_interval << " steps and a segment of " << h.checkpoint_interval
-              << " states), full " << format("%.1f MB per shot", mb(h.full_per_shot))
-              << " (every step's state), boundary "
-              << format("%.1f MB per shot", mb(h.boundary_per_shot))
+              << " states), full " << format("%.1f MB per shot", mb(h.full_per_shot)) << " ("
+              << full_kept << "), boundary " << format("%.1f MB per shot", mb(h.boundary_per_shot))
               << " (every step's strips and memory variables); batch of " << h.batch
               << format(" shots: checkpoint %.1f MB, full %.1f MB, boundary %.1f MB",
                         mb(h.batch * h.checkpoint_per_shot), mb(h.batch * h.full_per_shot),
@@ -47,8 +53,9 @@ void print_gradient_figures(const io::Deck& deck, std::size_t bytes) {
               << "\n";
   } else {
     std::cout << "# gradient storage (" << chosen << " selected): full "
-              << format("%.1f MB per shot, boundary %.1f MB per shot (", mb(h.full_per_shot),
-                        mb(h.boundary_per_shot))
+              << format("%.1f MB per shot", mb(h.full_per_shot))
+              << (exact ? std::string() : std::string(" (second differences, ") + approximate + ")")
+              << format(", boundary %.1f MB per shot (", mb(h.boundary_per_shot))
               << format("%.0f frame cells, %.1f%% of the padded grid); ", h.frame_cells,
                         100.0 * h.frame_cells / double(padded_grid(p).cells()))
               << "batch of " << h.batch

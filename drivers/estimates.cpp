@@ -51,25 +51,42 @@ MemoryEstimate estimate_memory(const ForwardProblem& p, std::size_t value_bytes)
 }
 
 HistoryEstimate estimate_history(const ForwardProblem& p, std::size_t value_bytes,
-                                 int shots_per_iteration, int checkpoint_interval) {
+                                 int shots_per_iteration, const StorageOptions& storage) {
   const propagation::PaddedLayout l = propagation::PaddedLayout::of(p);
   HistoryEstimate h;
   h.frame_cells = double(l.frame().size());
   const double steps = double(p.nt) + 1.0;
+  const bool exact_full = storage.stride <= 1 && storage.compression == Compression::none;
+  const int stride = std::max(1, storage.stride);
+  // Bytes of a stored value of an approximate `full` history.
+  const double stored_bytes = storage.compression == Compression::none   ? double(value_bytes)
+                              : storage.compression == Compression::bf16 ? 2.0
+                                                                         : 1.0;
   h.full_per_shot = steps * double(l.cells()) * double(value_bytes);
+  if (!exact_full) {
+    // DifferenceHistory: the stored steps' differences and u^{n-1} (halo included).
+    const double wavefield = (l.nz + 2.0 * l.radius) * (l.nx + 2.0 * l.radius) * value_bytes;
+    h.full_per_shot =
+        double((p.nt + stride - 1) / stride) * double(l.cells()) * stored_bytes + wavefield;
+  }
   h.boundary_per_shot = steps * h.frame_cells * double(value_bytes);
   h.checkpoint_interval =
-      propagation::CheckpointHistory<double>::interval_for(p.nt, checkpoint_interval);
+      propagation::CheckpointHistory<double>::interval_for(p.nt, storage.interval);
   if (p.equation == physics::Equation::elastic) {
     // A state: every wavefield and memory variable (estimate_memory's wavefields and CPML);
-    // `full` keeps the state before every step, `checkpoint` every k-th and a segment of k (none
-    // when k = 1: the checkpoints are every state), `boundary` the wavefields on the strips (no
-    // band) and every memory variable, nt + 1 times (ElasticPropagator::history_bytes_per_shot).
+    // exact `full` keeps the state before every step, `checkpoint` every k-th and a segment of k
+    // (none when k = 1: the checkpoints are every state), `boundary` the wavefields on the strips
+    // (no band) and every memory variable, nt + 1 times
+    // (ElasticPropagator::history_bytes_per_shot).
     const MemoryEstimate m = estimate_memory(p, value_bytes);
     const double state = m.wavefields + m.cpml;
     const int k = h.checkpoint_interval;
     h.checkpoint_per_shot = double((p.nt + k - 1) / k + (k > 1 ? k : 0)) * state;
-    h.full_per_shot = double(p.nt) * state;
+    // SampledStateHistory: stride 1 keeps the state before each step, a larger stride the
+    // states before and after each stride-th step; then the two states the backward run decodes.
+    const int slots = stride == 1 ? p.nt : 2 * ((p.nt + stride - 1) / stride);
+    h.full_per_shot = exact_full ? double(p.nt) * state
+                                 : slots * state * stored_bytes / double(value_bytes) + 2 * state;
     const int axes = p.model.grid.is_3d() ? 3 : 2;
     h.frame_cells = double(l.frame(0).size());
     h.boundary_per_shot = steps * (h.frame_cells * physics::elastic::Physics::wavefields_of(axes) *

@@ -4,6 +4,7 @@
 #include <cstddef>
 
 #include "pwave/propagation/forward_problem.hpp"
+#include "pwave/propagation/storage.hpp"
 
 namespace pwave::cli {
 
@@ -39,8 +40,12 @@ struct MemoryEstimate {
 
 /// Memory of the wavefield history a gradient keeps (see pwave::Storage), in bytes.
 struct HistoryEstimate {
-  int batch = 0;                 ///< shots propagated together (and stored together)
-  double full_per_shot = 0;      ///< (nt + 1) snapshots of the padded grid (elastic: nt states)
+  int batch = 0;  ///< shots propagated together (and stored together)
+  /// (nt + 1) snapshots of the padded grid (elastic: nt states); with a stride or compression
+  /// (2D acoustic) ceil(nt / stride) second differences in that format and one wavefield, or
+  /// (elastic) the states before and after every stride-th step (nt with stride 1) in that
+  /// format and the backward run's two decoded states.
+  double full_per_shot = 0;
   double boundary_per_shot = 0;  ///< (nt + 1) snapshots of the CPML frame + a stencil band
                                  ///< (elastic: every wavefield on the strips, no band, and
                                  ///< every memory variable)
@@ -53,10 +58,12 @@ struct HistoryEstimate {
 };
 
 /// Estimates the history of a gradient over `shots_per_iteration` shots (all shots of a
-/// gradient run, inversion.batch_size of an fwi run) with values of `value_bytes` bytes,
-/// following AcousticPropagator::history_bytes_per_shot.
+/// gradient run, inversion.batch_size of an fwi run) with values of `value_bytes` bytes and the
+/// settings of `storage` (checkpoint_interval; full's stride and compression), following the
+/// propagators' history_bytes_per_shot.
 HistoryEstimate estimate_history(const ForwardProblem& problem, std::size_t value_bytes,
-                                 int shots_per_iteration, int checkpoint_interval = 0);
+                                 int shots_per_iteration,
+                                 const StorageOptions& storage = StorageOptions());
 
 /// Estimates the memory of forward_model for `problem` with values of `value_bytes` bytes
 /// (4 for float32, 8 for float64).

@@ -21,19 +21,23 @@ namespace pwave::cli {
 template <class T>
 void run_gradient_task(const io::Deck& deck, const fs::path& dir) {
   const ForwardProblem& p = deck.problem;
-  const HistoryEstimate h = estimate_history(p, sizeof(T), 0, deck.storage_options.interval);
+  const StorageOptions& o = deck.storage_options;
+  const HistoryEstimate h = estimate_history(p, sizeof(T), 0, o);
   const double per_shot = deck.storage == Storage::full         ? h.full_per_shot
                           : deck.storage == Storage::checkpoint ? h.checkpoint_per_shot
                                                                 : h.boundary_per_shot;
+  const double mb = per_shot / (1024.0 * 1024.0);
   char line[256];
-  if (deck.storage == Storage::boundary || deck.storage_options.exact_full() ||
-      (deck.storage == Storage::checkpoint && p.equation == physics::Equation::elastic)) {
-    std::snprintf(line, sizeof line, "gradient: %s storage, %.1f MB per shot x %d shots per batch",
-                  to_string(deck.storage), per_shot / (1024.0 * 1024.0), h.batch);
+  if (deck.storage == Storage::checkpoint && p.equation != physics::Equation::elastic) {
+    std::snprintf(line, sizeof line, "gradient: checkpoint storage (interval %d)",
+                  h.checkpoint_interval);
+  } else if (deck.storage == Storage::full && !o.exact_full()) {
+    std::snprintf(line, sizeof line,
+                  "gradient: full storage (stride %d, %s), %.1f MB per shot x %d shots per batch",
+                  o.stride, to_string(o.compression), mb, h.batch);
   } else {
-    std::snprintf(line, sizeof line, "gradient: %s storage (interval %d, stride %d, %s)",
-                  to_string(deck.storage), deck.storage_options.interval,
-                  deck.storage_options.stride, to_string(deck.storage_options.compression));
+    std::snprintf(line, sizeof line, "gradient: %s storage, %.1f MB per shot x %d shots per batch",
+                  to_string(deck.storage), mb, h.batch);
   }
   log::info(line);
   if (deck.misfit.function != misfit::Misfit::l2)

@@ -117,7 +117,7 @@ TEST(Cli3D, ForwardThenGradientThenFwiEndToEnd) {
       pwave("check '" + gradient.string() + "' --set gradient.storage=full --set gradient.stride=2",
             dir),
       2,
-      "--set: 'gradient.stride': 3D gradients keep every step (stride 1) in "
+      "--set: 'gradient.stride': 3D acoustic gradients keep every step (stride 1) in "
       "this version");
 }
 

@@ -199,6 +199,18 @@ TEST(CliElastic, CheckPrintsTheCheckpointMemory) {
                        "memory variables); batch of 2 shots: checkpoint 6.3 MB, full 31.5 MB, "
                        "boundary 21.4 MB"))
       << r.out;
+  // `full` every 4th step's state pair in int8: 50 states of a quarter the bytes, and the two the
+  // backward run decodes into, 14.5 of the 100 states of exact `full`.
+  const fs::path sampled_deck = dir / "fwi_sampled.yaml";
+  std::string text = read_text(deck);
+  const std::string interval = "gradient: {checkpoint_interval: 10}";
+  text.replace(text.find(interval), interval.size(),
+               "gradient: {storage: full, stride: 4, compression: int8}");
+  write_file(sampled_deck, text);
+  const Result sampled = pwave("check '" + sampled_deck.string() + "'", dir);
+  ASSERT_EQ(sampled.code, 0) << sampled.err;
+  EXPECT_TRUE(contains(sampled.out, "full 2.3 MB per shot (state pairs, stride 4, int8)"))
+      << sampled.out;
 }
 
 }  // namespace

@@ -302,8 +302,9 @@ TEST(DeckElastic, SeveralComponents) {
                     "vx is a particle velocity, which the elastic equation records");
 }
 
-// The elastic gradient keeps checkpoints (the default), every step's state (`full`, exact
-// only) or the strips of every step (`boundary`).
+// The elastic gradient keeps checkpoints (the default), every step's state (`full`; with a
+// stride or compression every stride-th step's states, 2D and 3D) or the strips of every step
+// (`boundary`).
 TEST(DeckElastic, GradientStorageIsCheckpointFullOrBoundary) {
   std::string d = elastic_fwi_deck("", "{vp: [1500.0, 3000.0]}");
   EXPECT_EQ(io::load_deck_text(d, "deck.yaml").storage, Storage::checkpoint);
@@ -317,10 +318,14 @@ TEST(DeckElastic, GradientStorageIsCheckpointFullOrBoundary) {
   EXPECT_EQ(
       io::load_deck_text(edit(d, "storage: checkpoint", "storage: boundary"), "deck.yaml").storage,
       Storage::boundary);
-  EXPECT_DECK_ERROR(deck_error(edit(d, "storage: checkpoint", "storage: full, stride: 2")),
-                    "gradient.stride", "deck.yaml:25", "keeps every step (stride 1)");
-  EXPECT_DECK_ERROR(deck_error(edit(d, "storage: checkpoint", "storage: full, compression: bf16")),
-                    "gradient.compression", "deck.yaml:25", "keeps uncompressed states");
+  const io::Deck sampled = io::load_deck_text(
+      edit(d, "storage: checkpoint", "storage: full, stride: 3, compression: int8"), "deck.yaml");
+  EXPECT_EQ(sampled.storage_options.stride, 3);
+  EXPECT_EQ(sampled.storage_options.compression, Compression::int8);
+  EXPECT_DECK_ERROR(deck_error(edit(d, "storage: checkpoint", "storage: boundary, stride: 2")),
+                    "gradient.stride", "deck.yaml:25", "applies to storage: full only");
+  EXPECT_DECK_ERROR(deck_error(edit(d, "storage: checkpoint", "storage: full, stride: 0")),
+                    "gradient.stride", "deck.yaml:25", "expected a positive integer");
 }
 
 TEST(DeckElastic, SourceTypeAndComponentMistakes) {

@@ -19,18 +19,20 @@ double bytes_of(const V& v) {
   return double(v.span()) * sizeof(typename V::value_type);
 }
 
-/// Which of the four types `h` holds, by name ("" when empty); checks that only one answers.
+/// Which of the five types `h` holds, by name ("" when empty); checks that only one answers.
 std::string strategy_of(const History& h) {
   const bool full = h.get_if<FullHistory<float>>() != nullptr;
   const bool frames = h.get_if<FrameHistory<float>>() != nullptr;
   const bool checkpoints = h.get_if<CheckpointHistory<float>>() != nullptr;
   const bool differences = h.get_if<DifferenceHistory<float>>() != nullptr;
-  EXPECT_LE(int(full) + int(frames) + int(checkpoints) + int(differences), 1);
-  EXPECT_EQ(h.empty(), !(full || frames || checkpoints || differences));
+  const bool states = h.get_if<SampledStateHistory<float>>() != nullptr;
+  EXPECT_LE(int(full) + int(frames) + int(checkpoints) + int(differences) + int(states), 1);
+  EXPECT_EQ(h.empty(), !(full || frames || checkpoints || differences || states));
   return full          ? "full"
          : frames      ? "frames"
          : checkpoints ? "checkpoints"
          : differences ? "differences"
+         : states      ? "sampled states"
                        : "";
 }
 
@@ -144,6 +146,56 @@ TEST(WavefieldHistory, ElasticBoundaryKeepsFramesAndMemoryVariables2D) {
 
 TEST(WavefieldHistory, ElasticBoundaryKeepsFramesAndMemoryVariables3D) {
   expect_elastic_frames(true);
+}
+
+// The elastic `full` history with a stride or compression: the states before and after every
+// stride-th step (nt of them with stride 1), every field of the state in the format asked; what
+// it allocates and the backward run's two decoded states are history_bytes_per_shot().
+void expect_elastic_samples(bool is3d) {
+  ForwardProblem p = two_shots(is3d);
+  p.equation = physics::Equation::elastic;
+  p.model.vs.assign(p.model.vp.size(), 1000.0);
+  p.model.rho.assign(p.model.vp.size(), 2000.0);
+  const ElasticPropagator<float> prop(p);
+  const int count = prop.batch_capacity();
+  // A state: the bytes of exact `full`, which keeps nt of them (the state before each step).
+  const double state = prop.history_bytes_per_shot(Storage::full) / p.nt;
+  struct Case {
+    int stride;
+    Compression compression;
+    int slots;
+    double value_bytes;
+  };
+  for (const Case c : {Case{3, Compression::int8, 20, 1.0}, Case{1, Compression::bf16, 30, 2.0},
+                       Case{4, Compression::none, 16, 4.0}}) {
+    StorageOptions o(Storage::full);
+    o.stride = c.stride;
+    o.compression = c.compression;
+    const ElasticPropagator<float>::History h = prop.make_history(count, o);
+    ASSERT_EQ(strategy_of(h), "sampled states");
+    EXPECT_TRUE(h.holds(p.nt, count));
+    EXPECT_FALSE(h.holds(p.nt + 3, count));
+    const auto& s = *h.get_if<SampledStateHistory<float>>();
+    EXPECT_EQ(s.stride, c.stride);
+    double allocated = 0;
+    for (const auto& f : s.fields) {
+      allocated += bytes_of(f.plain) + bytes_of(f.half) + bytes_of(f.bytes);
+      EXPECT_EQ(f.plain.extent(0) + f.half.extent(0) + f.bytes.extent(0),
+                f.plain.size() + f.half.size() + f.bytes.size() > 0 ? std::size_t(c.slots) : 0u);
+    }
+    EXPECT_EQ(s.scale.size() > 0, c.compression == Compression::int8);
+    const double expected = c.slots * state * c.value_bytes / sizeof(float);
+    EXPECT_DOUBLE_EQ(allocated / count, expected);
+    EXPECT_DOUBLE_EQ(prop.history_bytes_per_shot(o), expected + 2 * state);
+  }
+}
+
+TEST(WavefieldHistory, ElasticSampledFullKeepsPairsOfStates2D) {
+  expect_elastic_samples(false);
+}
+
+TEST(WavefieldHistory, ElasticSampledFullKeepsPairsOfStates3D) {
+  expect_elastic_samples(true);
 }
 
 }  // namespace

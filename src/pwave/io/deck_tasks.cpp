@@ -50,8 +50,9 @@ void read_gradient_section(const DeckReader& r, const Node& root, Deck& deck, No
   if (DeckReader::given(g)) r.check_keys(g, "gradient");
   const Node storage = r.child(g, "gradient", "storage");
   const bool three_d = deck.problem.model.grid.is_3d();
-  // The elastic equation keeps whole states (checkpoints, or every step's) or the strips and
-  // memory variables of every step (boundary); checkpoints by default, the smallest history.
+  // The elastic equation keeps whole states (checkpoints, every step's, or with a stride or
+  // compression every stride-th step's pair) or the strips and memory variables of every step
+  // (boundary); checkpoints by default, the smallest history.
   const bool elastic = deck.problem.equation == physics::Equation::elastic;
   const std::string s = DeckReader::given(storage) ? r.choice(storage, "gradient.storage",
                                                               {"boundary", "checkpoint", "full"})
@@ -79,12 +80,9 @@ void read_gradient_section(const DeckReader& r, const Node& root, Deck& deck, No
       r.fail("gradient.stride", stride, "applies to storage: full only");
     }
     o.stride = r.integer(stride, "gradient.stride", 1);
-    if (elastic && o.stride != 1) {
+    if (three_d && !elastic && o.stride != 1) {
       r.fail("gradient.stride", stride,
-             "the elastic equation's full storage keeps every step (stride 1) in this version");
-    }
-    if (three_d && o.stride != 1) {
-      r.fail("gradient.stride", stride, "3D gradients keep every step (stride 1) in this version");
+             "3D acoustic gradients keep every step (stride 1) in this version");
     }
   }
   const Node compression = r.child(g, "gradient", "compression");
@@ -96,13 +94,9 @@ void read_gradient_section(const DeckReader& r, const Node& root, Deck& deck, No
     o.compression = c == "bf16"   ? Compression::bf16
                     : c == "int8" ? Compression::int8
                                   : Compression::none;
-    if (elastic && o.compression != Compression::none) {
+    if (three_d && !elastic && o.compression != Compression::none) {
       r.fail("gradient.compression", compression,
-             "the elastic equation's full storage keeps uncompressed states in this version");
-    }
-    if (three_d && o.compression != Compression::none) {
-      r.fail("gradient.compression", compression,
-             "3D gradients keep uncompressed snapshots in this version");
+             "3D acoustic gradients keep uncompressed snapshots in this version");
     }
   }
   if (deck.storage == Storage::full) {

@@ -210,10 +210,13 @@ void ElasticPropagator<T>::forward_impl(int count, const Traces<T>& traces,
   const Steps<Order, Dim> steps(*this, st_, traces);
   const auto* checkpoints = history.template get_if<propagation::CheckpointHistory<T>>();
   const auto* frames = history.template get_if<propagation::FrameHistory<T>>();
+  const auto* samples = history.template get_if<propagation::SampledStateHistory<T>>();
   std::optional<elastic_loops::StateFrames<T>> saved;
   if (frames) saved.emplace(*frames, st_, frame_region(), Dim);
   for (int n = 0; n < problem_.nt; ++n) {
     if (saved) saved->store(exec, count, n);
+    const bool sampled = samples && samples->samples(n);
+    if (sampled) samples->store(exec, st_, samples->slot_before(n), count);
     if (checkpoints && n % checkpoints->interval == 0) {
       checkpoints->for_each_saved(
           st_, n / checkpoints->interval, [&](const auto& slot, const Field<T>& field) {
@@ -226,6 +229,9 @@ void ElasticPropagator<T>::forward_impl(int count, const Traces<T>& traces,
     }
     steps.record(exec, count, n);
     steps.step(exec, count, n);
+    if (sampled && samples->stores_after(n, problem_.nt)) {
+      samples->store(exec, st_, samples->slot_after(n), count);
+    }
     if (problem_.check_interval > 0 && (n + 1) % problem_.check_interval == 0) {
       this->check_finite(st_.sxx, count, n + 1);
     }
@@ -246,15 +252,15 @@ struct ElasticPropagator<T>::Backward {
   el::AdjointState<T> adj;
   std::vector<el::State<T>> segment;
   Field<T> image[8];
-  int interval = 0;
+  int states = 0;  ///< asked for: segment.size(), or 1 for none
 };
 
 template <class T>
-void ElasticPropagator<T>::allocate_backward(int interval) {
-  if (back_ && back_->interval == interval) return;
+void ElasticPropagator<T>::allocate_backward(int states) {
+  if (back_ && back_->states == states) return;
   const bool is3d = problem_.model.grid.is_3d();
   back_ = std::make_shared<Backward>();
-  back_->interval = interval;
+  back_->states = states;
   back_->adj.st = fresh_state(capacity_);
   for (int i = 0; i < 3; ++i) {
     for (int c = 0; c < 3; ++c) {
@@ -264,8 +270,8 @@ void ElasticPropagator<T>::allocate_backward(int interval) {
     }
   }
   // Checkpoints every step (storage full) are the segment's states themselves.
-  if (interval > 1) {
-    for (int k = 0; k < interval; ++k) back_->segment.push_back(fresh_state(capacity_));
+  if (states > 1) {
+    for (int k = 0; k < states; ++k) back_->segment.push_back(fresh_state(capacity_));
   }
   for (int k = 0; k < imaging_channels(); ++k) {
     back_->image[k] = Field<T>("pwave::elastic::image", capacity_, st_.nz, st_.ny * st_.nx);
@@ -294,7 +300,8 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
   using Range3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;
   const auto* checkpoints = history.template get_if<propagation::CheckpointHistory<T>>();
   const auto* frames = history.template get_if<propagation::FrameHistory<T>>();
-  allocate_backward(checkpoints ? checkpoints->interval : 1);
+  const auto* samples = history.template get_if<propagation::SampledStateHistory<T>>();
+  allocate_backward(checkpoints ? checkpoints->interval : samples ? 2 : 1);
   Backward& b = *back_;
   ExecSpace exec;
   const int channels = imaging_channels();
@@ -388,6 +395,32 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
             forward.unstep_velocity(
                 exec, count, n, [&] { image.image_velocity_reversing(exec, count); }, saved);
           });
+    }
+  } else if (samples) {
+    // `full` with a stride or compression: step n's images for every stride-th n alone, from
+    // the states kept (Imaging is linear in the forward state: decoded times stride into the
+    // segment's two states, they image stride times the step's share); the other steps run the
+    // adjoint alone. held[i]: the slot segment[i] holds (with stride 1 the state before step
+    // n + 1, decoded for it, is the state after step n).
+    int held[2] = {-1, -1};
+    const auto holding = [&](int slot, int keep) {
+      for (int i = 0; i < 2; ++i)
+        if (held[i] == slot) return i;
+      const int i = keep == 0 ? 1 : 0;
+      samples->load(exec, b.segment[std::size_t(i)], slot, count, T(samples->stride));
+      held[i] = slot;
+      return i;
+    };
+    for (int n = problem_.nt - 1; n >= 0; --n) {
+      if (!samples->samples(n)) {
+        backward_step(
+            n, [] {}, [] {});
+        continue;
+      }
+      const int after = n + 1 < problem_.nt ? holding(samples->slot_after(n), -1) : -1;
+      const int before = holding(samples->slot_before(n), after);
+      image_from(n, after >= 0 ? &image_of[std::size_t(after)] : nullptr,
+                 image_of[std::size_t(before)]);
     }
   } else if (checkpoints->interval == 1) {
     // Every state kept (storage full): the images read the saved states, no forward step. One

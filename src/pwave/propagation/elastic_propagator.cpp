@@ -263,7 +263,8 @@ void ElasticPropagator<T>::forward(const std::vector<int>& shots, const Traces<T
   const int count = int(shots.size());
   check_traces("ElasticPropagator::forward: the traces", traces, count);
   if (!history.empty() && !history.template get_if<propagation::CheckpointHistory<T>>() &&
-      !history.template get_if<propagation::FrameHistory<T>>()) {
+      !history.template get_if<propagation::FrameHistory<T>>() &&
+      !history.template get_if<propagation::SampledStateHistory<T>>()) {
     throw RuntimeError(
         "ElasticPropagator: the elastic equation keeps whole states or frames (checkpoint, full "
         "or boundary)");
@@ -281,9 +282,9 @@ void ElasticPropagator<T>::forward(const std::vector<int>& shots, const Traces<T
 // Histories.
 
 namespace {
-/// The checkpoint options of an elastic history: `full` keeps the state before every step (a
-/// checkpoint every step, and the backward run images from them without recomputing), exact
-/// only (every step, uncompressed); none for the others (`boundary`, inexact `full`).
+/// The checkpoint options of an elastic history: exact `full` keeps the state before every step
+/// (a checkpoint every step, and the backward run images from them without recomputing); none
+/// for the others (`boundary`; `full` with a stride or compression keeps sampled states).
 std::optional<StorageOptions> elastic_checkpoints(const StorageOptions& options) {
   if (options.strategy == Storage::checkpoint) return options;
   if (!options.exact_full()) return std::nullopt;
@@ -300,12 +301,11 @@ typename ElasticPropagator<T>::History ElasticPropagator<T>::make_history(
     return History(propagation::FrameHistory<T>::allocate(
         frame_region(), problem_.nt, count, int(st_.wavefields().size()), st_.memory_variables()));
   }
-  const std::optional<StorageOptions> kept = elastic_checkpoints(options);
-  if (!kept) {
-    throw RuntimeError(
-        std::string("ElasticPropagator: gradient.storage full keeps every whole "
-                    "state for the elastic equation (stride 1, compression none)"));
+  if (options.strategy == Storage::full && !options.exact_full()) {
+    if (options.stride < 1) throw RuntimeError("ElasticPropagator: gradient.stride must be >= 1");
+    return History(propagation::SampledStateHistory<T>::allocate(st_, problem_.nt, count, options));
   }
+  const std::optional<StorageOptions> kept = elastic_checkpoints(options);
   auto h = propagation::CheckpointHistory<T>::allocate(st_, problem_.nt, count, *kept);
   h.segment = decltype(h.segment)();  // the backward run keeps its own segment of whole states
   return History(std::move(h));
@@ -319,12 +319,16 @@ double ElasticPropagator<T>::history_bytes_per_shot(const StorageOptions& option
     return propagation::FrameHistory<T>::bytes_per_shot(frame_region(), problem_.nt,
                                                         int(st_.wavefields().size()), memory);
   }
-  const std::optional<StorageOptions> kept = elastic_checkpoints(options);
-  if (!kept) return 0.0;
-  const int k = propagation::CheckpointHistory<T>::interval_for(problem_.nt, kept->interval);
-  const double checkpoints = (problem_.nt + k - 1) / k;
   double state = 0;
   for (const Field<T>& f : st_.checkpointed()) state += double(f.extent(1)) * f.extent(2);
+  if (options.strategy == Storage::full && !options.exact_full()) {
+    // The sampled states, and the two the backward run decodes them into.
+    return propagation::SampledStateHistory<T>::bytes_per_shot(st_, problem_.nt, options) +
+           2 * state * sizeof(T);
+  }
+  const std::optional<StorageOptions> kept = elastic_checkpoints(options);
+  const int k = propagation::CheckpointHistory<T>::interval_for(problem_.nt, kept->interval);
+  const double checkpoints = (problem_.nt + k - 1) / k;
   // The checkpoints, and the backward run's segment of k states (none when k = 1).
   return (checkpoints + (k > 1 ? k : 0)) * state * sizeof(T);
 }

@@ -9,21 +9,24 @@
 #include "pwave/propagation/checkpoint_history.hpp"
 #include "pwave/propagation/compressed_storage.hpp"
 #include "pwave/propagation/full_history.hpp"
+#include "pwave/propagation/sampled_state_history.hpp"
 
 namespace pwave::propagation {
 
 /// Exactly one of FullHistory (Storage::full), FrameHistory (boundary), CheckpointHistory
-/// (checkpoint) and DifferenceHistory (full with a stride or compression), or nothing (a
+/// (checkpoint), DifferenceHistory (full with a stride or compression, the acoustic equations)
+/// and SampledStateHistory (the same, equations imaging whole states), or nothing (a
 /// forward run that keeps nothing: the default). A value type whose copies share the device
 /// arrays (Kokkos views); get_if<H>() tells which strategy it is.
 template <class T>
 class WavefieldHistory {
  public:
   WavefieldHistory() = default;
-  WavefieldHistory(FullHistory<T> h) : held_(std::move(h)) {}        // NOLINT: one of the four
-  WavefieldHistory(FrameHistory<T> h) : held_(std::move(h)) {}       // NOLINT
-  WavefieldHistory(CheckpointHistory<T> h) : held_(std::move(h)) {}  // NOLINT
-  WavefieldHistory(DifferenceHistory<T> h) : held_(std::move(h)) {}  // NOLINT
+  WavefieldHistory(FullHistory<T> h) : held_(std::move(h)) {}          // NOLINT: one of the five
+  WavefieldHistory(FrameHistory<T> h) : held_(std::move(h)) {}         // NOLINT
+  WavefieldHistory(CheckpointHistory<T> h) : held_(std::move(h)) {}    // NOLINT
+  WavefieldHistory(DifferenceHistory<T> h) : held_(std::move(h)) {}    // NOLINT
+  WavefieldHistory(SampledStateHistory<T> h) : held_(std::move(h)) {}  // NOLINT
 
   /// The history if it is an H, else nullptr.
   template <class H>
@@ -47,7 +50,7 @@ class WavefieldHistory {
 
  private:
   std::variant<std::monostate, FullHistory<T>, FrameHistory<T>, CheckpointHistory<T>,
-               DifferenceHistory<T>>
+               DifferenceHistory<T>, SampledStateHistory<T>>
       held_;
 };
 
