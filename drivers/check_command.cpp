@@ -38,7 +38,7 @@ void print_gradient_figures(const io::Deck& deck, std::size_t bytes) {
   std::snprintf(approximate, sizeof approximate, "stride %d, %s", storage.stride,
                 to_string(storage.compression));
   const std::string full_kept =
-      exact ? "every step's state" : std::string("state pairs, ") + approximate;
+      exact ? std::string("every step's state") : std::string(approximate);
   const char* chosen = to_string(deck.storage);
   if (p.equation == physics::Equation::elastic) {
     std::cout << "# gradient storage (" << chosen << " selected): checkpoint "

@@ -82,11 +82,11 @@ HistoryEstimate estimate_history(const ForwardProblem& p, std::size_t value_byte
     const double state = m.wavefields + m.cpml;
     const int k = h.checkpoint_interval;
     h.checkpoint_per_shot = double((p.nt + k - 1) / k + (k > 1 ? k : 0)) * state;
-    // SampledStateHistory: stride 1 keeps the state before each step, a larger stride the
-    // states before and after each stride-th step; then the two states the backward run decodes.
-    const int slots = stride == 1 ? p.nt : 2 * ((p.nt + stride - 1) / stride);
+    // SampledStateHistory: a state's fields per imaged step, then the state the backward run
+    // decodes them into.
+    const int slots = (p.nt + stride - 1) / stride;
     h.full_per_shot = exact_full ? double(p.nt) * state
-                                 : slots * state * stored_bytes / double(value_bytes) + 2 * state;
+                                 : slots * state * stored_bytes / double(value_bytes) + state;
     const int axes = p.model.grid.is_3d() ? 3 : 2;
     h.frame_cells = double(l.frame(0).size());
     h.boundary_per_shot = steps * (h.frame_cells * physics::elastic::Physics::wavefields_of(axes) *

@@ -43,8 +43,7 @@ struct HistoryEstimate {
   int batch = 0;  ///< shots propagated together (and stored together)
   /// (nt + 1) snapshots of the padded grid (elastic: nt states); with a stride or compression
   /// (2D acoustic) ceil(nt / stride) second differences in that format and one wavefield, or
-  /// (elastic) the states before and after every stride-th step (nt with stride 1) in that
-  /// format and the backward run's two decoded states.
+  /// (elastic) ceil(nt / stride) states in that format and the backward run's decoded state.
   double full_per_shot = 0;
   double boundary_per_shot = 0;  ///< (nt + 1) snapshots of the CPML frame + a stencil band
                                  ///< (elastic: every wavefield on the strips, no band, and

@@ -182,6 +182,26 @@ double worst(const std::vector<double>& v) {
   return *std::max_element(v.begin(), v.end());
 }
 
+// State::imaged_after(k) names the fields of checkpointed() that step n's imaging reads from the
+// state after the step (the velocities and their memory variables, strains_of) and no others:
+// the sampled `full` history keeps those from the state after the step and the rest from the
+// state before it.
+TEST(ElasticState, ImagedAfterNamesTheVelocitiesAndTheirMemoryVariables) {
+  using S = physics::elastic::State<double>;
+  S st;
+  const auto field = [](const std::string& name) { return Field<double>(name, 1, 1, 1); };
+  st.vx = field("v"), st.vy = field("v"), st.vz = field("v");
+  st.sxx = field("s"), st.syy = field("s"), st.szz = field("s");
+  st.sxy = field("s"), st.sxz = field("s"), st.syz = field("s");
+  for (auto& a : st.cpml) {
+    for (int c = 0; c < 3; ++c) a.stress[c] = field("s"), a.velocity[c] = field("v");
+  }
+  const auto fields = st.checkpointed();
+  for (int k = 0; k < int(fields.size()); ++k) {
+    EXPECT_EQ(S::imaged_after(k), fields[std::size_t(k)].label() == "v") << k;
+  }
+}
+
 TEST(ElasticKernels, LineForceMatchesTheAnalyticGreensFunction) {
   // 5 m cells: 20 points per S wavelength at the peak (10 Hz), 8 at 2.5 times it. Measured
   // 2.7e-4 - 5.4e-4 (growing with the distance), the time discretisation's: at dt = 0.5 ms it

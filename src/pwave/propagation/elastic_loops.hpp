@@ -216,7 +216,7 @@ void ElasticPropagator<T>::forward_impl(int count, const Traces<T>& traces,
   for (int n = 0; n < problem_.nt; ++n) {
     if (saved) saved->store(exec, count, n);
     const bool sampled = samples && samples->samples(n);
-    if (sampled) samples->store(exec, st_, samples->slot_before(n), count);
+    if (sampled) samples->store(exec, st_, samples->slot(n), count, false);
     if (checkpoints && n % checkpoints->interval == 0) {
       checkpoints->for_each_saved(
           st_, n / checkpoints->interval, [&](const auto& slot, const Field<T>& field) {
@@ -229,9 +229,7 @@ void ElasticPropagator<T>::forward_impl(int count, const Traces<T>& traces,
     }
     steps.record(exec, count, n);
     steps.step(exec, count, n);
-    if (sampled && samples->stores_after(n, problem_.nt)) {
-      samples->store(exec, st_, samples->slot_after(n), count);
-    }
+    if (sampled) samples->store(exec, st_, samples->slot(n), count, true);
     if (problem_.check_interval > 0 && (n + 1) % problem_.check_interval == 0) {
       this->check_finite(st_.sxx, count, n + 1);
     }
@@ -252,15 +250,16 @@ struct ElasticPropagator<T>::Backward {
   el::AdjointState<T> adj;
   std::vector<el::State<T>> segment;
   Field<T> image[8];
-  int states = 0;  ///< asked for: segment.size(), or 1 for none
+  el::State<T> decoded;  ///< sampled `full` storage: a slot decoded (allocated when first used)
+  int interval = 0;
 };
 
 template <class T>
-void ElasticPropagator<T>::allocate_backward(int states) {
-  if (back_ && back_->states == states) return;
+void ElasticPropagator<T>::allocate_backward(int interval) {
+  if (back_ && back_->interval == interval) return;
   const bool is3d = problem_.model.grid.is_3d();
   back_ = std::make_shared<Backward>();
-  back_->states = states;
+  back_->interval = interval;
   back_->adj.st = fresh_state(capacity_);
   for (int i = 0; i < 3; ++i) {
     for (int c = 0; c < 3; ++c) {
@@ -270,8 +269,8 @@ void ElasticPropagator<T>::allocate_backward(int states) {
     }
   }
   // Checkpoints every step (storage full) are the segment's states themselves.
-  if (states > 1) {
-    for (int k = 0; k < states; ++k) back_->segment.push_back(fresh_state(capacity_));
+  if (interval > 1) {
+    for (int k = 0; k < interval; ++k) back_->segment.push_back(fresh_state(capacity_));
   }
   for (int k = 0; k < imaging_channels(); ++k) {
     back_->image[k] = Field<T>("pwave::elastic::image", capacity_, st_.nz, st_.ny * st_.nx);
@@ -301,8 +300,9 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
   const auto* checkpoints = history.template get_if<propagation::CheckpointHistory<T>>();
   const auto* frames = history.template get_if<propagation::FrameHistory<T>>();
   const auto* samples = history.template get_if<propagation::SampledStateHistory<T>>();
-  allocate_backward(checkpoints ? checkpoints->interval : samples ? 2 : 1);
+  allocate_backward(checkpoints ? checkpoints->interval : 1);
   Backward& b = *back_;
+  if (samples && b.decoded.vx.size() == 0) b.decoded = fresh_state(capacity_);
   ExecSpace exec;
   const int channels = imaging_channels();
   for (int k = 0; k < channels; ++k) Kokkos::deep_copy(exec, b.image[k], T(0));
@@ -397,30 +397,22 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
           });
     }
   } else if (samples) {
-    // `full` with a stride or compression: step n's images for every stride-th n alone, from
-    // the states kept (Imaging is linear in the forward state: decoded times stride into the
-    // segment's two states, they image stride times the step's share); the other steps run the
-    // adjoint alone. held[i]: the slot segment[i] holds (with stride 1 the state before step
-    // n + 1, decoded for it, is the state after step n).
-    int held[2] = {-1, -1};
-    const auto holding = [&](int slot, int keep) {
-      for (int i = 0; i < 2; ++i)
-        if (held[i] == slot) return i;
-      const int i = keep == 0 ? 1 : 0;
-      samples->load(exec, b.segment[std::size_t(i)], slot, count, T(samples->stride));
-      held[i] = slot;
-      return i;
-    };
+    // `full` with a stride or compression: step n's images for every stride-th n alone, from its
+    // slot decoded times stride into one state (the imaging is linear in the forward fields, so
+    // they image stride times the step's share; image_stress reads the fields kept from the state
+    // after the step, image_velocity those from the state before it); the other steps run the
+    // adjoint alone.
+    el::ImagingState<T> i = images;
+    i.forward = b.decoded;
+    const el::Imaging<T, Order, Dim> image_decoded(i, coef);
     for (int n = problem_.nt - 1; n >= 0; --n) {
       if (!samples->samples(n)) {
         backward_step(
             n, [] {}, [] {});
         continue;
       }
-      const int after = n + 1 < problem_.nt ? holding(samples->slot_after(n), -1) : -1;
-      const int before = holding(samples->slot_before(n), after);
-      image_from(n, after >= 0 ? &image_of[std::size_t(after)] : nullptr,
-                 image_of[std::size_t(before)]);
+      samples->load(exec, b.decoded, samples->slot(n), count, T(samples->stride));
+      image_from(n, n + 1 < problem_.nt ? &image_decoded : nullptr, image_decoded);
     }
   } else if (checkpoints->interval == 1) {
     // Every state kept (storage full): the images read the saved states, no forward step. One

@@ -322,9 +322,9 @@ double ElasticPropagator<T>::history_bytes_per_shot(const StorageOptions& option
   double state = 0;
   for (const Field<T>& f : st_.checkpointed()) state += double(f.extent(1)) * f.extent(2);
   if (options.strategy == Storage::full && !options.exact_full()) {
-    // The sampled states, and the two the backward run decodes them into.
+    // The slots, and the state the backward run decodes them into.
     return propagation::SampledStateHistory<T>::bytes_per_shot(st_, problem_.nt, options) +
-           2 * state * sizeof(T);
+           state * sizeof(T);
   }
   const std::optional<StorageOptions> kept = elastic_checkpoints(options);
   const int k = propagation::CheckpointHistory<T>::interval_for(problem_.nt, kept->interval);

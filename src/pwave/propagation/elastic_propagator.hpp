@@ -5,8 +5,8 @@
 // and the exact adjoint with the gradients with respect to vp, vs and rho. The gradient needs the
 // whole state before and after every step: it keeps checkpoints (Storage::checkpoint) and
 // recomputes one segment at a time, keeps every step's state (Storage::full; with a stride or
-// compression the states before and after every stride-th step, stored in the format asked:
-// approximate), or keeps the CPML strips and memory variables of every step and runs the
+// compression what every stride-th step's imaging reads, in the format asked: approximate), or
+// keeps the CPML strips and memory variables of every step and runs the
 // interior backwards (Storage::boundary).
 
 #include <array>
@@ -72,10 +72,9 @@ class ElasticPropagator : public BatchPropagator<T> {
                     long steps_before, long steps_total, const History& history);
   template <int Order, int Dim>
   void backward_impl(int count, const Traces<T>& residual, const History& history);
-  /// back_ with a segment of `states` forward states (kept while that number stays): a
-  /// checkpoint interval, 2 for sampled `full` storage (the states it decodes), none for 1
-  /// (exact `full` and `boundary` storage).
-  void allocate_backward(int states);
+  /// back_ for checkpoints `interval` steps apart (kept while the interval stays; 1 for full and
+  /// boundary storage: no segment).
+  void allocate_backward(int interval);
   /// The `boundary` storage's frame: the CPML strips, without the acoustic equations' band (the
   /// interior update reads no memory variable), in st_'s column map.
   propagation::FrameRegion frame_region() const;

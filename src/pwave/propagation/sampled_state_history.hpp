@@ -1,7 +1,7 @@
 #pragma once
 // The approximate `full` history of an equation whose gradient images whole states (elastic):
-// the state before and the state after every stride-th step, in the run's precision, bfloat16,
-// or int8 with one scale per stored state, field and shot.
+// what every stride-th step's imaging reads of the states before and after it, in the run's
+// precision, bfloat16, or int8 with one scale per stored field, slot and shot.
 
 #include <cstdint>
 #include <string>
@@ -37,71 +37,112 @@ struct SampledField {
   Slots<std::int8_t> bytes;
 };
 
-/// scale(slot, f, s) = max |field(s, ., .)| / 127 for shot s: one team per shot, written on the
-/// device (the time loop does not wait for the host).
+/// The bits of |v| as an unsigned integer: non-negative floats order as their bits do, and an
+/// integer maximum vectorises on hosts where a floating-point one does not.
+template <class T>
+KOKKOS_INLINE_FUNCTION auto magnitude_bits(T v) {
+  using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+  union {
+    T t;
+    Bits b;
+  } u{v};
+  return Bits(u.b & (~Bits(0) >> 1));
+}
+template <class T, class Bits>
+KOKKOS_INLINE_FUNCTION T from_magnitude_bits(Bits b) {
+  union {
+    Bits b;
+    T t;
+  } u{b};
+  return u.t;
+}
+
+/// scale(slot, f, s) = max |field(s, ., .)| / 127 for shot s (`cells` values from `field`, shot
+/// after shot): one team per shot, written on the device (the time loop does not wait for the
+/// host).
 template <class T>
 struct SampleScale {
-  Field<T> field;
+  const T* field;
+  long cells;
   Kokkos::View<float***, Kokkos::LayoutRight, MemSpace> scale;
   int slot, f;
   template <class Member>
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    using Bits = decltype(magnitude_bits(T()));
     const int s = team.league_rank();
-    const int cols = int(field.extent(2)), cells = int(field.extent(1)) * cols;
-    float peak = 0;
+    const T* const shot = field + s * cells;
+    Bits peak = 0;
     Kokkos::parallel_reduce(
         Kokkos::TeamThreadRange(team, cells),
-        [&](const int c, float& m) {
-          const T v = field(s, c / cols, c % cols);
-          const float a = float(v < 0 ? -v : v);
-          if (a > m) m = a;
+        [&](const long c, Bits& m) {
+          const Bits b = magnitude_bits(shot[c]);
+          m = b > m ? b : m;
         },
-        Kokkos::Max<float>(peak));
-    Kokkos::single(Kokkos::PerTeam(team), [&]() { scale(slot, f, s) = peak / 127.0f; });
+        Kokkos::Max<Bits>(peak));
+    Kokkos::single(Kokkos::PerTeam(team),
+                   [&]() { scale(slot, f, s) = float(from_magnitude_bits<T>(peak)) / 127.0f; });
   }
 };
 
-/// Stores (Load = false) field(s, r, c) into `slot` in format C, or loads it back times `weight`
-/// (Load = true).
+/// Stores (Load = false) a field's first shots (`cells` values per shot, contiguous) into its
+/// slot in format C, or loads them back times `weight` (Load = true): the slot's values at
+/// plain, half or bytes (the one of C), int8's scales of the slot and field at scale[shot]. One
+/// team per block of a shot's values, so that the scale is found once per team.
 template <class T, Compression C, bool Load>
 struct SampleCopy {
-  Field<T> field;
-  SampledField<T> stored;
-  Kokkos::View<float***, Kokkos::LayoutRight, MemSpace> scale;
-  int slot, f;
+  static constexpr long block = 8192;  ///< values per team
+  T* field;
+  T* plain;
+  std::uint16_t* half;
+  std::int8_t* bytes;
+  const float* scale;
+  long cells;
   T weight;
-  KOKKOS_INLINE_FUNCTION void operator()(int s, int r, int c) const {
+
+  /// Teams for `count` shots.
+  int teams(int count) const { return count * int((cells + block - 1) / block); }
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const long blocks = (cells + block - 1) / block;
+    const long s = team.league_rank() / blocks, b = team.league_rank() % blocks;
+    const long first = s * cells + b * block;
+    const long last = s * cells + (b + 1 < blocks ? (b + 1) * block : cells);
+    const float sc = C == Compression::int8 ? scale[s] : 0.0f;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last),
+                         [&](const long i) { at(i, sc); });
+  }
+  KOKKOS_INLINE_FUNCTION void at(long i, float sc) const {
     if constexpr (Load) {
       T v;
       if constexpr (C == Compression::none)
-        v = stored.plain(slot, s, r, c);
+        v = plain[i];
       else if constexpr (C == Compression::bf16)
-        v = T(from_bf16(stored.half(slot, s, r, c)));
+        v = T(from_bf16(half[i]));
       else
-        v = T(float(stored.bytes(slot, s, r, c)) * scale(slot, f, s));
-      field(s, r, c) = weight * v;
+        v = T(float(bytes[i]) * sc);
+      field[i] = weight * v;
     } else {
-      const T v = field(s, r, c);
+      const T v = field[i];
       if constexpr (C == Compression::none) {
-        stored.plain(slot, s, r, c) = v;
+        plain[i] = v;
       } else if constexpr (C == Compression::bf16) {
-        stored.half(slot, s, r, c) = to_bf16(float(v));
+        half[i] = to_bf16(float(v));
       } else {
-        const float sc = scale(slot, f, s);
         const float q = sc > 0 ? float(v) / sc : 0.0f;
-        stored.bytes(slot, s, r, c) = std::int8_t(q < 0 ? q - 0.5f : q + 0.5f);
+        bytes[i] = std::int8_t(q < 0 ? q - 0.5f : q + 0.5f);
       }
     }
   }
 };
 
 /// Storage::full with a stride or compression for an equation whose imaging reads whole states
-/// (every field of its state's checkpointed(), as CheckpointHistory keeps them): the state
-/// before step n and the state after it for n = 0, stride, 2 stride, ... The backward run
+/// (the fields of its state's checkpointed(), as CheckpointHistory keeps them): for n = 0,
+/// stride, 2 stride, ..., in slot n / stride, the fields step n's imaging reads from the state
+/// before the step and those it reads from the state after it (State::imaged_after(k) tells
+/// which): together one state per slot. The backward run decodes a slot into one state and
 /// images those steps alone, weighted by stride (approximate: a stride above 1 skips the steps
-/// between, a compression rounds the states). With stride 1 the state after step n is the one
-/// before step n + 1, kept once. Memory per shot: slots_for(nt, stride) states of the stored
-/// format (int8's scales, one float per slot, field and shot, left out).
+/// between, a compression rounds the states). Memory per shot: ceil(nt / stride) states of the
+/// stored format (int8's scales, one float per slot, field and shot, left out).
 template <class T>
 struct SampledStateHistory {
   int stride = 1;
@@ -109,10 +150,8 @@ struct SampledStateHistory {
   std::vector<SampledField<T>> fields;  ///< one per checkpointed field (empty ones empty)
   Kokkos::View<float***, Kokkos::LayoutRight, MemSpace> scale;  ///< [slot][field][shot], int8
 
-  /// Stored states of an nt-step run: nt for stride 1, else two per sampled step.
-  static int slots_for(int nt, int stride) {
-    return stride == 1 ? nt : 2 * ((nt + stride - 1) / stride);
-  }
+  /// Slots of an nt-step run: one per imaged step.
+  static int slots_for(int nt, int stride) { return (nt + stride - 1) / stride; }
   /// Bytes per shot for the state `st` of an nt-step run with options.stride and
   /// options.compression.
   template <class State>
@@ -166,40 +205,36 @@ struct SampledStateHistory {
     return false;
   }
 
-  /// Whether step n's states are kept (and imaged).
+  /// Whether step n's fields are kept (and it is imaged), and their slot.
   bool samples(int n) const { return n % stride == 0; }
-  /// The slot of the state before sampled step n, and of the state after it.
-  int slot_before(int n) const { return stride == 1 ? n : 2 * (n / stride); }
-  int slot_after(int n) const { return stride == 1 ? n + 1 : 2 * (n / stride) + 1; }
-  /// Whether forward() stores the state after sampled step n (of nt): not with stride 1 (the
-  /// state before step n + 1 is that one), and not after the last step (its images are 0: no
-  /// residual has reached the adjoint state then).
-  bool stores_after(int n, int nt) const { return stride > 1 && n + 1 < nt; }
+  int slot(int n) const { return n / stride; }
 
-  /// The fields of `st` (shots [0, count)) into `slot`.
+  /// The fields of `st` (shots [0, count)) that the imaging reads from the state after a step
+  /// (`after`) or before it (State::imaged_after) into slot `slot`.
   template <class State>
-  void store(const ExecSpace& exec, const State& st, int slot, int count) const {
+  void store(const ExecSpace& exec, const State& st, int slot, int count, bool after) const {
     with_compression(compression, [&](auto c) {
       constexpr Compression C = decltype(c)::value;
       for_each_field(st, [&](const Field<T>& field, int f) {
+        if (State::imaged_after(f) != after) return;
+        const SampleCopy<T, C, false> copy = copy_of<C, false>(field, f, slot, T(1));
         if constexpr (C == Compression::int8) {
           Kokkos::parallel_for("pwave::propagation::sample_scales",
                                Kokkos::TeamPolicy<ExecSpace>(exec, count, Kokkos::AUTO),
-                               SampleScale<T>{field, scale, slot, f});
+                               SampleScale<T>{field.data(), copy.cells, scale, slot, f});
         }
-        launch("pwave::propagation::store_sample", exec, count, field,
-               SampleCopy<T, C, false>{field, fields[std::size_t(f)], scale, slot, f, T(1)});
+        launch("pwave::propagation::store_sample", exec, count, copy);
       });
     });
   }
-  /// The fields of `st` (shots [0, count)) = weight x the states in `slot`.
+  /// Every field of `st` (shots [0, count)) = weight x its value in slot `slot`.
   template <class State>
   void load(const ExecSpace& exec, const State& st, int slot, int count, T weight) const {
     with_compression(compression, [&](auto c) {
       constexpr Compression C = decltype(c)::value;
       for_each_field(st, [&](const Field<T>& field, int f) {
-        launch("pwave::propagation::load_sample", exec, count, field,
-               SampleCopy<T, C, true>{field, fields[std::size_t(f)], scale, slot, f, weight});
+        launch("pwave::propagation::load_sample", exec, count,
+               copy_of<C, true>(field, f, slot, weight));
       });
     });
   }
@@ -217,13 +252,30 @@ struct SampledStateHistory {
       ++k;
     }
   }
+  /// The copy of field f (checkpointed()'s index) to or from slot `slot`: the slot's first
+  /// value of the format in use, and its int8 scales.
+  template <Compression C, bool Load>
+  SampleCopy<T, C, Load> copy_of(const Field<T>& field, int f, int slot, T weight) const {
+    const SampledField<T>& s = fields[std::size_t(f)];
+    SampleCopy<T, C, Load> copy{field.data(), nullptr,
+                                nullptr,      nullptr,
+                                nullptr,      long(field.extent(1)) * long(field.extent(2)),
+                                weight};
+    // Pointer arithmetic on the host (device views are not dereferenced here).
+    if constexpr (C == Compression::none) copy.plain = s.plain.data() + slot * s.plain.stride(0);
+    if constexpr (C == Compression::bf16) copy.half = s.half.data() + slot * s.half.stride(0);
+    if constexpr (C == Compression::int8) {
+      copy.bytes = s.bytes.data() + slot * s.bytes.stride(0);
+      copy.scale = scale.data() + slot * scale.stride(0) + f * scale.stride(1);
+    }
+    return copy;
+  }
+  /// One launch over the values of shots [0, count) (contiguous: the shot is a field's first
+  /// index, LayoutRight).
   template <class Copy>
-  static void launch(const char* label, const ExecSpace& exec, int count, const Field<T>& field,
-                     const Copy& copy) {
-    Kokkos::parallel_for(label,
-                         Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>(
-                             exec, {0, 0, 0}, {count, int(field.extent(1)), int(field.extent(2))}),
-                         copy);
+  static void launch(const char* label, const ExecSpace& exec, int count, const Copy& copy) {
+    Kokkos::parallel_for(
+        label, Kokkos::TeamPolicy<ExecSpace>(exec, copy.teams(count), Kokkos::AUTO), copy);
   }
 };
 

@@ -157,6 +157,10 @@ struct State {
     }
     return f;
   }
+  /// Whether field k of checkpointed() is one that step n's imaging reads from the state after
+  /// the step (the velocities and their memory variables: strains_of, ImageStress) rather than
+  /// from the state before it (the stresses and theirs: divergence_of, ImageVelocity).
+  static constexpr bool imaged_after(int k) { return k < 3 || (k >= 9 && (k - 9) % 2 == 1); }
   /// f(field) for each field of checkpointed(), in its order: the one statement of the list.
   template <class S, class F>
   static void for_each_checkpointed(S& st, F&& f) {
