@@ -113,8 +113,6 @@ void check_stability(const DeckReader& r, const Node& root, Deck& deck) {
   const double vstab = stability_velocity(p);
   const double dt_max = max_stable_dt(p, vstab);
   if (p.dt > dt_max) {
-    char limit[32];
-    std::snprintf(limit, sizeof limit, "%.3g", round_down_3(dt_max));
     r.fail("time.dt", r.child(r.child(root, "", "time"), "time", "dt"),
            "time.dt = " + number_text(p.dt) + " s is unstable for order " +
                std::to_string(p.order) +
@@ -123,7 +121,8 @@ void check_stability(const DeckReader& r, const Node& root, Deck& deck) {
                           : "") +
                " with " + (elastic ? "vp max = " : "vmax = ") + number_text(vstab) + " m/s" +
                (density && vstab > p.model.vmax() ? " (raised by the density contrasts)" : "") +
-               " and " + spacing_text(g) + "; the largest stable dt is " + limit + " s");
+               " and " + spacing_text(g) + "; the largest stable dt is " + stable_dt_text(dt_max) +
+               " s");
   }
   // The slowest wave: vmin, or for the elastic equation the smallest vs > 0 (vp in fluid cells).
   const double fmax = physics::ricker_max_frequency(p.peak_frequency);
@@ -214,6 +213,12 @@ double round_down_3(double value) {
   if (!(value > 0.0) || !std::isfinite(value)) return value;
   const double scale = std::pow(10.0, std::floor(std::log10(value)) - 2.0);
   return std::floor(value / scale) * scale;
+}
+
+std::string stable_dt_text(double dt_max) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", round_down_3(dt_max));
+  return text;
 }
 
 Deck load_deck_text(const std::string& text, const std::string& path,

@@ -79,5 +79,7 @@ std::string resolved_yaml(const Deck& deck);
 
 /// dt_max rounded down to 3 significant digits, so that the printed value is itself stable.
 double round_down_3(double value);
+/// round_down_3(dt_max) as text (3 significant digits): the largest stable dt in messages.
+std::string stable_dt_text(double dt_max);
 
 }  // namespace pwave::io

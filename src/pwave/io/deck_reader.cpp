@@ -146,6 +146,17 @@ double DeckReader::non_negative(const YAML::Node& node, const std::string& key) 
   return value;
 }
 
+YAML::Node DeckReader::key_node(const YAML::Node& map, const std::string& name) {
+  YAML::Node at;
+  at.reset(map);
+  if (map.IsMap()) {
+    for (const auto& kv : map) {
+      if (kv.first.IsScalar() && kv.first.Scalar() == name) at.reset(kv.first);
+    }
+  }
+  return at;
+}
+
 int DeckReader::integer(const YAML::Node& node, const std::string& key, long min_value) const {
   const std::string what = min_value == 1   ? "a positive integer"
                            : min_value == 0 ? "an integer >= 0"

@@ -29,6 +29,8 @@ class DeckReader {
 
   /// True if `node` holds a value (defined and not null).
   static bool given(const YAML::Node& node) { return node.IsDefined() && !node.IsNull(); }
+  /// The node of the key `name` in `map` (its line is where the user wrote the key), else `map`.
+  static YAML::Node key_node(const YAML::Node& map, const std::string& name);
   /// The value of `name` in the map `map` (undefined node if absent); `key` is the map's key.
   YAML::Node child(const YAML::Node& map, const std::string& key, const std::string& name) const;
   /// Like child(), but a missing or empty value is an error saying what is expected.
