@@ -319,22 +319,27 @@ TEST(ElasticPropagator, CheckpointGradientsMatchTheDriverAndFiniteDifferences) {
   expect_finite_differences(p, observed, g, {{12, 21}, {24, 30}, {26, 10}, {4, 18}, {30, 39}});
 }
 
-// A free surface (no CPML at the top), sources and receivers near it (off the grid points:
-// the taps above the surface left out and the others renormalised). `checkpoint` and `full`
-// give the same bits; central differences of J at the surface row (lambda' there), the rows
-// whose stencils reach the images, and a deeper cell.
-TEST(ElasticPropagator, FreeSurfaceGradientsMatchFiniteDifferences) {
+/// 30 x 41 cells of 10 m, 220 steps, order 4, a free surface, an explosive source off the grid
+/// points near it, four receivers (vz, vx, `third`, vz; the last one 23 m deep).
+ForwardProblem explosion_under_a_free_surface(Component third) {
   ForwardProblem p = with_free_surface(layered(30, 41, 10.0, 0.001, 220, 4, 10, 12, 1100.0));
   p.source_type = SourceType::pressure;
   ShotGeometry shot;
   shot.source = {123.0, 14.0};
   for (int k = 0; k < 4; ++k) {
     shot.receivers.push_back({180.0 + 50.0 * k, k == 3 ? 23.0 : 0.0});
-    shot.components.push_back(k == 1   ? Component::vx
-                              : k == 2 ? Component::pressure
-                                       : Component::vz);
+    shot.components.push_back(k == 1 ? Component::vx : k == 2 ? third : Component::vz);
   }
   p.shots = {shot};
+  return p;
+}
+
+// A free surface (no CPML at the top), sources and receivers near it (off the grid points:
+// the taps above the surface left out and the others renormalised). `checkpoint` and `full`
+// give the same bits; central differences of J at the surface row (lambda' there), the rows
+// whose stencils reach the images, and a deeper cell.
+TEST(ElasticPropagator, FreeSurfaceGradientsMatchFiniteDifferences) {
+  const ForwardProblem p = explosion_under_a_free_surface(Component::pressure);
   const auto observed = forward_model<double>(perturbed(p));
   const Gradients g = gradients(p, observed, checkpoints_every(6));
   expect_same_bits(gradients(p, observed, StorageOptions(Storage::full)), g);
@@ -361,20 +366,13 @@ double gradient_error(const char* what, const Gradients& a, const Gradients& exa
   return std::max({evp, evs, erho});
 }
 
-// `full` storage with a stride or compression: the states before and after every stride-th
-// step (bf16 or int8), imaged times the stride. A free surface (its images are in the states),
-// an explosive source near it, 220 steps (not a multiple of 3 or 4: a short last stride). The
-// errors grow with the stride and the coarser format, and stay near what they were measured at.
+// `full` storage with a stride or compression: what every stride-th step's imaging reads (the
+// stresses before it, the velocities after it; bf16 or int8), imaged times the stride. A free
+// surface (its images are in the fields kept), an explosive source near it, receivers of vz and
+// vx, 220 steps (not a multiple of 3 or 4: a short last stride). The errors grow with the
+// stride and the coarser format, and stay near what they were measured at.
 TEST(ElasticPropagator, SampledFullGradientsApproximateTheExactOnes) {
-  ForwardProblem p = with_free_surface(layered(30, 41, 10.0, 0.001, 220, 4, 10, 12, 1100.0));
-  p.source_type = SourceType::pressure;
-  ShotGeometry shot;
-  shot.source = {123.0, 14.0};
-  for (int k = 0; k < 4; ++k) {
-    shot.receivers.push_back({180.0 + 50.0 * k, k == 3 ? 23.0 : 0.0});
-    shot.components.push_back(k == 1 ? Component::vx : Component::vz);
-  }
-  p.shots = {shot};
+  const ForwardProblem p = explosion_under_a_free_surface(Component::vz);
   const auto observed = forward_model<double>(perturbed(p));
   const Gradients exact = gradients(p, observed, StorageOptions(Storage::full));
   const auto error = [&](const char* what, int stride, Compression c) {
