@@ -31,6 +31,24 @@ void launch_strips(const char* label, const ExecSpace& exec, int count,
       skip_center);
 }
 
+/// launch_strips() with `inner` on the inner box instead of K's instance there, in the same
+/// for_each_box_3d (host lines run strip, inner, strip in turn). The two must touch no common
+/// value.
+template <class Instances, class Inner>
+void launch_strips_around(const char* label, const ExecSpace& exec, int count,
+                          const backend::BoxCuts& cuts, const Instances& k, const Inner& inner) {
+  backend::for_each_box_3d(
+      label, exec, count, cuts, [&](auto in_x, auto in_y, auto in_z) -> const auto& {
+        constexpr bool x = decltype(in_x)::value, y = decltype(in_y)::value;
+        constexpr bool z = decltype(in_z)::value;
+        if constexpr (!x && !y && !z) {
+          return inner;
+        } else {
+          return k.template get<x, y, z>();
+        }
+      });
+}
+
 /// The box cuts of a state's strips.
 template <class T>
 backend::BoxCuts strip_cuts(const State<T>& st) {
@@ -129,8 +147,8 @@ class AdjointStep {
   void transpose(const char* label, const ExecSpace& exec, int count, const Bar& bar,
                  const Gather& gather, const Inline& fused) const {
     if (inline_.empty()) {
-      // Stored everywhere: the strips' and the inner box's bars in one launch (bar_frame_ is
-      // that inner box), so that host lines run strip, inner, strip in turn.
+      // Stored everywhere: the strips' and the inner box's bars in one launch, so that host
+      // lines run strip, inner, strip in turn.
       launch_strips(label, exec, count, cuts_, bar);
     } else {
       launch_strips(label, exec, count, cuts_, bar, true);
@@ -145,7 +163,7 @@ class AdjointStep {
   backend::BoxCuts cuts_;
   backend::Box inline_;                       ///< the gathers computing the bars (maybe empty)
   std::array<backend::Box, 6> gather_frame_;  ///< the grid outside inline_
-  std::array<backend::Box, 6> bar_frame_;     ///< the strips' inner box outside the bars' need
+  std::array<backend::Box, 6> bar_frame_;     ///< inline bars: inner box outside their need
   bool free_surface_;
   AdjointFreeSurface<T, Order, Dim> surface_;
   StripInstances<AdjointStressBar, T, Order, Dim> stress_bar_;
@@ -181,36 +199,19 @@ class Imaging {
   /// `forward` (the state after step n) reversed with its imaging, in one pass
   /// (ReverseStressImage). Between the strips `forward` then holds sigma^n.
   void image_stress_reversing(const ExecSpace& exec, int count) const {
-    launch_around("pwave::physics::elastic::image_stress_reversing", exec, count, stress_,
-                  reverse_stress_);
+    // The two touch no common value: the images of disjoint cells; the reversal rewrites only
+    // its own cells' fields, which the strips' images do not read.
+    launch_strips_around("pwave::physics::elastic::image_stress_reversing", exec, count, cuts_,
+                         stress_, reverse_stress_);
   }
   /// `boundary` storage: image_velocity() on the strips and, between them, the velocity update
   /// of `forward` (sigma^n, v^{n+1/2}) reversed with its imaging (ReverseVelocityImage).
   void image_velocity_reversing(const ExecSpace& exec, int count) const {
-    launch_around("pwave::physics::elastic::image_velocity_reversing", exec, count, velocity_,
-                  reverse_velocity_);
+    launch_strips_around("pwave::physics::elastic::image_velocity_reversing", exec, count, cuts_,
+                         velocity_, reverse_velocity_);
   }
 
  private:
-  /// The strip instances of `strips` on the strips and `inner` on the box between them (the
-  /// inner box of cuts_), in one for_each_box_3d: host lines run strip, inner, strip in turn.
-  /// The two touch no common value (the images of disjoint cells; the reversal rewrites only
-  /// its own cells' fields, which the strips' images do not read).
-  template <class Strips, class Inner>
-  void launch_around(const char* label, const ExecSpace& exec, int count, const Strips& strips,
-                     const Inner& inner) const {
-    backend::for_each_box_3d(
-        label, exec, count, cuts_, [&](auto in_x, auto in_y, auto in_z) -> const auto& {
-          constexpr bool x = decltype(in_x)::value, y = decltype(in_y)::value;
-          constexpr bool z = decltype(in_z)::value;
-          if constexpr (!x && !y && !z) {
-            return inner;
-          } else {
-            return strips.template get<x, y, z>();
-          }
-        });
-  }
-
   backend::BoxCuts cuts_;
   StripInstances<ImageVelocity, T, Order, Dim> velocity_;
   StripInstances<ImageStress, T, Order, Dim> stress_;
