@@ -1,7 +1,6 @@
 #include "pwave/propagation/elastic_propagator.hpp"
 
 #include <cmath>
-#include <optional>
 #include <string>
 
 #include "backends/launch.hpp"
@@ -282,12 +281,11 @@ void ElasticPropagator<T>::forward(const std::vector<int>& shots, const Traces<T
 // Histories.
 
 namespace {
-/// The checkpoint options of an elastic history: exact `full` keeps the state before every step
-/// (a checkpoint every step, and the backward run images from them without recomputing); none
-/// for the others (`boundary`; `full` with a stride or compression keeps sampled states).
-std::optional<StorageOptions> elastic_checkpoints(const StorageOptions& options) {
+/// The checkpoint options of an elastic `checkpoint` or exact `full` history: exact `full` keeps
+/// the state before every step (a checkpoint every step, and the backward run images from them
+/// without recomputing). (`boundary` and `full` with a stride or compression keep other types.)
+StorageOptions elastic_checkpoints(const StorageOptions& options) {
   if (options.strategy == Storage::checkpoint) return options;
-  if (!options.exact_full()) return std::nullopt;
   StorageOptions every_step(Storage::checkpoint);
   every_step.interval = 1;
   return every_step;
@@ -305,8 +303,8 @@ typename ElasticPropagator<T>::History ElasticPropagator<T>::make_history(
     if (options.stride < 1) throw RuntimeError("ElasticPropagator: gradient.stride must be >= 1");
     return History(propagation::SampledStateHistory<T>::allocate(st_, problem_.nt, count, options));
   }
-  const std::optional<StorageOptions> kept = elastic_checkpoints(options);
-  auto h = propagation::CheckpointHistory<T>::allocate(st_, problem_.nt, count, *kept);
+  auto h = propagation::CheckpointHistory<T>::allocate(st_, problem_.nt, count,
+                                                       elastic_checkpoints(options));
   h.segment = decltype(h.segment)();  // the backward run keeps its own segment of whole states
   return History(std::move(h));
 }
@@ -326,8 +324,8 @@ double ElasticPropagator<T>::history_bytes_per_shot(const StorageOptions& option
     return propagation::SampledStateHistory<T>::bytes_per_shot(st_, problem_.nt, options) +
            state * sizeof(T);
   }
-  const std::optional<StorageOptions> kept = elastic_checkpoints(options);
-  const int k = propagation::CheckpointHistory<T>::interval_for(problem_.nt, kept->interval);
+  const int k = propagation::CheckpointHistory<T>::interval_for(
+      problem_.nt, elastic_checkpoints(options).interval);
   const double checkpoints = (problem_.nt + k - 1) / k;
   // The checkpoints, and the backward run's segment of k states (none when k = 1).
   return (checkpoints + (k > 1 ? k : 0)) * state * sizeof(T);
