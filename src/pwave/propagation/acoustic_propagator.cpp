@@ -306,13 +306,6 @@ void AcousticPropagator<T>::store_difference(const propagation::DifferenceHistor
 }
 
 template <class T>
-void AcousticPropagator<T>::restore_checkpoint(const propagation::CheckpointHistory<T>& checkpoints,
-                                               int c) {
-  checkpoints.for_each_saved(
-      st_, c, [](const auto& slot, const auto& field) { Kokkos::deep_copy(field, slot); });
-}
-
-template <class T>
 typename AcousticPropagator<T>::History AcousticPropagator<T>::make_history(
     int count, const StorageOptions& options) const {
   if (problem_.model.grid.is_3d() && options.strategy == Storage::full && !options.exact_full()) {

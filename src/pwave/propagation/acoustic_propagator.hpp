@@ -142,8 +142,8 @@ class AcousticPropagator : public BatchPropagator<T> {
   // propagator and the run's traces: fields(p) (the state in parity p's copy), current(p) and
   // next(p) (the fields the histories keep), record, step, inject and free_surface, in the
   // order the loop calls them. acoustic_step.cpp and acoustic_vd_step.cpp, which instantiate the
-  // loop (forward_loop.hpp) for their equation; PressureForward (forward_loop.hpp) is what the
-  // two acoustic equations share.
+  // loop (acoustic_forward.hpp) for their equation; PressureForward (acoustic_forward.hpp) is
+  // what the two acoustic equations share.
   class PressureForward;
   template <int Order, int Dim>
   class ConstantDensityForward;
@@ -175,7 +175,6 @@ class AcousticPropagator : public BatchPropagator<T> {
   }
   void allocate_adjoint_vd();
   void rebuild_vd_material();
-  void restore_checkpoint(const propagation::CheckpointHistory<T>& checkpoints, int c);
   using Snapshots = Kokkos::View<T****, Kokkos::LayoutRight, MemSpace>;
   // dst(k, shot, z, plane index) = u on the padded grid (halo dropped).
   template <int Dim>
@@ -184,9 +183,10 @@ class AcousticPropagator : public BatchPropagator<T> {
   void store_difference(const propagation::DifferenceHistory<T>& d, const Field<T>& u_next,
                         const Field<T>& u_cur, int count, int n);
   using SourceAdjoint = Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>;
-  // The backward run, written once for both equations (propagation/backward_loop.hpp): steps
-  // n = nt-1 .. 0 of the batch's `count` shots, the checkpoint segments recomputed, one branch
-  // per kind of history; the equation's own kernels come from its Backward class.
+  // The backward run of both equations (propagation/acoustic_backward.hpp, on the framework's
+  // backward_loop.hpp): steps n = nt-1 .. 0 of the batch's `count` shots, the checkpoint
+  // segments recomputed, one branch per kind of history; the equation's own kernels come from
+  // its Backward class.
   template <class Physics, int Order, bool FreeSurface, int Dim>
   void backward_impl(int count, const Traces<T>& residual, const History& history,
                      const GridView<T>& grad, const SourceAdjoint& source_adjoint);

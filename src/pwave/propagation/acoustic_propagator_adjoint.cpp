@@ -1,13 +1,13 @@
 // The constant-density equation's backward step (ConstantDensityBackward): the exact transpose
 // of its forward step, with the imaging condition for dJ/d(v^2 dt^2); the loop that runs it is
-// backward_loop.hpp, the entry points acoustic_propagator_backward.cpp.
+// acoustic_backward.hpp's, the entry points acoustic_propagator_backward.cpp.
 
 #include "backends/launch.hpp"
 #include "backends/z_march.hpp"
 #include "pwave/core/error.hpp"
 #include "pwave/physics/point_sources.hpp"
+#include "pwave/propagation/acoustic_backward.hpp"
 #include "pwave/propagation/acoustic_propagator.hpp"
-#include "pwave/propagation/backward_loop.hpp"
 
 namespace pwave {
 

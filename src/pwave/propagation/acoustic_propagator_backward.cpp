@@ -1,6 +1,6 @@
 // The backward (adjoint) run's entry points: the checks of what the caller hands in, and the
 // dispatch from the run's equation, order, free surface and dimension to the backward loop
-// (backward_loop.hpp) instantiated for them in acoustic_propagator_adjoint.cpp (constant
+// (acoustic_backward.hpp) instantiated for them in acoustic_propagator_adjoint.cpp (constant
 // density) and acoustic_vd_adjoint.cpp (variable density).
 
 #include "pwave/core/error.hpp"

@@ -1,10 +1,10 @@
 // The constant-density equation's forward step on the shared propagator (ConstantDensityForward,
 // physics/acoustic/kernels.hpp): in 2D the interior and the CPML frame in one sweep (host) or
 // one launch per region (GPU), in 3D the interior and the 26 CPML boxes around it. The loop that
-// calls it is forward_loop.hpp, instantiated here for this equation.
+// calls it is acoustic_forward.hpp's, instantiated here for this equation.
 
 #include "backends/z_march.hpp"
-#include "pwave/propagation/forward_loop.hpp"
+#include "pwave/propagation/acoustic_forward.hpp"
 
 namespace pwave {
 

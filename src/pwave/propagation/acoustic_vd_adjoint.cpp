@@ -5,8 +5,8 @@
 #include "backends/launch.hpp"
 #include "pwave/core/error.hpp"
 #include "pwave/physics/point_sources.hpp"
+#include "pwave/propagation/acoustic_backward.hpp"
 #include "pwave/propagation/acoustic_propagator.hpp"
-#include "pwave/propagation/backward_loop.hpp"
 
 namespace pwave {
 

@@ -2,15 +2,15 @@
 // grid (w = rho v^2 dt^2 and the half-point buoyancies, rebuilt when vp or rho change) and one
 // time step (flux and update launches per box of the padded grid, or on host backends the
 // fused interior). The time loop that calls step_vd is AcousticPropagator::forward_impl
-// (acoustic_propagator.cpp); the backward step is in acoustic_vd_adjoint.cpp.
+// (acoustic_forward.hpp); the backward step is in acoustic_vd_adjoint.cpp.
 
 #include <algorithm>
 
 #include "backends/launch.hpp"
 #include "pwave/core/error.hpp"
+#include "pwave/propagation/acoustic_forward.hpp"
 #include "pwave/propagation/acoustic_propagator.hpp"
 #include "pwave/propagation/extend_model.hpp"
-#include "pwave/propagation/forward_loop.hpp"
 
 namespace pwave {
 namespace {

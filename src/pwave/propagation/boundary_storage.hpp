@@ -238,6 +238,82 @@ struct FrameFields {
   }
 };
 
+/// A state's share of a FrameHistory: the frame of its `fields` (at most 9) and its `memory`
+/// variables whole, the state before step n in slot n. Fields [0, split) and [split, size)
+/// restore separately (an equation undoing its step in two halves: the elastic velocities, then
+/// the stresses with every memory variable). Its launches are built once (the slot is their one
+/// per-step value).
+template <class T>
+class StateFrames {
+ public:
+  StateFrames(const FrameHistory<T>& history, const std::vector<Field<T>>& fields,
+              const std::vector<Field<T>>& memory, const FrameRegion& region, int split = 0)
+      : history_(history), memory_(memory), region_(region) {
+    const int size = int(fields.size());
+    all_ = copy<false>(fields, 0, size);
+    leading_ = copy<true>(fields, 0, split);
+    trailing_ = copy<true>(fields, split, size);
+  }
+  /// The state (shots [0, count)) into slot n.
+  void store(const ExecSpace& exec, int count, int n) const {
+    launch("pwave::propagation::store_frame", exec, count, all_, n);
+    history_.template copy_memory<false>(exec, memory_, n, count);
+  }
+  /// The frames of fields [0, split) from slot n.
+  void restore_leading(const ExecSpace& exec, int count, int n) const {
+    launch("pwave::propagation::restore_frame", exec, count, leading_, n);
+  }
+  /// The frames of fields [split, size) and every memory variable from slot n.
+  void restore_trailing(const ExecSpace& exec, int count, int n) const {
+    launch("pwave::propagation::restore_frame", exec, count, trailing_, n);
+    history_.template copy_memory<true>(exec, memory_, n, count);
+  }
+
+ private:
+  /// The copy of fields w[j0, j1).
+  template <bool Restore>
+  FrameFields<T, Restore> copy(const std::vector<Field<T>>& w, int j0, int j1) const {
+    FrameFields<T, Restore> f;
+    f.frames = history_.frames, f.region = region_, f.first = j0, f.fields = j1 - j0;
+    for (int j = j0; j < j1; ++j) f.field[j - j0] = w[std::size_t(j)];
+    return f;
+  }
+  template <class F>
+  void launch(const char* label, const ExecSpace& exec, int count, F f, int n) const {
+    if (f.fields == 0) return;
+    f.n = n;
+    for_each_stored_cell(label, exec, count, region_, f);
+  }
+
+  FrameHistory<T> history_;
+  std::vector<Field<T>> memory_;
+  FrameRegion region_;
+  FrameFields<T, false> all_;
+  FrameFields<T, true> leading_, trailing_;
+};
+
+/// The forward loop's keeper of a FrameHistory (forward_loop.hpp): the frames of the state each
+/// step starts from (`steps.frame_fields(p)`, `steps.frame_memory(p)`: the equation's fields
+/// kept on the frame, and its memory variables kept whole) in slot n, the state after the last
+/// step in slot nt.
+template <class T>
+class KeepFrames {
+ public:
+  template <class Steps>
+  KeepFrames(const FrameHistory<T>& history, const Steps& steps, const FrameRegion& region,
+             int count)
+      : parity_{{history, steps.frame_fields(0), steps.frame_memory(0), region},
+                {history, steps.frame_fields(1), steps.frame_memory(1), region}},
+        count_(count) {}
+  void before(const ExecSpace& exec, int p, int n) const { parity_[p].store(exec, count_, n); }
+  void after(const ExecSpace&, int, int) const {}
+  void finish(const ExecSpace& exec, int p, int n) const { parity_[p].store(exec, count_, n); }
+
+ private:
+  const StateFrames<T> parity_[2];
+  const int count_;
+};
+
 /// On the frame at backward step n: adds G^{n+1} (u^{n+1} - 2 u^n + u^{n-1}) to the per-shot
 /// imaging sum (see AccumulateGradient), then overwrites u^{n+1} (in `u_next`) with the stored
 /// u^{n-1}.

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "pwave/core/types.hpp"
@@ -77,6 +78,39 @@ struct CheckpointHistory {
       f(Kokkos::subview(saved[i++], c, ALL, ALL, ALL), field);
     }
   }
+  /// Copies the state `st` (shots [0, count)) into checkpoint c (`Restore` false) or back from
+  /// it (true).
+  template <bool Restore, class State>
+  void copy(const ExecSpace& exec, const State& st, int c, int count) const {
+    for_each_saved(st, c, [&](const auto& slot, const Field<T>& field) {
+      if (field.size() == 0) return;
+      const auto shots = std::make_pair(0, count);
+      const auto s = Kokkos::subview(slot, shots, Kokkos::ALL, Kokkos::ALL);
+      const auto f = Kokkos::subview(field, shots, Kokkos::ALL, Kokkos::ALL);
+      if constexpr (Restore) {
+        Kokkos::deep_copy(exec, f, s);
+      } else {
+        Kokkos::deep_copy(exec, s, f);
+      }
+    });
+  }
+};
+
+/// The forward loop's keeper of a CheckpointHistory (forward_loop.hpp): before every step n
+/// that is a multiple of the interval, the state it starts from (`steps.fields(p)`, shots
+/// [0, count)) into checkpoint n / interval.
+template <class T, class Steps>
+struct KeepCheckpoints {
+  const CheckpointHistory<T>& history;
+  const Steps& steps;
+  int count;
+  void before(const ExecSpace& exec, int p, int n) const {
+    if (n % history.interval == 0) {
+      history.template copy<false>(exec, steps.fields(p), n / history.interval, count);
+    }
+  }
+  void after(const ExecSpace&, int, int) const {}
+  void finish(const ExecSpace&, int, int) const {}
 };
 
 }  // namespace pwave::propagation

@@ -1,9 +1,11 @@
 #pragma once
-// The elastic propagator's time loops (ElasticPropagator::forward_impl and backward_impl) and
-// what only they use: one step's launches, the backward run's buffers. Included by the
-// generated order units (src/pwave/CMakeLists.txt, pwave_order_units): each instantiates the
-// loops of one order, so the compiler builds the four orders side by side (nvcc needs minutes
-// for a file holding all of them). elastic_propagator.cpp calls them through dispatch().
+// The elastic propagator's runs on the framework's loops (forward_loop.hpp, backward_loop.hpp):
+// one step's launches (Steps), ElasticPropagator::forward_impl, which picks the history's keeper,
+// and backward_impl, which picks what feeds each backward step's imaging, and the backward run's
+// buffers. Included by the generated order units (src/pwave/CMakeLists.txt, pwave_order_units):
+// each instantiates the runs of one order, so the compiler builds the four orders side by side
+// (nvcc needs minutes for a file holding all of them). elastic_propagator.cpp calls them through
+// dispatch().
 
 #include <array>
 #include <memory>
@@ -12,72 +14,19 @@
 #include <vector>
 
 #include "backends/launch.hpp"
+#include "pwave/core/error.hpp"
 #include "pwave/physics/elastic/adjoint_step.hpp"
 #include "pwave/physics/elastic/free_surface.hpp"
 #include "pwave/physics/elastic/physics.hpp"
 #include "pwave/physics/elastic/step.hpp"
 #include "pwave/physics/stencil.hpp"
+#include "pwave/propagation/backward_loop.hpp"
 #include "pwave/propagation/elastic_propagator.hpp"
+#include "pwave/propagation/forward_loop.hpp"
 
 namespace pwave {
 
 namespace el = physics::elastic;
-
-namespace elastic_loops {
-
-/// A state's share of a `boundary` history (propagation::FrameHistory): its wavefields on the
-/// frame (the CPML strips) and its memory variables whole, the state before step n in slot n.
-/// Its launches are built once for the state (the slot is their one per-step value).
-template <class T>
-class StateFrames {
- public:
-  StateFrames(const propagation::FrameHistory<T>& history, const el::State<T>& st,
-              const propagation::FrameRegion& region, int dim)
-      : history_(history), memory_(st.memory_variables()), region_(region) {
-    const std::vector<Field<T>> w = st.wavefields();  // dim velocities, then the stresses
-    all_ = fields<false>(w, 0, int(w.size()));
-    velocities_ = fields<true>(w, 0, dim);
-    stresses_ = fields<true>(w, dim, int(w.size()));
-  }
-  /// The state (shots [0, count)) into slot n.
-  void store(const ExecSpace& exec, int count, int n) const {
-    launch("pwave::elastic::store_frame", exec, count, all_, n);
-    history_.template copy_memory<false>(exec, memory_, n, count);
-  }
-  /// The stresses' frame and every memory variable from slot n.
-  void restore_stresses(const ExecSpace& exec, int count, int n) const {
-    launch("pwave::elastic::restore_stress_frame", exec, count, stresses_, n);
-    history_.template copy_memory<true>(exec, memory_, n, count);
-  }
-  /// The velocities' frame from slot n.
-  void restore_velocities(const ExecSpace& exec, int count, int n) const {
-    launch("pwave::elastic::restore_velocity_frame", exec, count, velocities_, n);
-  }
-
- private:
-  /// The copy of fields w[j0, j1).
-  template <bool Restore>
-  propagation::FrameFields<T, Restore> fields(const std::vector<Field<T>>& w, int j0,
-                                              int j1) const {
-    propagation::FrameFields<T, Restore> f;
-    f.frames = history_.frames, f.region = region_, f.first = j0, f.fields = j1 - j0;
-    for (int j = j0; j < j1; ++j) f.field[j - j0] = w[std::size_t(j)];
-    return f;
-  }
-  template <class F>
-  void launch(const char* label, const ExecSpace& exec, int count, F f, int n) const {
-    f.n = n;
-    propagation::for_each_stored_cell(label, exec, count, region_, f);
-  }
-
-  propagation::FrameHistory<T> history_;
-  std::vector<Field<T>> memory_;
-  propagation::FrameRegion region_;
-  propagation::FrameFields<T, false> all_;
-  propagation::FrameFields<T, true> velocities_, stresses_;
-};
-
-}  // namespace elastic_loops
 
 // ---------------------------------------------------------------------------------------------
 // One step's launches on one state: records, the two updates, the source; and the step undone.
@@ -87,8 +36,10 @@ template <int Order, int Dim>
 class ElasticPropagator<T>::Steps {
  public:
   using Range3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;
-  Steps(const ElasticPropagator& prop, const el::State<T>& st, const Traces<T>& traces)
-      : coef_(prop.problem_.model.grid.dz, prop.problem_.model.grid.dx,
+  Steps(const ElasticPropagator& prop, const el::State<T>& st, const Traces<T>& traces, int count)
+      : state_(st),
+        count_(count),
+        coef_(prop.problem_.model.grid.dz, prop.problem_.model.grid.dx,
               Dim == 3 ? prop.problem_.model.grid.dy : 0.0),
         step_(st, coef_),
         free_surface_(prop.problem_.boundary.free_surface),
@@ -122,16 +73,25 @@ class ElasticPropagator<T>::Steps {
   }
   const el::Coefficients<T, Order>& coefficients() const { return coef_; }
 
+  /// The state every step starts from and leaves (the fields update in place: one copy for
+  /// both parities of forward_loop).
+  const el::State<T>& fields(int) const { return state_; }
+  /// What a `boundary` history keeps: the wavefields on the frame (velocities first), the memory
+  /// variables whole.
+  std::vector<Field<T>> frame_fields(int) const { return state_.wavefields(); }
+  std::vector<Field<T>> frame_memory(int) const { return state_.memory_variables(); }
+
   /// traces(shot, receiver, n): the state before step n.
-  void record(const ExecSpace& exec, int count, int n) const {
+  void record(const ExecSpace& exec, int, int n) const {
     Kokkos::parallel_for("pwave::physics::elastic::record",
-                         Range3(exec, {0, 0, n}, {count, receivers_, n + 1}), record_);
+                         Range3(exec, {0, 0, n}, {count_, receivers_, n + 1}), record_);
   }
   bool free_surface() const { return free_surface_; }
 
   /// Step n: velocities, a force source, stresses, a pressure source, the free surface's two
   /// launches around the stress update.
-  void step(const ExecSpace& exec, int count, int n) const {
+  void step(const ExecSpace& exec, int, int n) const {
+    const int count = count_;
     const bool pressure = source_ == SourceType::pressure;
     step_.update_velocity(exec, count);
     if (!pressure) {
@@ -155,29 +115,33 @@ class ElasticPropagator<T>::Steps {
   /// below them. A source's taps in the strips are undone too, then overwritten by the slot.
   /// The first half: sigma^{n+1} -> sigma^n (and the memory variables of the state before step n).
   template <class Reverse>
-  void unstep_stress(const ExecSpace& exec, int count, int n, const Reverse& reverse,
-                     const elastic_loops::StateFrames<T>& frames) const {
+  void unstep_stress(const ExecSpace& exec, int n, const Reverse& reverse,
+                     const propagation::StateFrames<T>& frames) const {
+    const int count = count_;
     if (source_ == SourceType::pressure) {
       Kokkos::parallel_for("pwave::physics::elastic::undo_pressure", taps(exec, count, n),
                            unmoment_);
     }
     reverse();
-    frames.restore_stresses(exec, count, n);
+    frames.restore_trailing(exec, count, n);  // the stresses, every memory variable
     if (free_surface_) surface_.images(exec, count);
   }
   /// The second half: v^{n+1/2} -> v^{n-1/2}.
   template <class Reverse>
-  void unstep_velocity(const ExecSpace& exec, int count, int n, const Reverse& reverse,
-                       const elastic_loops::StateFrames<T>& frames) const {
+  void unstep_velocity(const ExecSpace& exec, int n, const Reverse& reverse,
+                       const propagation::StateFrames<T>& frames) const {
+    const int count = count_;
     if (source_ != SourceType::pressure) {
       Kokkos::parallel_for("pwave::physics::elastic::undo_force", taps(exec, count, n), unforce_);
     }
     reverse();
-    frames.restore_velocities(exec, count, n);
+    frames.restore_leading(exec, count, n);  // the velocities
     if (free_surface_) surface_.prepare(exec, count);
   }
 
  private:
+  const el::State<T> state_;
+  const int count_;
   const el::Coefficients<T, Order> coef_;
   const el::Step<T, Order, Dim> step_;
   const bool free_surface_;
@@ -205,37 +169,35 @@ template <int Order, int Dim>
 void ElasticPropagator<T>::forward_impl(int count, const Traces<T>& traces,
                                         const ProgressCallback& progress, long steps_before,
                                         long steps_total, const History& history) {
+  using namespace propagation;
   reset();
   ExecSpace exec;
-  const Steps<Order, Dim> steps(*this, st_, traces);
-  const auto* checkpoints = history.template get_if<propagation::CheckpointHistory<T>>();
-  const auto* frames = history.template get_if<propagation::FrameHistory<T>>();
-  const auto* samples = history.template get_if<propagation::SampledStateHistory<T>>();
-  std::optional<elastic_loops::StateFrames<T>> saved;
-  if (frames) saved.emplace(*frames, st_, frame_region(), Dim);
-  for (int n = 0; n < problem_.nt; ++n) {
-    if (saved) saved->store(exec, count, n);
-    const bool sampled = samples && samples->samples(n);
-    if (sampled) samples->store(exec, st_, samples->slot(n), count, false);
-    if (checkpoints && n % checkpoints->interval == 0) {
-      checkpoints->for_each_saved(
-          st_, n / checkpoints->interval, [&](const auto& slot, const Field<T>& field) {
-            if (field.size() > 0) {
-              Kokkos::deep_copy(
-                  exec, Kokkos::subview(slot, std::make_pair(0, count), Kokkos::ALL, Kokkos::ALL),
-                  Kokkos::subview(field, std::make_pair(0, count), Kokkos::ALL, Kokkos::ALL));
-            }
-          });
+  const Steps<Order, Dim> steps(*this, st_, traces, count);
+  const auto report = [&](int done) {
+    if (problem_.check_interval > 0 && done % problem_.check_interval == 0) {
+      this->check_finite(st_.sxx, count, done);
     }
-    steps.record(exec, count, n);
-    steps.step(exec, count, n);
-    if (sampled) samples->store(exec, st_, samples->slot(n), count, true);
-    if (problem_.check_interval > 0 && (n + 1) % problem_.check_interval == 0) {
-      this->check_finite(st_.sxx, count, n + 1);
+    if (progress) progress(steps_before + done, steps_total);
+  };
+  const auto run = [&](const auto& keep) {
+    forward_loop(exec, steps, keep, 0, problem_.nt, true, report);
+  };
+  history.visit([&](const auto& h) {
+    using H = std::decay_t<decltype(h)>;
+    if constexpr (std::is_same_v<H, FrameHistory<T>>) {
+      run(KeepFrames<T>(h, steps, frame_region(), count));
+    } else if constexpr (std::is_same_v<H, CheckpointHistory<T>>) {
+      run(KeepCheckpoints<T, Steps<Order, Dim>>{h, steps, count});
+    } else if constexpr (std::is_same_v<H, SampledStateHistory<T>>) {
+      run(KeepSamples<T, Steps<Order, Dim>>{h, steps, count});
+    } else if constexpr (std::is_same_v<H, std::monostate>) {
+      run(KeepNothing());
+    } else {
+      throw RuntimeError(
+          "ElasticPropagator: histories of one field per step are the acoustic "
+          "equations'");
     }
-    if (progress) progress(steps_before + n + 1, steps_total);
-  }
-  if (saved) saved->store(exec, count, problem_.nt);
+  });
   exec.fence();
 }
 
@@ -316,7 +278,7 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
   // The forward steps of a segment run on st_ (restored from its checkpoint), which keeps a copy
   // of the state before each step in the segment's buffers: step n's imaging reads the states
   // before it (ImageVelocity) and after it (ImageStress), the latter st_ after the last step.
-  const Steps<Order, Dim> forward(*this, st_, Traces<T>());
+  const Steps<Order, Dim> forward(*this, st_, Traces<T>(), count);
   const el::Coefficients<T, Order>& coef = forward.coefficients();
   const bool fs = forward.free_surface();
   const el::AdjointStep<T, Order, Dim> adjoint(b.adj, coef, fs);
@@ -379,23 +341,26 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
         },
         [&] { before.image_velocity(exec, count); });
   };
+  const int nt = problem_.nt;
+  const auto no_segments = [](int, int, int) {};
   if (frames) {
     // Boundary storage: st_ holds the state after the last step and is run backwards, each
     // backward step undoing its forward step (Steps::unstep_*) with the imaging fused in.
-    const elastic_loops::StateFrames<T> saved(*frames, st_, frame_region(), Dim);
+    const propagation::StateFrames<T> saved(*frames, st_.wavefields(), st_.memory_variables(),
+                                            frame_region(), Dim);
     const el::Imaging<T, Order, Dim>& image = image_at_end;  // of st_
-    for (int n = problem_.nt - 1; n >= 0; --n) {
+    propagation::backward_loop(nt, 0, no_segments, [&](int, int n) {
       backward_step(
           n,
           [&] {
             forward.unstep_stress(
-                exec, count, n, [&] { image.image_stress_reversing(exec, count); }, saved);
+                exec, n, [&] { image.image_stress_reversing(exec, count); }, saved);
           },
           [&] {
             forward.unstep_velocity(
-                exec, count, n, [&] { image.image_velocity_reversing(exec, count); }, saved);
+                exec, n, [&] { image.image_velocity_reversing(exec, count); }, saved);
           });
-    }
+    });
   } else if (samples) {
     // `full` with a stride or compression: step n's images for every stride-th n alone, from its
     // slot decoded times stride into one state (the imaging is linear in the forward fields, so
@@ -405,15 +370,15 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
     el::ImagingState<T> i = images;
     i.forward = b.decoded;
     const el::Imaging<T, Order, Dim> image_decoded(i, coef);
-    for (int n = problem_.nt - 1; n >= 0; --n) {
+    propagation::backward_loop(nt, 0, no_segments, [&](int, int n) {
       if (!samples->samples(n)) {
         backward_step(
             n, [] {}, [] {});
-        continue;
+        return;
       }
       samples->load(exec, b.decoded, samples->slot(n), count, T(samples->stride));
-      image_from(n, n + 1 < problem_.nt ? &image_decoded : nullptr, image_decoded);
-    }
+      image_from(n, n + 1 < nt ? &image_decoded : nullptr, image_decoded);
+    });
   } else if (checkpoints->interval == 1) {
     // Every state kept (storage full): the images read the saved states, no forward step. One
     // Imaging per saved state, built as the run reaches it (View copies on the host, no
@@ -428,33 +393,31 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
       return el::Imaging<T, Order, Dim>(i, coef);
     };
     std::optional<el::Imaging<T, Order, Dim>> after;
-    for (int n = problem_.nt - 1; n >= 0; --n) {
+    propagation::backward_loop(nt, 0, no_segments, [&](int, int n) {
       el::Imaging<T, Order, Dim> before = imaging_of_saved(n);
       image_from(n, after ? &*after : nullptr, before);
       after.emplace(std::move(before));
-    }
+    });
   } else {
-    const int interval = checkpoints->interval;
-    const int segments = (problem_.nt + interval - 1) / interval;
-    for (int c = segments - 1; c >= 0; --c) {
-      const int n0 = c * interval, n1 = std::min(problem_.nt, n0 + interval);
-      // The segment's states: its checkpoint, then each step's; st_ ends after step n1 - 1.
-      checkpoints->for_each_saved(st_, c, [&](const auto& slot, const Field<T>& field) {
-        if (field.size() > 0) {
-          Kokkos::deep_copy(
-              exec, Kokkos::subview(field, std::make_pair(0, count), Kokkos::ALL, Kokkos::ALL),
-              Kokkos::subview(slot, std::make_pair(0, count), Kokkos::ALL, Kokkos::ALL));
-        }
-      });
-      for (int n = n0; n < n1; ++n) {
-        elastic_loops::copy_state(exec, b.segment[std::size_t(n - n0)], st_, count);
-        forward.step(exec, count, n);
-      }
-      for (int n = n1 - 1; n >= n0; --n) {
-        image_from(n, n + 1 < n1 ? &image_of[std::size_t(n + 1 - n0)] : &image_at_end,
-                   image_of[std::size_t(n - n0)]);
-      }
-    }
+    // Each segment [n0, n1) recomputed from its checkpoint on st_, which keeps a copy of the
+    // state before each step in the segment's buffers; st_ ends after step n1 - 1.
+    int n0 = 0, n1 = 0;
+    propagation::backward_loop(
+        nt, checkpoints->interval,
+        [&](int c, int first, int end) {
+          n0 = first, n1 = end;
+          checkpoints->template copy<true>(exec, st_, c, count);
+          const auto keep = propagation::keep_with(
+              [&](const ExecSpace& e, int, int n) {
+                elastic_loops::copy_state(e, b.segment[std::size_t(n - n0)], st_, count);
+              },
+              propagation::keep_none, propagation::keep_none);
+          propagation::forward_loop(exec, forward, keep, n0, n1, false, [](int) {});
+        },
+        [&](int, int n) {
+          image_from(n, n + 1 < n1 ? &image_of[std::size_t(n + 1 - n0)] : &image_at_end,
+                     image_of[std::size_t(n - n0)]);
+        });
   }
   // The images, stacked along z per slot as shot_imaging() returns them.
   for (int k = 0; k < channels; ++k) {

@@ -279,4 +279,21 @@ struct SampledStateHistory {
   }
 };
 
+/// The forward loop's keeper of a SampledStateHistory (forward_loop.hpp): for every sampled
+/// step n, the fields its imaging reads of the state before it (`steps.fields(p)`) and after it
+/// (`steps.fields(p ^ 1)`, the state step n + 1 starts from), shots [0, count).
+template <class T, class Steps>
+struct KeepSamples {
+  const SampledStateHistory<T>& history;
+  const Steps& steps;
+  int count;
+  void before(const ExecSpace& exec, int p, int n) const {
+    if (history.samples(n)) history.store(exec, steps.fields(p), history.slot(n), count, false);
+  }
+  void after(const ExecSpace& exec, int p, int n) const {
+    if (history.samples(n)) history.store(exec, steps.fields(p ^ 1), history.slot(n), count, true);
+  }
+  void finish(const ExecSpace&, int, int) const {}
+};
+
 }  // namespace pwave::propagation

@@ -33,6 +33,11 @@ class WavefieldHistory {
   const H* get_if() const {
     return std::get_if<H>(&held_);
   }
+  /// f(h) with the history h it holds (std::monostate for none): the strategy as a type.
+  template <class F>
+  decltype(auto) visit(F&& f) const {
+    return std::visit(std::forward<F>(f), held_);
+  }
   /// True for the default history, which keeps nothing.
   bool empty() const { return std::holds_alternative<std::monostate>(held_); }
   /// Whether it has room for the history of `count` shots of an nt-step run (false if empty).
