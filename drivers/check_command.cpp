@@ -33,7 +33,7 @@ void print_gradient_figures(const io::Deck& deck, std::size_t bytes) {
   const StorageOptions& storage = deck.storage_options;
   const HistoryEstimate h = estimate_history(p, bytes, per_iteration, storage);
   // What `full` keeps with the deck's stride and compression (given with `full` only).
-  const bool exact = storage.stride <= 1 && storage.compression == Compression::none;
+  const bool exact = storage.full_settings_exact();
   char approximate[96];
   std::snprintf(approximate, sizeof approximate, "stride %d, %s", storage.stride,
                 to_string(storage.compression));

@@ -56,12 +56,10 @@ HistoryEstimate estimate_history(const ForwardProblem& p, std::size_t value_byte
   HistoryEstimate h;
   h.frame_cells = double(l.frame().size());
   const double steps = double(p.nt) + 1.0;
-  const bool exact_full = storage.stride <= 1 && storage.compression == Compression::none;
+  const bool exact_full = storage.full_settings_exact();
   const int stride = std::max(1, storage.stride);
   // Bytes of a stored value of an approximate `full` history.
-  const double stored_bytes = storage.compression == Compression::none   ? double(value_bytes)
-                              : storage.compression == Compression::bf16 ? 2.0
-                                                                         : 1.0;
+  const double stored_bytes = stored_value_bytes(storage.compression, double(value_bytes));
   h.full_per_shot = steps * double(l.cells()) * double(value_bytes);
   if (!exact_full) {
     // DifferenceHistory: the stored steps' differences and u^{n-1} (halo included).

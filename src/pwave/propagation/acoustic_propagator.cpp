@@ -290,19 +290,16 @@ void AcousticPropagator<T>::store_difference(const propagation::DifferenceHistor
   const int k = n / d.stride;
   const Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>> cells({0, 0, 0}, {count, st_.nz, st_.nx});
   const int halo = st_.halo;
-  if (d.compression == Compression::int8) {
-    // One scale per snapshot and shot: max |D| / 127.
-    store_int8_scales(ExecSpace(), u_next, u_cur, d.previous, d.scale, k, count, st_.nz, st_.nx,
-                      halo);
-    Kokkos::parallel_for("pwave::propagation::store_int8", cells,
-                         StoreDifference<T, Compression::int8>{d, u_next, u_cur, k, halo});
-  } else if (d.compression == Compression::bf16) {
-    Kokkos::parallel_for("pwave::propagation::store_bf16", cells,
-                         StoreDifference<T, Compression::bf16>{d, u_next, u_cur, k, halo});
-  } else {
+  with_compression(d.compression, [&](auto c) {
+    constexpr Compression C = decltype(c)::value;
+    if constexpr (C == Compression::int8) {
+      // One scale per snapshot and shot: max |D| / 127.
+      store_int8_scales(ExecSpace(), u_next, u_cur, d.previous, d.scale, k, count, st_.nz, st_.nx,
+                        halo);
+    }
     Kokkos::parallel_for("pwave::propagation::store_difference", cells,
-                         StoreDifference<T, Compression::none>{d, u_next, u_cur, k, halo});
-  }
+                         StoreDifference<T, C>{d, u_next, u_cur, k, halo});
+  });
 }
 
 template <class T>

@@ -202,19 +202,12 @@ class AcousticPropagator<T>::ConstantDensityBackward {
     const int k = n / d.stride, R = prop_.st_.halo;
     const Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>> cells(
         exec, {0, 0, 0}, {count_, prop_.st_.nz, prop_.st_.nx});
-    using propagation::AccumulateDifference;
-    const char* label = "pwave::physics::acoustic::imaging";
     const Field<T>& g = parity(p).g_cur;
-    if (d.compression == Compression::none) {
-      Kokkos::parallel_for(
-          label, cells, AccumulateDifference<T, Compression::none>{d, prop_.shot_grad_, g, k, R});
-    } else if (d.compression == Compression::bf16) {
-      Kokkos::parallel_for(
-          label, cells, AccumulateDifference<T, Compression::bf16>{d, prop_.shot_grad_, g, k, R});
-    } else {
-      Kokkos::parallel_for(
-          label, cells, AccumulateDifference<T, Compression::int8>{d, prop_.shot_grad_, g, k, R});
-    }
+    propagation::with_compression(d.compression, [&](auto c) {
+      constexpr Compression C = decltype(c)::value;
+      Kokkos::parallel_for("pwave::physics::acoustic::imaging", cells,
+                           propagation::AccumulateDifference<T, C>{d, prop_.shot_grad_, g, k, R});
+    });
   }
 
   /// A FullHistory or a CheckpointHistory's segment: u^n from slot n - base of `snapshots`.

@@ -5,11 +5,24 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "pwave/physics/acoustic/kernels.hpp"
 #include "pwave/propagation/storage.hpp"
 
 namespace pwave::propagation {
+
+/// f(std::integral_constant<Compression, c>): the format as a compile-time value.
+template <class F>
+void with_compression(Compression c, F&& f) {
+  if (c == Compression::bf16) {
+    f(std::integral_constant<Compression, Compression::bf16>());
+  } else if (c == Compression::int8) {
+    f(std::integral_constant<Compression, Compression::int8>());
+  } else {
+    f(std::integral_constant<Compression, Compression::none>());
+  }
+}
 
 /// bfloat16 from a float: round to nearest even on the upper 16 bits (finite values).
 KOKKOS_INLINE_FUNCTION std::uint16_t to_bf16(float f) {
@@ -26,6 +39,15 @@ KOKKOS_INLINE_FUNCTION float from_bf16(std::uint16_t h) {
     float f;
   } v{std::uint32_t(h) << 16};
   return v.f;
+}
+/// int8 of v with the scale `scale` (max |v| / 127 of its set): v / scale rounded half away from
+/// zero; 0 for a zero scale (a set of zeros).
+KOKKOS_INLINE_FUNCTION std::int8_t to_int8(float v, float scale) {
+  const float q = scale > 0 ? v / scale : 0.0f;
+  return std::int8_t(q < 0 ? q - 0.5f : q + 0.5f);
+}
+KOKKOS_INLINE_FUNCTION float from_int8(std::int8_t q, float scale) {
+  return float(q) * scale;
 }
 
 /// The approximate `full` history (Storage::full with a stride or compression): D^n of the
@@ -48,10 +70,7 @@ struct DifferenceHistory {
   static double bytes_per_shot(const physics::AcousticState<T>& st, int nt,
                                const StorageOptions& options) {
     const double stored = (nt + options.stride - 1) / options.stride;
-    const double bytes = options.compression == Compression::none   ? sizeof(T)
-                         : options.compression == Compression::bf16 ? 2.0
-                                                                    : 1.0;
-    return stored * st.nz * st.nx * bytes +
+    return stored * st.nz * st.nx * stored_value_bytes(options.compression, sizeof(T)) +
            double(st.u_cur.extent(1)) * st.u_cur.extent(2) * sizeof(T);
   }
   /// Room for `count` shots of an nt-step run on the padded grid of `st` with options.stride
@@ -95,9 +114,7 @@ struct StoreDifference {
     } else if constexpr (C == Compression::bf16) {
       h.half(k, s, iz, ix) = to_bf16(float(d));
     } else {
-      const float sc = h.scale(k, s);
-      const float q = sc > 0 ? float(d) / sc : 0.0f;
-      h.bytes(k, s, iz, ix) = std::int8_t(q < 0 ? q - 0.5f : q + 0.5f);
+      h.bytes(k, s, iz, ix) = to_int8(float(d), h.scale(k, s));
     }
   }
 };
@@ -115,7 +132,7 @@ struct AccumulateDifference {
     else if constexpr (C == Compression::bf16)
       d = T(from_bf16(h.half(k, s, iz, ix)));
     else
-      d = T(float(h.bytes(k, s, iz, ix)) * h.scale(k, s));
+      d = T(from_int8(h.bytes(k, s, iz, ix), h.scale(k, s)));
     acc(s, iz, ix) += T(h.stride) * g(s, iz + halo, ix + halo) * d;
   }
 };

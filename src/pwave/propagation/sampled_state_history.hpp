@@ -14,18 +14,6 @@
 
 namespace pwave::propagation {
 
-/// f(std::integral_constant<Compression, c>): the format as a compile-time value.
-template <class F>
-void with_compression(Compression c, F&& f) {
-  if (c == Compression::bf16) {
-    f(std::integral_constant<Compression, Compression::bf16>());
-  } else if (c == Compression::int8) {
-    f(std::integral_constant<Compression, Compression::int8>());
-  } else {
-    f(std::integral_constant<Compression, Compression::none>());
-  }
-}
-
 /// One field's stored states [slot][shot][rows][cols] in each format (one of them allocated)
 /// and the int8 scales of all fields [slot][field][shot].
 template <class T>
@@ -119,7 +107,7 @@ struct SampleCopy {
       else if constexpr (C == Compression::bf16)
         v = T(from_bf16(half[i]));
       else
-        v = T(float(bytes[i]) * sc);
+        v = T(from_int8(bytes[i], sc));
       field[i] = weight * v;
     } else {
       const T v = field[i];
@@ -128,8 +116,7 @@ struct SampleCopy {
       } else if constexpr (C == Compression::bf16) {
         half[i] = to_bf16(float(v));
       } else {
-        const float q = sc > 0 ? float(v) / sc : 0.0f;
-        bytes[i] = std::int8_t(q < 0 ? q - 0.5f : q + 0.5f);
+        bytes[i] = to_int8(float(v), sc);
       }
     }
   }
@@ -158,7 +145,8 @@ struct SampledStateHistory {
   static double bytes_per_shot(const State& st, int nt, const StorageOptions& options) {
     double state = 0;
     for (const Field<T>& f : st.checkpointed()) state += double(f.extent(1)) * f.extent(2);
-    return slots_for(nt, options.stride) * state * value_bytes(options.compression);
+    return slots_for(nt, options.stride) * state *
+           stored_value_bytes(options.compression, sizeof(T));
   }
   /// Room for `count` shots (the shots of `st`) of an nt-step run, uninitialised (forward()
   /// writes every slot before the backward run reads it).
@@ -240,9 +228,6 @@ struct SampledStateHistory {
   }
 
  private:
-  static double value_bytes(Compression c) {
-    return c == Compression::none ? sizeof(T) : c == Compression::bf16 ? 2.0 : 1.0;
-  }
   /// f(field, index) for each field of st.checkpointed() that exists.
   template <class State, class F>
   static void for_each_field(const State& st, F&& f) {

@@ -38,11 +38,19 @@ struct StorageOptions {
 
   StorageOptions() = default;
   StorageOptions(Storage s) : strategy(s) {}  // NOLINT: a bare strategy is a valid option set
+  /// True when the `full` settings keep every step in the run's precision (whichever strategy is
+  /// chosen: the memory estimates report `full` beside the selected one).
+  bool full_settings_exact() const { return stride <= 1 && compression == Compression::none; }
   /// True for the exact `full` history (all snapshots, uncompressed).
-  bool exact_full() const {
-    return strategy == Storage::full && stride == 1 && compression == Compression::none;
-  }
+  bool exact_full() const { return strategy == Storage::full && full_settings_exact(); }
 };
+
+/// Bytes of one value stored in `compression`, for values of `value_bytes` bytes.
+inline double stored_value_bytes(Compression compression, double value_bytes) {
+  return compression == Compression::none   ? value_bytes
+         : compression == Compression::bf16 ? 2.0
+                                            : 1.0;
+}
 
 /// "full" / "boundary" / "checkpoint".
 inline const char* to_string(Storage s) {
