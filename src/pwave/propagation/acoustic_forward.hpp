@@ -156,13 +156,13 @@ void AcousticPropagator<T>::forward_impl(int count, const Traces<T>& traces,
       } else if constexpr (std::is_same_v<H, CheckpointHistory<T>>) {
         run(KeepCheckpoints<T, decltype(steps)>{h, steps, count});
       } else if constexpr (std::is_same_v<H, DifferenceHistory<T>>) {
-        Kokkos::deep_copy(h.previous, T(0));  // u^{-1} = 0
+        Kokkos::deep_copy(exec, h.previous, T(0));  // u^{-1} = 0
         run(keep_with(
             keep_none,
             [&](const ExecSpace& e, int p, int n) {
               // D^n needs u^{n-1}, which step n overwrote: it was kept at the end of step n-1.
               if (n % h.stride == 0)
-                store_difference(h, forward.next(p), forward.current(p), count, n);
+                store_difference(e, h, forward.next(p), forward.current(p), count, n);
               if ((n + 1) % h.stride == 0) Kokkos::deep_copy(e, h.previous, forward.current(p));
             },
             keep_none));

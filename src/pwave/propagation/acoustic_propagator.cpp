@@ -283,19 +283,20 @@ propagation::FrameRegion AcousticPropagator<T>::frame_region() const {
 }
 
 template <class T>
-void AcousticPropagator<T>::store_difference(const propagation::DifferenceHistory<T>& d,
+void AcousticPropagator<T>::store_difference(const ExecSpace& exec,
+                                             const propagation::DifferenceHistory<T>& d,
                                              const Field<T>& u_next, const Field<T>& u_cur,
-                                             int count, int n) {
+                                             int count, int n) const {
   using namespace propagation;
   const int k = n / d.stride;
-  const Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>> cells({0, 0, 0}, {count, st_.nz, st_.nx});
+  const Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>> cells(exec, {0, 0, 0},
+                                                                {count, st_.nz, st_.nx});
   const int halo = st_.halo;
   with_compression(d.compression, [&](auto c) {
     constexpr Compression C = decltype(c)::value;
     if constexpr (C == Compression::int8) {
       // One scale per snapshot and shot: max |D| / 127.
-      store_int8_scales(ExecSpace(), u_next, u_cur, d.previous, d.scale, k, count, st_.nz, st_.nx,
-                        halo);
+      store_int8_scales(exec, u_next, u_cur, d.previous, d.scale, k, count, st_.nz, st_.nx, halo);
     }
     Kokkos::parallel_for("pwave::propagation::store_difference", cells,
                          StoreDifference<T, C>{d, u_next, u_cur, k, halo});

@@ -180,8 +180,9 @@ class AcousticPropagator : public BatchPropagator<T> {
   template <int Dim>
   void store_snapshot(const ExecSpace& exec, int count, const Snapshots& dst, const Field<T>& u,
                       int k) const;
-  void store_difference(const propagation::DifferenceHistory<T>& d, const Field<T>& u_next,
-                        const Field<T>& u_cur, int count, int n);
+  // The second difference D^n = u^{n+1} - 2 u^n + u^{n-1} into d's stored step n / stride.
+  void store_difference(const ExecSpace& exec, const propagation::DifferenceHistory<T>& d,
+                        const Field<T>& u_next, const Field<T>& u_cur, int count, int n) const;
   using SourceAdjoint = Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>;
   // The backward run of both equations (propagation/acoustic_backward.hpp, on the framework's
   // backward_loop.hpp): steps n = nt-1 .. 0 of the batch's `count` shots, the checkpoint
