@@ -50,7 +50,7 @@ TEST(Deck, FillsDefaults) {
   EXPECT_EQ(d.problem.order, 8);
   for (int s = 0; s < 4; ++s) EXPECT_EQ(d.problem.boundary.width[s], 20);
   EXPECT_FALSE(d.problem.boundary.free_surface);
-  EXPECT_DOUBLE_EQ(d.problem.boundary.reflection, 1e-3);
+  EXPECT_DOUBLE_EQ(d.problem.boundary.reflection, 1e-8);
   EXPECT_DOUBLE_EQ(d.problem.boundary.pml_frequency, 0.0);
   EXPECT_EQ(d.output.directory, "out");
   EXPECT_FALSE(d.output.segy);

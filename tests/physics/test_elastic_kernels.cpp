@@ -340,7 +340,7 @@ TEST(ElasticKernels, FluidIsTheVariableDensityAcousticEquation) {
 
   Simulation run;
   run.order = 8, run.width = width, run.nt = nt, run.dt = dt, run.pml_frequency = f;
-  run.pml_velocity = v2;
+  run.pml_velocity = v2, run.reflection = acoustic.boundary.reflection;
   run.source = {SourceKind::explosive, zs, xs, std::vector<double>(nt)};
   double sum = 0;
   for (int k = 0; k < nt; ++k) {

@@ -274,7 +274,7 @@ void read_boundary(const DeckReader& r, const Node& root, Deck& deck, Node& reso
     cfg.reflection = r.positive(reflection, key + ".reflection");
     if (cfg.reflection >= 1.0) {
       r.fail(key + ".reflection", reflection,
-             "expected a reflection coefficient between 0 and 1 (e.g. 1e-3), got " +
+             "expected a reflection coefficient between 0 and 1 (e.g. 1e-8), got " +
                  DeckReader::describe(reflection));
     }
   }

@@ -13,7 +13,7 @@ struct BoundaryConfig {
   /// ignored in 2D.
   int width[num_sides] = {20, 20, 20, 20, 20, 20};
   bool free_surface = false;   ///< pressure-release surface at z = 0 (top width must be 0)
-  double reflection = 1e-3;    ///< target reflection coefficient R of the CPML profile
+  double reflection = 1e-8;    ///< target reflection coefficient R of the CPML profile
   double pml_frequency = 0.0;  ///< Hz for the CPML alpha term; 0 = the wavelet peak frequency
   /// m/s setting the CPML damping d0; 0 = the model's maximum. Inversions fix it (the initial
   /// model's maximum) so that the absorbing layers do not change as the model does: the
