@@ -7,7 +7,10 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <string>
+#include <vector>
 
+#include "pwave/core/error.hpp"
 #include "pwave/physics/elastic/physics.hpp"
 #include "pwave/propagation/acoustic_propagator.hpp"
 #include "pwave/propagation/elastic_propagator.hpp"
@@ -151,6 +154,52 @@ TEST(WavefieldHistory, ElasticBoundaryKeepsFramesAndMemoryVariables2D) {
 
 TEST(WavefieldHistory, ElasticBoundaryKeepsFramesAndMemoryVariables3D) {
   expect_elastic_frames(true);
+}
+
+/// The message of the RuntimeError `f` throws ("" if none).
+template <class F>
+std::string runtime_error_of(F&& f) {
+  try {
+    f();
+  } catch (const RuntimeError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// Each propagator runs its own equation family's histories only: handed the other's (acoustic:
+// one field per step; elastic: whole states), its forward and backward runs refuse it, saying
+// which it keeps, instead of keeping nothing or reading a history that is not there.
+TEST(WavefieldHistory, EachPropagatorRefusesTheOtherEquationsHistories) {
+  ForwardProblem p = two_shots(false);
+  AcousticPropagator<float> acoustic(p);
+  p.equation = physics::Equation::elastic;
+  p.model.vs.assign(p.model.vp.size(), 1000.0);
+  p.model.rho.assign(p.model.vp.size(), 2000.0);
+  ElasticPropagator<float> elastic(p);
+  const std::vector<int> shots = {0, 1};
+  Traces<float> traces("traces", 2, 1, p.nt);
+  StorageOptions strided(Storage::full);
+  strided.stride = 2;
+  const std::string acoustic_refusal = "sampled whole states are the elastic equation's history";
+  const std::string elastic_refusal =
+      "the elastic equation keeps whole states or frames (checkpoint, full or boundary)";
+  const History sampled = elastic.make_history(2, strided);
+  ASSERT_EQ(strategy_of(sampled), "sampled states");
+  EXPECT_EQ(runtime_error_of([&] { acoustic.forward(shots, traces, {}, 0, 0, sampled); }),
+            "AcousticPropagator: " + acoustic_refusal);
+  acoustic.forward(shots, traces);
+  EXPECT_EQ(runtime_error_of([&] { acoustic.adjoint(shots, traces, sampled, GridView<float>()); }),
+            "AcousticPropagator::adjoint: " + acoustic_refusal);
+  for (const History& h :
+       {acoustic.make_history(2, Storage::full), acoustic.make_history(2, strided)}) {
+    SCOPED_TRACE(strategy_of(h));
+    EXPECT_EQ(runtime_error_of([&] { elastic.forward(shots, traces, {}, 0, 0, h); }),
+              "ElasticPropagator: " + elastic_refusal);
+    elastic.forward(shots, traces);
+    EXPECT_EQ(runtime_error_of([&] { elastic.adjoint_per_shot(shots, traces, h); }),
+              "ElasticPropagator::adjoint: " + elastic_refusal);
+  }
 }
 
 // The elastic `full` history with a stride or compression: for every stride-th step, what its

@@ -5,6 +5,7 @@
 // segment). What a step computes is the equation's Backward class. Included by the .cpp files
 // that define those classes, which instantiate it for their equation.
 
+#include "pwave/core/error.hpp"
 #include "pwave/propagation/acoustic_propagator.hpp"
 #include "pwave/propagation/backward_loop.hpp"
 
@@ -22,6 +23,10 @@ void AcousticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
   const auto* frames = history.template get_if<propagation::FrameHistory<T>>();
   const auto* checkpoints = history.template get_if<propagation::CheckpointHistory<T>>();
   const auto* diff = history.template get_if<propagation::DifferenceHistory<T>>();
+  if (!full && !frames && !checkpoints && !diff) {
+    throw RuntimeError(
+        "AcousticPropagator::adjoint: sampled whole states are the elastic equation's history");
+  }
   ExecSpace exec;
   const Steps steps(*this, count, residual, source_adjoint, frames != nullptr);
   const int nt = problem_.nt;

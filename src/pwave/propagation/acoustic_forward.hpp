@@ -168,7 +168,7 @@ void AcousticPropagator<T>::forward_impl(int count, const Traces<T>& traces,
             keep_none));
       } else if constexpr (std::is_same_v<H, std::monostate>) {
         run(KeepNothing());
-      } else {
+      } else {  // before any step
         throw RuntimeError(
             "AcousticPropagator: sampled whole states are the elastic equation's history");
       }

@@ -200,10 +200,6 @@ void AcousticPropagator<T>::forward(const std::vector<int>& shots, const Traces<
     throw RuntimeError(
         "AcousticPropagator: 3D full histories are exact (no stride or compression)");
   }
-  if (history.template get_if<propagation::SampledStateHistory<T>>()) {
-    throw RuntimeError(
-        "AcousticPropagator: sampled whole states are the elastic equation's history");
-  }
   if (!history.empty() && !history.holds(problem_.nt, count)) {
     throw RuntimeError("AcousticPropagator::forward: history has the wrong shape");
   }

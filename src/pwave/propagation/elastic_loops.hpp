@@ -28,6 +28,12 @@ namespace pwave {
 
 namespace el = physics::elastic;
 
+namespace elastic_loops {
+/// Why a history of another equation family is refused (forward and backward runs).
+inline constexpr const char* histories_kept =
+    "the elastic equation keeps whole states or frames (checkpoint, full or boundary)";
+}  // namespace elastic_loops
+
 // ---------------------------------------------------------------------------------------------
 // One step's launches on one state: records, the two updates, the source; and the step undone.
 
@@ -192,10 +198,8 @@ void ElasticPropagator<T>::forward_impl(int count, const Traces<T>& traces,
       run(KeepSamples<T, Steps<Order, Dim>>{h, steps, count});
     } else if constexpr (std::is_same_v<H, std::monostate>) {
       run(KeepNothing());
-    } else {
-      throw RuntimeError(
-          "ElasticPropagator: histories of one field per step are the acoustic "
-          "equations'");
+    } else {  // a history of one field per step (the acoustic equations'), before any step
+      throw RuntimeError(std::string("ElasticPropagator: ") + elastic_loops::histories_kept);
     }
   });
   exec.fence();
@@ -262,6 +266,9 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
   const auto* checkpoints = history.template get_if<propagation::CheckpointHistory<T>>();
   const auto* frames = history.template get_if<propagation::FrameHistory<T>>();
   const auto* samples = history.template get_if<propagation::SampledStateHistory<T>>();
+  if (!checkpoints && !frames && !samples) {
+    throw RuntimeError(std::string("ElasticPropagator::adjoint: ") + elastic_loops::histories_kept);
+  }
   allocate_backward(checkpoints ? checkpoints->interval : 1);
   Backward& b = *back_;
   if (samples && b.decoded.vx.size() == 0) b.decoded = fresh_state(capacity_);

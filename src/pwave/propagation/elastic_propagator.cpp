@@ -261,13 +261,6 @@ void ElasticPropagator<T>::forward(const std::vector<int>& shots, const Traces<T
   load_moments();
   const int count = int(shots.size());
   check_traces("ElasticPropagator::forward: the traces", traces, count);
-  if (!history.empty() && !history.template get_if<propagation::CheckpointHistory<T>>() &&
-      !history.template get_if<propagation::FrameHistory<T>>() &&
-      !history.template get_if<propagation::SampledStateHistory<T>>()) {
-    throw RuntimeError(
-        "ElasticPropagator: the elastic equation keeps whole states or frames (checkpoint, full "
-        "or boundary)");
-  }
   if (!history.empty() && !history.holds(problem_.nt, count)) {
     throw RuntimeError("ElasticPropagator::forward: history has the wrong shape");
   }
