@@ -63,6 +63,22 @@ class AcousticPropagator : public BatchPropagator<T> {
   /// set_velocity or set_density. Throws RuntimeError for a parameter the equation lacks.
   void set_parameter(physics::Parameter p, const GridView<T>& values) override;
 
+  /// Variable density: the equation's device state over state()'s fields (rho v^2 dt^2, the
+  /// half-point buoyancies, the CPML profiles and the flux buffers beside them).
+  physics::acoustic_vd::State<T> vd_state() const {
+    physics::acoustic_vd::State<T> v = vd_;
+    v.st = st_;
+    return v;
+  }
+  /// One variable-density step of shots [0, count) on `v` (vd_state() or a copy of it over
+  /// other fields): flux and update launches over the boxes of the padded grid (free-surface
+  /// mirror between them), on host backends in 2D the rows between the z strips fused
+  /// (acoustic_vd::FusedStep). What forward() runs each step; public for the tests that hold
+  /// the two launches to the same bits.
+  template <int Order, int Dim>
+  void step_vd(const ExecSpace& exec, int count, const physics::acoustic_vd::State<T>& v,
+               const physics::acoustic_vd::Coefficients<T, Order>& coef) const;
+
   /// The equation this propagator runs.
   physics::Equation equation() const { return problem_.equation; }
   /// Imaging channels per shot: 1 (dJ/dw) for constant density, 2 (dJ/dw, dJ/db) for variable
@@ -162,10 +178,6 @@ class AcousticPropagator : public BatchPropagator<T> {
   void adjoint_step_3d(const ExecSpace& exec, int count, bool skip_interior,
                        const physics::AcousticAdjointState<T>& st,
                        const physics::ScaledStencil<T, Order>& coef) const;
-  // One variable-density step (flux and update launches, free-surface mirror between them).
-  template <int Order, int Dim>
-  void step_vd(const ExecSpace& exec, int count, const physics::acoustic_vd::State<T>& v,
-               const physics::acoustic_vd::Coefficients<T, Order>& coef) const;
   // Stencil coefficients (physics::ScaledStencil, acoustic_vd::Coefficients) for the grid's
   // spacings, dy in 3D only: what every Forward and Backward class builds its kernels with.
   template <class Coefficients, int Dim>

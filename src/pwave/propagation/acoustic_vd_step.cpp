@@ -16,18 +16,15 @@ namespace pwave {
 namespace {
 
 /// One launch of kernel K (vd::Flux or vd::Update) over the 3^Dim boxes of `cuts`, each box
-/// with the instance of the strips it lies in (`skip_interior`: not the interior box).
+/// with the instance of the strips it lies in.
 template <template <class, int, int, bool, bool, bool> class K, class T, int Order, int Dim>
 void launch_boxes(const char* label, const ExecSpace& exec, int count, const backend::BoxCuts& cuts,
                   const physics::acoustic_vd::State<T>& v,
-                  const physics::acoustic_vd::Coefficients<T, Order>& coef, bool skip_interior) {
-  backend::for_each_box_3d(
-      label, exec, count, cuts,
-      [&](auto in_x, auto in_y, auto in_z) {
-        return K<T, Order, Dim, decltype(in_x)::value, decltype(in_z)::value,
-                 decltype(in_y)::value>{v, coef};
-      },
-      skip_interior);
+                  const physics::acoustic_vd::Coefficients<T, Order>& coef) {
+  backend::for_each_box_3d(label, exec, count, cuts, [&](auto in_x, auto in_y, auto in_z) {
+    return K<T, Order, Dim, decltype(in_x)::value, decltype(in_z)::value, decltype(in_y)::value>{
+        v, coef};
+  });
 }
 
 /// w = rho v^2 dt^2 and the half-point buoyancies beta_a(j) = (b_j + b_{j+1}) / 2 (b of the last
@@ -84,19 +81,32 @@ void AcousticPropagator<T>::step_vd(
   const backend::BoxCuts cuts{{0, st.strip_top, st.nz - st.strip_bottom, st.nz},
                               {0, st.strip_front, st.ny - st.strip_back, st.ny},
                               {0, st.strip_left, st.nx - st.strip_right, st.nx}};
-  const backend::Box inner{cuts.z[1], cuts.z[2], cuts.y[1], cuts.y[2], cuts.x[1], cuts.x[2]};
-  // Host backends, 2D: the interior box in one fused launch (vd::FusedStep) that keeps its flux
-  // in cache and writes to the flux arrays the flux inside the box that the strip updates
-  // read; the flux launch covers the strips. GPUs: flux and update launches over every box.
+  // Host backends, 2D: the rows between the z strips (the x strips' cells included) in one
+  // fused launch (vd::FusedStep) that keeps its flux in cache and writes to the flux arrays
+  // the z flux that the z strips' updates read; the flux and update launches cover the z
+  // strips. GPUs: flux and update launches over every box.
   constexpr bool fused = Dim == 2 && backend::uses_row_paths<ExecSpace>();
-  const bool fuse = fused && !inner.empty();
-  launch_boxes<vd::Flux, T, Order, Dim>("pwave::physics::acoustic_vd::flux", exec, count, cuts, v,
-                                        coef, fuse);
+  const backend::Box rows{cuts.z[1], cuts.z[2], 0, 1, 0, st.nx};
+  bool fuse = false;
+  if constexpr (fused) fuse = !rows.empty() && vd::FusedStep<T, Order>::fits(st);
+  // The boxes the flux and update launches take: all, or those of the z strips.
+  const auto strips = [&](auto launch) {
+    if (!fuse) return launch(cuts);
+    backend::BoxCuts top = cuts, bottom = cuts;
+    top.z[2] = top.z[3] = cuts.z[1];
+    bottom.z[0] = bottom.z[1] = cuts.z[2];
+    launch(top);
+    launch(bottom);
+  };
+  strips([&](const backend::BoxCuts& c) {
+    launch_boxes<vd::Flux, T, Order, Dim>("pwave::physics::acoustic_vd::flux", exec, count, c, v,
+                                          coef);
+  });
   if constexpr (fused) {
     if (fuse) {
       backend::for_each_cell_3d(
-          "pwave::physics::acoustic_vd::fused_step", exec, count, inner,
-          vd::FusedStep<T, Order>{v, coef, problem_.boundary.free_surface, inner.z0, inner.z1});
+          "pwave::physics::acoustic_vd::fused_step", exec, count, rows,
+          vd::FusedStep<T, Order>{v, coef, problem_.boundary.free_surface, rows.z0, rows.z1});
     }
   }
   if (problem_.boundary.free_surface) {
@@ -105,8 +115,10 @@ void AcousticPropagator<T>::step_vd(
                              exec, {0, 0}, {count, int(v.flux_z.extent(2))}),
                          vd::MirrorFlux<T>{v.flux_z, st.halo});
   }
-  launch_boxes<vd::Update, T, Order, Dim>("pwave::physics::acoustic_vd::update", exec, count, cuts,
-                                          v, coef, fuse);
+  strips([&](const backend::BoxCuts& c) {
+    launch_boxes<vd::Update, T, Order, Dim>("pwave::physics::acoustic_vd::update", exec, count, c,
+                                            v, coef);
+  });
 }
 
 /// The step of parity p's fields: the variable-density state over the shared pressure fields

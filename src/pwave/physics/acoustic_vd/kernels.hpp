@@ -24,6 +24,9 @@
 // backends in 2D launch them on the CPML strips only and update the interior box with
 // `FusedStep`, whose flux stays in registers and row buffers.
 
+#include <algorithm>
+#include <array>
+
 #include "pwave/physics/acoustic/kernels.hpp"
 
 namespace pwave::physics::acoustic_vd {
@@ -321,15 +324,18 @@ struct Update {
   }
 };
 
-/// Host backends, 2D: Flux and Update of the interior box fused per band of rows, so the flux
-/// never goes to memory. The flux is Flux's interior formula, also on the half points within
-/// R of the box that lie in the strips: the CPML half-point profile is zero there (a = b = 0
-/// from a layer's inner edge on), so psi is zero and the strip formula gives the same value.
-/// Half points outside the padded grid are zero, or with a free surface above row 0 the mirror
-/// of the one below (as MirrorFlux). The flux of the strips comes from Flux; the flux inside
-/// the box that the strip updates read (z flux of its first R - 1 and last R rows, x flux of
-/// the first and last R half points of its rows) is written to the flux arrays from the
-/// buffers here (propagation::AcousticPropagator::step_vd).
+/// Host backends, 2D: Flux and Update of the rows between the z strips fused per band of rows,
+/// whole rows (the x strips' cells included), so the flux never goes to memory. The flux is
+/// Flux's formula: the interior one, and at the x strips' half points psi advanced (Flux's
+/// strip formula) in the row pass, as zeta at their cells before the update. The z flux rows
+/// above and below the box (in the z strips) take the interior formula: the CPML half-point
+/// profile is zero within R of a layer's inner edge (a = b = 0), so psi is zero there and the
+/// strip formula gives the same value. Half points outside the padded grid are zero, or with a
+/// free surface above row 0 the mirror of the one below (as MirrorFlux). The z strips' flux
+/// comes from Flux; the z flux inside the box that their updates read (its first R - 1 and last
+/// R rows) is written to the flux array from the buffers here
+/// (propagation::AcousticPropagator::step_vd). Rows wider than a chunk are cut R half points
+/// clear of the x strips (fits()), so that a chunk's psi are advanced by that chunk alone.
 ///
 /// For each chunk of columns a band's rows are updated top to bottom in blocks of block_rows,
 /// on host vectors (backends/host_vector.hpp) aligned on u^n:
@@ -376,30 +382,47 @@ struct FusedStep {
   bool free_surface = false;
   int z0 = 0, z1 = 0;  ///< the box's rows (its columns are those lines() is given)
 
+  /// Whether the fused step can run the rows of `st` whole (x strips included): a grid wider
+  /// than a chunk is cut R half points clear of the x strips (a chunk advances the strips' psi
+  /// on its own half points and computes the R on each side of it with the interior formula),
+  /// which needs an interior wide enough and strips narrower than a chunk.
+  static bool fits(const AcousticState<T>& st) {
+    return st.nx <= chunk || (cut_range(st)[0] <= cut_range(st)[1] &&
+                              st.strip_left + R + lanes <= chunk && st.strip_right + R <= chunk);
+  }
+
+  /// Rows [iz, iz + n) of the box, columns [x0, x1) = [0, nx) (the whole rows).
   void lines(int s, int iz, int n, int /*iy*/, int x0, int x1) const {
     alignas(backend::host::cache_line) T ring[Q][buffer];
     alignas(backend::host::cache_line) T hx[block_rows][buffer];
     alignas(backend::host::cache_line) T fx[buffer];
+    const AcousticState<T>& st = v.st;
+    // Chunks after the first start where u^n's rows are aligned on a vector, within cut_range.
     const int chunks = (x1 - x0 + chunk - 1) / chunk;
-    // Chunks after the first start where u^n's rows are aligned on a vector.
-    const T* const row = &v.st.u_cur(s, iz + v.st.halo, v.st.halo);
+    const auto range = cut_range(st);
+    const T* const row = &st.u_cur(s, iz + st.halo, st.halo);
     const auto cut = [&](int k) {
       if (k == 0 || k == chunks) return k == 0 ? x0 : x1;
-      const int x = x0 + int(long(x1 - x0) * k / chunks);
+      const int x = std::clamp(x0 + int(long(x1 - x0) * k / chunks), range[0], range[1]);
       return x - int((reinterpret_cast<std::uintptr_t>(row + x) / sizeof(T)) % lanes);
     };
     for (int k = 0; k < chunks; ++k) {
       const int c0 = cut(k), cn = cut(k + 1) - c0;
       if (cn >= lanes) {
-        band<backend::host::Native<T>>(s, iz, n, c0, cn, k == 0, k == chunks - 1, ring[0], hx[0],
-                                       fx);
-      } else {
-        band<backend::host::Lane<T>>(s, iz, n, c0, cn, k == 0, k == chunks - 1, ring[0], hx[0], fx);
+        band<backend::host::Native<T>>(s, iz, n, c0, cn, ring[0], hx[0], fx);
+      } else if (cn > 0) {
+        band<backend::host::Lane<T>>(s, iz, n, c0, cn, ring[0], hx[0], fx);
       }
     }
   }
 
  private:
+  /// The columns a chunk may start at (before aligning down on a vector): R half points and a
+  /// vector clear of the x strips.
+  static std::array<int, 2> cut_range(const AcousticState<T>& st) {
+    return {st.strip_left + R + lanes, st.nx - st.strip_right - R};
+  }
+
   /// The rows of a chunk: fields and material at (row 0, column c0), row z at + z zs (fields)
   /// and + z ms (material); the row buffers at column c0.
   struct Rows {
@@ -408,19 +431,23 @@ struct FusedStep {
     const T *w, *bx, *bz;
     long zs, ms;
     int c0, cn, nz, nx;
-    T* ring;             ///< z flux rows, the q-th above the next block's own at + q buffer
-    T* hx;               ///< D-_x f_x of the block's rows, row r at + r buffer
-    T* fx;               ///< x flux of a row, from R half points before column c0
-    T *flux_x, *flux_z;  ///< the flux arrays at (row 0, column c0)
-    bool left, right;    ///< whether the chunk starts / ends the box's rows
+    T* ring;    ///< z flux rows, the q-th above the next block's own at + q buffer
+    T* hx;      ///< D-_x f_x of the block's rows, row r at + r buffer
+    T* fx;      ///< x flux of a row, from R half points before column c0
+    T* flux_z;  ///< the z flux array at (row 0, column c0)
+    /// The x strips: psi and zeta of grid row 0 (row z at + z ps), the left strip's column
+    /// ix at [ix], the right one's at [ix - right_shift]; the profiles by grid column.
+    T *psi = nullptr, *zeta = nullptr;
+    long ps = 0;
+    int left = 0, right = 0, right_shift = 0;  ///< the strips' columns [0, left), [right, nx)
+    const T *pa = nullptr, *pb = nullptr;      ///< a, b at half points (psi)
+    const T *ca = nullptr, *cb = nullptr;      ///< a, b at cells (zeta)
   };
 
-  /// Rows [iz, iz + n), columns [c0, c0 + cn) (cn >= H::width) on vectors of type H, `first`
-  /// and `last` whether the chunk is the box's first and last; the buffers as lines() lays
-  /// them out.
+  /// Rows [iz, iz + n), columns [c0, c0 + cn) on vectors of type H (cn >= H::width, or H one
+  /// lane); the buffers as lines() lays them out.
   template <class H>
-  void band(int s, int iz, int n, int c0, int cn, bool first, bool last, T* ring, T* hx,
-            T* fx) const {
+  void band(int s, int iz, int n, int c0, int cn, T* ring, T* hx, T* fx) const {
     const AcousticState<T>& st = v.st;
     const int h = st.halo;
     Rows p;
@@ -429,8 +456,14 @@ struct FusedStep {
     p.w = &v.w(0, c0), p.bx = &v.beta_x(0, c0), p.bz = &v.beta_z(0, c0);
     p.zs = long(st.u_cur.stride(1)), p.ms = long(v.w.stride(0));
     p.c0 = c0, p.cn = cn, p.nz = st.nz, p.nx = st.nx;
-    p.flux_x = &v.flux_x(s, h, h + c0), p.flux_z = &v.flux_z(s, h, h + c0);
-    p.left = first, p.right = last;
+    p.flux_z = &v.flux_z(s, h, h + c0);
+    p.left = st.strip_left, p.right = st.nx - st.strip_right;
+    p.right_shift = p.right - st.strip_left;
+    if (st.strip_left + st.strip_right > 0) {
+      p.psi = &st.psi_x(s, 0, 0), p.zeta = &st.zeta_x(s, 0, 0);
+      p.ps = long(st.psi_x.stride(1));
+      p.pa = v.hx.a.data(), p.pb = v.hx.b.data(), p.ca = st.cx.a.data(), p.cb = st.cx.b.data();
+    }
     // The buffers hold column c0 + i at index i past an origin in u^n's alignment (vectors
     // aligned on u^n are aligned on them), at least a vector into the buffer.
     const int mis = int((reinterpret_cast<std::uintptr_t>(p.u) / sizeof(T)) % H::width);
@@ -492,7 +525,6 @@ struct FusedStep {
     T* const f = p.fx;
     for (int k = -R; k < lo; ++k) f[k] = T(0);
     for (int k = hi; k < p.cn + R - 1; ++k) f[k] = T(0);
-    T* const flux = p.flux_x + z * p.zs;
     const T* const u = p.u + z * p.zs;
     const T* const bx = p.bx + z * p.ms;
     // The next row (this one on the last row of the grid).
@@ -510,13 +542,12 @@ struct FusedStep {
         H::store(f + i, H::load(bx + i) * d_plus<R>(cx, host::Taps<H, T>(u + i)));
       }
     });
-    // The x flux the side strips' updates read: R half points at each end of the box's rows.
-    if (p.left) {
-      for (int k = 0; k < std::min(R, p.cn); ++k) flux[k] = f[k];
-    }
-    if (p.right) {
-      for (int k = std::max(p.cn - R, 0); k < p.cn; ++k) flux[k] = f[k];
-    }
+    // The x strips' half points: Flux's formula, advancing psi.
+    T* const psi = p.psi + z * p.ps;
+    x_strip_parts(p, lo, hi, psi, [&](int i, T* m) {
+      const T g = d_plus<R>(c.x, [&](int k) { return u[i + k]; });
+      f[i] = bx[i] * cpml_memory(*m, p.pa[p.c0 + i], p.pb[p.c0 + i], g);
+    });
     host::for_each_vector<H>(u, 0, p.cn, [&](int i, int, int, auto partial) {
       if constexpr (decltype(partial)::value) {
         H::store(dst + i, d_minus<R>(cx, [&](int k) { return H::load(f + i + k); }));
@@ -524,6 +555,20 @@ struct FusedStep {
         H::store(dst + i, d_minus<R>(cx, host::Taps<H, T>(f + i)));
       }
     });
+    // The x strips' cells: Update's, advancing zeta.
+    T* const zeta = p.zeta + z * p.ps;
+    x_strip_parts(p, 0, p.cn, zeta, [&](int i, T* m) {
+      dst[i] = cpml_memory(*m, p.ca[p.c0 + i], p.cb[p.c0 + i], dst[i]);
+    });
+  }
+
+  /// `f(i, m)` for each point i (chunk-relative column) of [lo, hi) in an x strip, with m its
+  /// memory variable in the strip row `strip` (psi or zeta of one grid row).
+  template <class F>
+  static void x_strip_parts(const Rows& p, int lo, int hi, T* strip, const F& f) {
+    for (int i = std::max(lo, -p.c0); i < std::min(hi, p.left - p.c0); ++i) f(i, strip + p.c0 + i);
+    for (int i = std::max(lo, p.right - p.c0); i < std::min(hi, p.nx - p.c0); ++i)
+      f(i, strip + p.c0 + i - p.right_shift);
   }
 
   /// Rows [z0, z0 + NR): their x terms, then the z flux and the update one vector at a time.

@@ -1,0 +1,182 @@
+// The variable-density step's two launches hold the same bits: on host backends in 2D the rows
+// between the z strips, x strips included, run fused (acoustic_vd::FusedStep: the flux kept in
+// row buffers, psi and zeta of the x strips advanced in the row pass, grids wider than a chunk
+// cut clear of the strips); the flux and update kernels run cell by cell (the GPU path) must give
+// the same u^{n+1} and memory variables from the same state. One step from arbitrary fields and
+// memory variables, so that every term (the CPML's among them) is far from zero.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "backends/launch.hpp"
+#include "pwave/propagation/acoustic_propagator.hpp"
+#include "support/problems.hpp"
+
+namespace pwave {
+namespace {
+
+namespace vd = physics::acoustic_vd;
+
+/// Kernel K launched cell by cell on every backend: no host row path to take.
+template <class K>
+struct Cellwise {
+  K k;
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const { k(s, iz, iy, ix); }
+};
+
+template <template <class, int, int, bool, bool, bool> class K, class T, int Order>
+void launch_cellwise(const backend::BoxCuts& cuts, const vd::State<T>& v,
+                     const vd::Coefficients<T, Order>& coef) {
+  backend::for_each_box_3d(
+      "pwave::test::vd_cellwise", ExecSpace(), 1, cuts, [&](auto in_x, auto in_y, auto in_z) {
+        using Kernel =
+            K<T, Order, 2, decltype(in_x)::value, decltype(in_z)::value, decltype(in_y)::value>;
+        return Cellwise<Kernel>{Kernel{v, coef}};
+      });
+}
+
+template <class V>
+V copy_of(const V& a) {
+  V c(Kokkos::view_alloc(std::string(a.label()) + "_copy", Kokkos::WithoutInitializing),
+      a.layout());
+  Kokkos::deep_copy(c, a);
+  return c;
+}
+
+double arbitrary(double seed, std::size_t i) {
+  return std::sin(seed + 0.731 * double(i));
+}
+
+/// Arbitrary values in every element of `a` (memory variables).
+template <class V>
+void fill(const V& a, double seed) {
+  auto h = Kokkos::create_mirror_view(a);
+  for (std::size_t i = 0; i < h.size(); ++i) h.data()[i] = arbitrary(seed, i);
+  Kokkos::deep_copy(a, h);
+}
+
+/// Arbitrary values in the grid cells of a field in the halo layout of `st`, its halo zero as
+/// in a run.
+template <class T>
+void fill_grid(const Field<T>& a, const physics::AcousticState<T>& st, double seed) {
+  auto h = Kokkos::create_mirror_view(a);
+  Kokkos::deep_copy(h, T(0));
+  for (int z = 0; z < st.nz; ++z)
+    for (int x = 0; x < st.nx; ++x) h(0, z + st.halo, x + st.halo) = arbitrary(seed, z * st.nx + x);
+  Kokkos::deep_copy(a, h);
+}
+
+/// Values of `a` and `b` that differ, and the largest difference.
+template <class V>
+std::pair<long, double> differences(const V& a, const V& b) {
+  auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
+  auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
+  long n = 0;
+  double worst = 0;
+  for (std::size_t i = 0; i < ha.size(); ++i) {
+    if (ha.data()[i] != hb.data()[i]) ++n;
+    worst = std::max(worst, std::abs(double(ha.data()[i]) - double(hb.data()[i])));
+  }
+  return {n, worst};
+}
+
+/// A heterogeneous variable-density problem of nz x nx model cells, CPML widths `left`,
+/// `right` and `other` (top and bottom), or a free surface on top.
+ForwardProblem problem(int order, int nz, int nx, int left, int right, int other,
+                       bool free_surface) {
+  ForwardProblem p = test::homogeneous_problem(nz, nx, 10.0, 2000.0, 0.001, 10, 10.0, order, other);
+  p.equation = physics::Equation::acoustic_variable_density;
+  p.boundary.width[int(Side::left)] = left;
+  p.boundary.width[int(Side::right)] = right;
+  p.boundary.free_surface = free_surface;
+  if (free_surface) p.boundary.width[int(Side::top)] = 0;
+  p.model.rho.assign(p.model.vp.size(), 0.0);
+  for (int iz = 0; iz < nz; ++iz) {
+    for (int ix = 0; ix < nx; ++ix) {
+      const std::size_t i = std::size_t(iz) * nx + ix;
+      p.model.vp[i] = 2000.0 + 300.0 * std::sin(0.3 * iz + 0.11 * ix);
+      p.model.rho[i] = 1800.0 + 500.0 * std::cos(0.17 * iz - 0.23 * ix);
+    }
+  }
+  ShotGeometry shot;
+  shot.source = {50.0, 50.0};
+  shot.receivers = {{60.0, 80.0}};
+  p.shots = {shot};
+  return p;
+}
+
+template <class T, int Order>
+void expect_fused_step_equals_cellwise(const ForwardProblem& p) {
+  AcousticPropagator<T> prop(p, 1);
+  // The state both launches start from: arbitrary fields and memory variables, the flux
+  // arrays zero (their halo is, and the launches write the rest).
+  vd::State<T> a = prop.vd_state();
+  const Grid& g = p.model.grid;
+  ASSERT_EQ(a.st.nx, g.nx + p.boundary.width[int(Side::left)] + p.boundary.width[int(Side::right)]);
+  ASSERT_GE(a.st.strip_left, p.boundary.width[int(Side::left)]);
+  ASSERT_TRUE((vd::FusedStep<T, Order>::fits(a.st)));
+  a.st.u_cur = copy_of(a.st.u_cur);
+  a.st.u_prev = copy_of(a.st.u_prev);
+  a.st.psi_x = copy_of(a.st.psi_x), a.st.zeta_x = copy_of(a.st.zeta_x);
+  a.st.psi_z = copy_of(a.st.psi_z), a.st.zeta_z = copy_of(a.st.zeta_z);
+  a.flux_x = copy_of(a.flux_x), a.flux_z = copy_of(a.flux_z);
+  fill_grid(a.st.u_cur, a.st, 0.1), fill_grid(a.st.u_prev, a.st, 0.2);
+  fill(a.st.psi_x, 0.3), fill(a.st.zeta_x, 0.4), fill(a.st.psi_z, 0.5), fill(a.st.zeta_z, 0.6);
+  Kokkos::deep_copy(a.flux_x, T(0)), Kokkos::deep_copy(a.flux_z, T(0));
+  vd::State<T> b = a;
+  b.st.u_prev = copy_of(a.st.u_prev);
+  b.st.psi_x = copy_of(a.st.psi_x), b.st.zeta_x = copy_of(a.st.zeta_x);
+  b.st.psi_z = copy_of(a.st.psi_z), b.st.zeta_z = copy_of(a.st.zeta_z);
+  b.flux_x = copy_of(a.flux_x), b.flux_z = copy_of(a.flux_z);
+  const vd::Coefficients<T, Order> coef(g.dz, g.dx);
+
+  prop.template step_vd<Order, 2>(ExecSpace(), 1, a, coef);
+
+  const auto& st = b.st;
+  const backend::BoxCuts cuts{{0, st.strip_top, st.nz - st.strip_bottom, st.nz},
+                              {0, 0, 1, 1},
+                              {0, st.strip_left, st.nx - st.strip_right, st.nx}};
+  launch_cellwise<vd::Flux, T, Order>(cuts, b, coef);
+  if (p.boundary.free_surface) {
+    Kokkos::parallel_for(
+        "pwave::test::vd_mirror",
+        Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {1, int(b.flux_z.extent(2))}),
+        vd::MirrorFlux<T>{b.flux_z, st.halo});
+  }
+  launch_cellwise<vd::Update, T, Order>(cuts, b, coef);
+  Kokkos::fence();
+
+  const std::string what = "order " + std::to_string(Order) + ", padded " + std::to_string(st.nz) +
+                           " x " + std::to_string(st.nx) + ", strips " +
+                           std::to_string(st.strip_left) + "/" + std::to_string(st.strip_right) +
+                           (p.boundary.free_surface ? ", free surface" : "");
+  const auto check = [&](const char* name, const auto& x, const auto& y) {
+    const auto [n, worst] = differences(x, y);
+    EXPECT_EQ(n, 0) << name << " differs (largest by " << worst << "): " << what;
+  };
+  check("u^{n+1}", a.st.u_prev, b.st.u_prev);
+  check("psi_x", a.st.psi_x, b.st.psi_x);
+  check("zeta_x", a.st.zeta_x, b.st.zeta_x);
+  check("psi_z", a.st.psi_z, b.st.psi_z);
+  check("zeta_z", a.st.zeta_z, b.st.zeta_z);
+}
+
+TEST(VariableDensityFusedStep, EqualsTheCellWiseLaunchesBitwise) {
+  expect_fused_step_equals_cellwise<double, 8>(problem(8, 40, 60, 12, 12, 12, false));
+  expect_fused_step_equals_cellwise<float, 4>(problem(4, 30, 50, 10, 14, 10, true));
+  expect_fused_step_equals_cellwise<float, 2>(problem(2, 20, 30, 6, 6, 6, false));
+}
+
+// Rows wider than a chunk (FusedStep::chunk): cut into several, and with a wide left strip the
+// cut moved clear of it.
+TEST(VariableDensityFusedStep, WideRowsCutIntoChunksEqualTheCellWiseLaunchesBitwise) {
+  static_assert(vd::FusedStep<float, 8>::chunk < 4320 && vd::FusedStep<double, 8>::chunk < 2270);
+  expect_fused_step_equals_cellwise<float, 8>(problem(8, 12, 4300, 10, 10, 10, false));
+  expect_fused_step_equals_cellwise<double, 8>(problem(8, 12, 1100, 1150, 20, 10, true));
+}
+
+}  // namespace
+}  // namespace pwave
