@@ -21,8 +21,8 @@
 // A step is two launches: `Flux` computes every axis' f on the whole padded grid (buffers in the
 // wavefield's halo layout, halo zero), `Update` the new u. With a free surface at padded row 0
 // (u_0 = 0, u_{-k} = -u_k) the z flux is mirrored into the top halo (f_{-1-j} = f_j). Host
-// backends in 2D launch them on the CPML strips only and update the interior box with
-// `FusedStep`, whose flux stays in registers and row buffers.
+// backends in 2D launch them on the z strips only and update the rows between them (the x
+// strips included) with `FusedStep`, whose flux stays in registers and row buffers.
 
 #include <algorithm>
 #include <array>
