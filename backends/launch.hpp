@@ -215,12 +215,13 @@ struct BoxCuts {
 /// exactly the strips the box is in. `skip_center`: leave the inner box (no strip) out, for a
 /// caller that updates it in another launch.
 ///
-/// Host backends, where a slab's functors have line() and not lines(): one launch per slab
+/// Host backends, where a slab's functors all have line() and not lines(): one launch per slab
 /// (the boxes of one z and y range), each x line of it run through its three boxes in turn
 /// (left strip, inner, right strip). The strips' short lines are then read in the stream of
 /// their row, not in sweeps of their own down the grid where every line waits on memory
-/// (measured: the elastic x strips took 5 times the time per cell of the z strips). The cells
-/// and their arithmetic are those of the box-by-box launches.
+/// (measured: the elastic x strips took 5 times the time per cell of the z strips). Where they
+/// all have lines() (blocks of depths, the same block_lines), the same per block of depths of
+/// a y line. The cells and their arithmetic are those of the box-by-box launches.
 template <class Exec, class Make>
 void for_each_box_3d(const char* name, const Exec& exec, int ns, const BoxCuts& cuts,
                      const Make& make, bool skip_center = false) {
@@ -235,8 +236,28 @@ void for_each_box_3d(const char* name, const Exec& exec, int ns, const BoxCuts& 
       const auto slab = [&](auto in_y, auto in_z) {
         using Strip = std::decay_t<decltype(make(T{}, in_y, in_z))>;
         using Inner = std::decay_t<decltype(make(F{}, in_y, in_z))>;
-        if constexpr (uses_row_paths<Exec>() && has_line<Strip>::value && has_line<Inner>::value &&
-                      !has_lines<Strip>::value && !has_lines<Inner>::value) {
+        if constexpr (uses_row_paths<Exec>() && has_lines<Strip>::value &&
+                      has_lines<Inner>::value) {
+          static_assert(Strip::block_lines == Inner::block_lines,
+                        "the strips' lines join the inner box's blocks of depths");
+          const Strip strip = make(T{}, in_y, in_z);
+          const Inner inner = make(F{}, in_y, in_z);
+          const int x0 = cuts.x[0], x1 = cuts.x[1], x2 = cuts.x[2], x3 = cuts.x[3];
+          const int block = Inner::block_lines;
+          const long ny = y1 - y0, items = long((z1 - z0 + block - 1) / block) * ny;
+          Kokkos::parallel_for(name, Kokkos::RangePolicy<Exec>(exec, 0, long(ns) * items),
+                               [=](const long k) {
+                                 const int s = int(k / items);
+                                 const long l = k % items;
+                                 const int iz = z0 + int(l / ny) * block, iy = y0 + int(l % ny);
+                                 const int n = std::min(block, z1 - iz);
+                                 if (x1 > x0) strip.lines(s, iz, n, iy, x0, x1);
+                                 if (inner_too && x2 > x1) inner.lines(s, iz, n, iy, x1, x2);
+                                 if (x3 > x2) strip.lines(s, iz, n, iy, x2, x3);
+                               });
+        } else if constexpr (uses_row_paths<Exec>() && has_line<Strip>::value &&
+                             has_line<Inner>::value && !has_lines<Strip>::value &&
+                             !has_lines<Inner>::value) {
           const Strip strip = make(T{}, in_y, in_z);
           const Inner inner = make(F{}, in_y, in_z);
           const int x0 = cuts.x[0], x1 = cuts.x[1], x2 = cuts.x[2], x3 = cuts.x[3];

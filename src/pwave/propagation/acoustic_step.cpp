@@ -4,6 +4,7 @@
 // calls it is acoustic_forward.hpp's, instantiated here for this equation.
 
 #include "backends/z_march.hpp"
+#include "pwave/physics/acoustic/x_strip_lines.hpp"
 #include "pwave/propagation/acoustic_forward.hpp"
 
 namespace pwave {
@@ -56,7 +57,9 @@ void AcousticPropagator<T>::step_3d(const ExecSpace& exec, int count,
                                     const physics::AcousticState<T>& st,
                                     const physics::ScaledStencil<T, Order>& coef) const {
   // The padded grid cut into 3 x 3 x 3 boxes per axis (CPML | interior | CPML); each box is
-  // launched with the kernel of exactly the strips it lies in, so no cell tests which.
+  // launched with the kernel of exactly the strips it lies in, so no cell tests which. The x
+  // strips beside the interior have a host path over blocks of depths (XStripLines), so hosts
+  // run them in the interior's work items.
   const backend::BoxCuts cuts{{0, st.strip_top, st.nz - st.strip_bottom, st.nz},
                               {0, st.strip_front, st.ny - st.strip_back, st.ny},
                               {0, st.strip_left, st.nx - st.strip_right, st.nx}};
@@ -67,6 +70,8 @@ void AcousticPropagator<T>::step_3d(const ExecSpace& exec, int count,
         constexpr bool z = decltype(in_z)::value;
         if constexpr (!x && !y && !z) {
           return physics::InteriorStep<T, Order, 3>(st, coef);
+        } else if constexpr (x && !y && !z) {
+          return physics::XStripLines<T, Order>(st, coef);
         } else {
           return physics::CpmlStep<T, Order, x, z, 3, y>(st, coef);
         }

@@ -507,15 +507,16 @@ struct CpmlAt {
 /// One axis of the CPML update of a cell (the formulas at the top of this file): from D2 u^n
 /// (`d2`), D1 u^n (`d1`) and D1 psi^{n-1} (`dpsi`) returns L u^n along the axis, and advances
 /// zeta^{n-1} -> zeta^n in place and psi^{n-1} (`psi`) -> psi^n (`psi_next`). Every scalar
-/// path (cell-wise, 2D rows, 3D lines) calls this one, so they agree to the bit.
-template <class T>
+/// path (cell-wise, 2D rows, 3D lines) calls this one, so they agree to the bit. T may be a
+/// host vector of scalars S (x_strip_lines.hpp).
+template <class T, class S = T>
 KOKKOS_FORCEINLINE_FUNCTION T cpml_axis(T d2, T d1, T dpsi, const CpmlAt<T>& k, T& zeta, T psi,
                                         T& psi_next) {
-  const T t = (T(1) + k.b) * d2 + k.db * d1 + dpsi;
+  const T t = (S(1) + k.b) * d2 + k.db * d1 + dpsi;
   const T z = zeta;
   zeta = k.a * z + k.b * t;
   psi_next = k.a * psi + k.ab * d1;
-  return (T(1) + k.b) * t + k.a * z;
+  return (S(1) + k.b) * t + k.a * z;
 }
 
 /// Update in the CPML frame: as InteriorStep plus the memory-variable terms of the axes whose

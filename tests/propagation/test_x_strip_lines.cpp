@@ -1,0 +1,186 @@
+// The 3D constant-density step's x strips beside the interior (physics::XStripLines) hold the
+// bits of the cell-wise CPML kernel: on host backends they run over blocks of depths in the
+// interior's work items (backends/launch.hpp for_each_box_3d), with vectors, one overlapping
+// remainder vector that stores only its new lanes, and a zero-guarded copy of psi_x; cell by cell
+// (the GPU path) CpmlStep::operator() computes each cell alone. One step of all 27 boxes from
+// arbitrary fields and memory variables, so that every term is far from zero, compared value by
+// value: u^{n+1} and every memory variable.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "backends/launch.hpp"
+#include "pwave/physics/acoustic/x_strip_lines.hpp"
+#include "pwave/propagation/acoustic_propagator.hpp"
+#include "support/problems.hpp"
+
+namespace pwave {
+namespace {
+
+/// Kernel K launched cell by cell on every backend: no host line path to take.
+template <class K>
+struct Cellwise {
+  K k;
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const { k(s, iz, iy, ix); }
+};
+
+template <class V>
+V copy_of(const V& a) {
+  V c(Kokkos::view_alloc(std::string(a.label()) + "_copy", Kokkos::WithoutInitializing),
+      a.layout());
+  Kokkos::deep_copy(c, a);
+  return c;
+}
+
+double arbitrary(double seed, std::size_t i) {
+  return std::sin(seed + 0.731 * double(i));
+}
+
+template <class V>
+void fill(const V& a, double seed) {
+  auto h = Kokkos::create_mirror_view(a);
+  for (std::size_t i = 0; i < h.size(); ++i) h.data()[i] = arbitrary(seed, i);
+  Kokkos::deep_copy(a, h);
+}
+
+/// Arbitrary values in the grid cells of a wavefield of `st`, its halo zero as in a run.
+template <class T>
+void fill_grid(const Field<T>& a, const physics::AcousticState<T>& st, double seed) {
+  auto h = Kokkos::create_mirror_view(a);
+  Kokkos::deep_copy(h, T(0));
+  for (int z = 0; z < st.nz; ++z)
+    for (int y = 0; y < st.ny; ++y)
+      for (int x = 0; x < st.nx; ++x)
+        h(0, z + st.halo, st.column(y, x)) = arbitrary(seed, (long(z) * st.ny + y) * st.nx + x);
+  Kokkos::deep_copy(a, h);
+}
+
+/// Values of `a` and `b` that differ, and the largest difference.
+template <class V>
+std::pair<long, double> differences(const V& a, const V& b) {
+  auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
+  auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
+  long n = 0;
+  double worst = 0;
+  for (std::size_t i = 0; i < ha.size(); ++i) {
+    if (ha.data()[i] != hb.data()[i]) ++n;
+    worst = std::max(worst, std::abs(double(ha.data()[i]) - double(hb.data()[i])));
+  }
+  return {n, worst};
+}
+
+/// The state's outputs given fields of their own.
+template <class T>
+void own_outputs(physics::AcousticState<T>& st) {
+  st.u_prev = copy_of(st.u_prev);
+  st.psi_x_next = copy_of(st.psi_x_next), st.zeta_x = copy_of(st.zeta_x);
+  st.psi_z_next = copy_of(st.psi_z_next), st.zeta_z = copy_of(st.zeta_z);
+  st.psi_y_next = copy_of(st.psi_y_next), st.zeta_y = copy_of(st.zeta_y);
+}
+
+/// A heterogeneous 3D problem: nz x ny x nx cells, CPML `left` and `right` wide along x,
+/// `other` elsewhere (none on top with a free surface).
+ForwardProblem problem(int order, int nz, int ny, int nx, int left, int right, int other,
+                       bool free_surface) {
+  ForwardProblem p =
+      test::homogeneous_problem_3d(nz, ny, nx, 10.0, 2000.0, 0.001, 10, 10.0, order, other);
+  p.boundary.width[int(Side::left)] = left;
+  p.boundary.width[int(Side::right)] = right;
+  p.boundary.free_surface = free_surface;
+  if (free_surface) p.boundary.width[int(Side::top)] = 0;
+  for (std::size_t i = 0; i < p.model.vp.size(); ++i)
+    p.model.vp[i] = 2000.0 + 300.0 * std::sin(0.37 * double(i));
+  ShotGeometry shot;
+  shot.source = {20.0, 20.0, 20.0};
+  shot.receivers = {{30.0, 30.0, 20.0}};
+  p.shots = {shot};
+  return p;
+}
+
+template <class T, int Order>
+void expect_host_step_equals_cellwise(const ForwardProblem& p) {
+  AcousticPropagator<T> prop(p, 1);
+  physics::AcousticState<T> a = prop.state();
+  const int W = backend::host::vector_bytes / int(sizeof(T));
+  ASSERT_EQ(a.ny, p.model.grid.ny + p.boundary.width[int(Side::front)] +
+                      p.boundary.width[int(Side::back)]);
+  a.u_cur = copy_of(a.u_cur), a.psi_x = copy_of(a.psi_x);
+  a.psi_z = copy_of(a.psi_z), a.psi_y = copy_of(a.psi_y);
+  own_outputs(a);
+  fill_grid(a.u_cur, a, 0.1), fill_grid(a.u_prev, a, 0.2);
+  fill(a.psi_x, 0.3), fill(a.zeta_x, 0.4), fill(a.psi_z, 0.5), fill(a.zeta_z, 0.6);
+  fill(a.psi_y, 0.7), fill(a.zeta_y, 0.8);
+  physics::AcousticState<T> b = a;
+  own_outputs(b);
+  const Grid& g = p.model.grid;
+  const physics::ScaledStencil<T, Order> coef(g.dz, g.dx, g.dy);
+  const backend::BoxCuts cuts{{0, a.strip_top, a.nz - a.strip_bottom, a.nz},
+                              {0, a.strip_front, a.ny - a.strip_back, a.ny},
+                              {0, a.strip_left, a.nx - a.strip_right, a.nx}};
+  // As AcousticPropagator::step_3d launches them.
+  backend::for_each_box_3d("pwave::test::host_step", ExecSpace(), 1, cuts,
+                           [&](auto in_x, auto in_y, auto in_z) {
+                             constexpr bool x = decltype(in_x)::value;
+                             constexpr bool y = decltype(in_y)::value;
+                             constexpr bool z = decltype(in_z)::value;
+                             if constexpr (!x && !y && !z) {
+                               return physics::InteriorStep<T, Order, 3>(a, coef);
+                             } else if constexpr (x && !y && !z) {
+                               return physics::XStripLines<T, Order>(a, coef);
+                             } else {
+                               return physics::CpmlStep<T, Order, x, z, 3, y>(a, coef);
+                             }
+                           });
+  backend::for_each_box_3d("pwave::test::cellwise_step", ExecSpace(), 1, cuts,
+                           [&](auto in_x, auto in_y, auto in_z) {
+                             constexpr bool x = decltype(in_x)::value;
+                             constexpr bool y = decltype(in_y)::value;
+                             constexpr bool z = decltype(in_z)::value;
+                             if constexpr (!x && !y && !z) {
+                               using K = physics::InteriorStep<T, Order, 3>;
+                               return Cellwise<K>{K(b, coef)};
+                             } else {
+                               using K = physics::CpmlStep<T, Order, x, z, 3, y>;
+                               return Cellwise<K>{K(b, coef)};
+                             }
+                           });
+  Kokkos::fence();
+  const std::string what = "order " + std::to_string(Order) + ", padded " + std::to_string(a.nz) +
+                           " x " + std::to_string(a.ny) + " x " + std::to_string(a.nx) +
+                           ", x strips " + std::to_string(a.strip_left) + "/" +
+                           std::to_string(a.strip_right) + ", vector width " + std::to_string(W) +
+                           (p.boundary.free_surface ? ", free surface" : "");
+  const auto check = [&](const char* name, const auto& x, const auto& y) {
+    const auto [n, worst] = differences(x, y);
+    EXPECT_EQ(n, 0) << name << " differs (largest by " << worst << "): " << what;
+  };
+  check("u^{n+1}", a.u_prev, b.u_prev);
+  check("psi_x", a.psi_x_next, b.psi_x_next);
+  check("zeta_x", a.zeta_x, b.zeta_x);
+  check("psi_z", a.psi_z_next, b.psi_z_next);
+  check("zeta_z", a.zeta_z, b.zeta_z);
+  check("psi_y", a.psi_y_next, b.psi_y_next);
+  check("zeta_y", a.zeta_y, b.zeta_y);
+}
+
+// Strips of 24 cells (a vector and an overlapping remainder with AVX-512 floats), depths in
+// blocks of 4 and a remainder of 2 or 3, strips narrower than a vector (the line path), and a
+// free surface (no top strip).
+TEST(XStripLines, HostStepEqualsTheCellWiseKernelsBitwise) {
+  expect_host_step_equals_cellwise<float, 8>(problem(8, 14, 12, 18, 20, 20, 6, false));
+  expect_host_step_equals_cellwise<double, 8>(problem(8, 11, 9, 16, 20, 13, 5, false));
+  expect_host_step_equals_cellwise<float, 4>(problem(4, 9, 10, 12, 3, 17, 4, true));
+  expect_host_step_equals_cellwise<double, 2>(problem(2, 10, 8, 12, 7, 2, 3, false));
+}
+
+// A strip wider than XStripLines::max_cells takes CpmlStep::line().
+TEST(XStripLines, WideStripsTakeTheLinePathAndEqualTheCellWiseKernelsBitwise) {
+  static_assert(physics::XStripLines<float, 4>::max_cells < 262);
+  expect_host_step_equals_cellwise<float, 4>(problem(4, 6, 5, 8, 260, 30, 2, false));
+}
+
+}  // namespace
+}  // namespace pwave
