@@ -244,7 +244,8 @@ struct AdjointFrameStep {
         if constexpr (InZ) {
           const auto at = [&](int j) {
             const long o = ix + j * zs;
-            return AxisCell{gc[o], zz[o], pz[o], kz[R + j], chiz[R + j]};
+            const CpmlAt<T>& k = kz[R + j];  // member by member: a struct copy stops GCC
+            return AxisCell{gc[o], zz[o], pz[o], {k.a, k.b, k.ab, k.db}, chiz[R + j]};
           };
           strip_axis(c.d2z, c.d1z, at, acc, zzn[ix], pzn[ix]);
         } else {
@@ -255,7 +256,8 @@ struct AdjointFrameStep {
         if constexpr (InY) {
           const auto at = [&](int j) {
             const long o = ix + j * ys;
-            return AxisCell{gc[o], zy[o], py[o], ky[R + j], chiy[R + j]};
+            const CpmlAt<T>& k = ky[R + j];  // member by member: a struct copy stops GCC
+            return AxisCell{gc[o], zy[o], py[o], {k.a, k.b, k.ab, k.db}, chiy[R + j]};
           };
           strip_axis(c.d2y, c.d1y, at, acc, zyn[ix], pyn[ix]);
         } else if constexpr (Dim == 3) {
