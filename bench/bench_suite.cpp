@@ -5,7 +5,7 @@
 //               [--shots 1,4] [--nt 100] [--cpml 20] [--reps 3] [--precision float32|float64]
 //               [--gradient on|off] [--storage boundary|checkpoint|full]
 //               [--stride N] [--compression none|bf16|int8] (with --storage full)
-//               [--interior3d cells|z_march]
+//               [--interior3d cells|z_march] [--free-surface off|on]
 //               [--equation acoustic|acoustic_variable_density|elastic] [--csv file]
 //               [--json file]
 //
@@ -64,6 +64,7 @@ struct Options {
   std::vector<int> dims{2, 3}, orders{4, 8}, sizes2d{1000, 2000}, sizes3d{100, 160}, shots{1, 4};
   int nt = 100, cpml = 20, reps = 3;
   bool gradient = true;
+  bool free_surface = false;  ///< --free-surface on: boundary.free_surface, no top CPML
   std::string
       storage;     ///< --storage; empty: the equation's default (boundary; elastic: checkpoint)
   int stride = 1;  ///< --stride (full)
@@ -79,7 +80,7 @@ struct Options {
                "         [--sizes3d 100,160] [--shots 1,4] [--nt 100] [--cpml 20] [--reps 3]\n"
                "         [--precision float32|float64] [--gradient on|off]\n"
                "         [--storage boundary|checkpoint|full] [--interior3d cells|z_march]\n"
-               "         [--stride N] [--compression none|bf16|int8]\n"
+               "         [--stride N] [--compression none|bf16|int8] [--free-surface off|on]\n"
                "         [--equation acoustic|acoustic_variable_density|elastic] [--csv file] "
                "[--json file]\n",
                msg.c_str());
@@ -112,6 +113,8 @@ Options parse(int argc, char** argv) {
       o.precision = v;
     else if (k == "--gradient")
       o.gradient = v == "on";
+    else if (k == "--free-surface" && (v == "on" || v == "off"))
+      o.free_surface = v == "on";
     else if (k == "--storage" && (v == "boundary" || v == "checkpoint" || v == "full"))
       o.storage = v;
     else if (k == "--stride" && std::atoi(v.c_str()) >= 1)
@@ -192,6 +195,10 @@ pwave::ForwardProblem problem(const Case& c, const Options& o) {
   p.nt = o.nt;
   p.order = c.order;
   for (int s = 0; s < pwave::num_sides; ++s) p.boundary.width[s] = o.cpml;
+  if (o.free_surface) {
+    p.boundary.free_surface = true;
+    p.boundary.width[int(pwave::Side::top)] = 0;
+  }
   p.peak_frequency = f;
   p.wavelet = pwave::ricker(f, 1.5 / f, p.dt, p.nt);
   p.check_interval = 0;  // the propagator, not the NaN check
@@ -316,11 +323,11 @@ template <class T>
 int run(const Options& o) {
   const double bw = copy_bandwidth<T>();
   std::printf(
-      "# pwave bench_suite %s: %s, %s, Kokkos %s, execution space %s, nt %d, CPML %d, best of"
+      "# pwave bench_suite %s: %s, %s, Kokkos %s, execution space %s, nt %d, CPML %d%s, best of"
       " %d, 3D interior launch %s, gradient storage %s (stride %d, %s)\n",
       pwave::version, pwave::physics::name(o.equation), o.precision.c_str(), pwave::kokkos_version,
-      pwave::ExecSpace::name(), o.nt, o.cpml, o.reps,
-      o.interior_3d == pwave::Interior3D::z_march ? "z_march" : "cells", o.storage.c_str(),
+      pwave::ExecSpace::name(), o.nt, o.cpml, o.free_surface ? " (free surface on top)" : "",
+      o.reps, o.interior_3d == pwave::Interior3D::z_march ? "z_march" : "cells", o.storage.c_str(),
       o.stride, pwave::to_string(o.compression));
   std::printf(
       "# STREAM copy: %.2f GB/s -> roofline %.3f Gcell/s at %d B/update (constant density)\n",

@@ -16,6 +16,8 @@
 // the buoyancy at half point j is sum_n (D+_a u^n)_j gbar_a^n_j / beta_a_j (the psi memory
 // folded in by the recursion of P), gathered onto the cells beta_a averages.
 
+#include <type_traits>
+
 #include "pwave/physics/acoustic_vd/kernels.hpp"
 #include "pwave/physics/point_sources.hpp"
 
@@ -172,31 +174,40 @@ struct GBar {
     if (fold) {
       for (int k = iz + 1; k <= R; ++k) fold_rows[k - 1] = &a.hbar_z(s, st.halo - 1 - iz + k, c0);
     }
-    PWAVE_SIMD
-    for (int i = x0; i < x1; ++i) {
-      T fx = 0, fz = 0, fy = 0;
-      PWAVE_UNROLL
-      for (int k = 1; k <= R; ++k) {
-        fx -= c.x[k] * (hx[i + k] - hx[i + 1 - k]);
-        fz -= c.z[k] * (hzr[k + R - 1][i] - hzr[R - k][i]);
-        if constexpr (Dim == 3) fy -= c.y[k] * (hy[i + k * ys] - hy[i + (1 - k) * ys]);
-      }
-      if constexpr (FreeSurface) {
-        if (fold) {
+    // Two copies of the cell loop: the fold's variable trip count would keep GCC from
+    // vectorising the loop of every row, not only of the R rows that fold.
+    const auto cells = [&](auto with_fold) {
+      PWAVE_SIMD
+      for (int i = x0; i < x1; ++i) {
+        T fx = 0, fz = 0, fy = 0;
+        PWAVE_UNROLL
+        for (int k = 1; k <= R; ++k) {
+          fx -= c.x[k] * (hx[i + k] - hx[i + 1 - k]);
+          fz -= c.z[k] * (hzr[k + R - 1][i] - hzr[R - k][i]);
+          if constexpr (Dim == 3) fy -= c.y[k] * (hy[i + k * ys] - hy[i + (1 - k) * ys]);
+        }
+        if constexpr (decltype(with_fold)::value) {
           for (int k = iz + 1; k <= R; ++k) fz -= c.z[k] * fold_rows[k - 1][i];
         }
+        T gx = bxr[i] * fx, gz = bzr[i] * fz;
+        if constexpr (InX) gx = psi_transpose(gx, mx[i], m.ax[i], m.bx[i]);
+        if constexpr (InZ) gz = psi_transpose(gz, mz[i], m.az, m.bz);
+        gx_out[i] = gx;
+        gz_out[i] = gz;
+        if constexpr (Dim == 3) {
+          T gy = byr[i] * fy;
+          if constexpr (InY) gy = psi_transpose(gy, my[i], m.ay, m.by);
+          gy_out[i] = gy;
+        }
       }
-      T gx = bxr[i] * fx, gz = bzr[i] * fz;
-      if constexpr (InX) gx = psi_transpose(gx, mx[i], m.ax[i], m.bx[i]);
-      if constexpr (InZ) gz = psi_transpose(gz, mz[i], m.az, m.bz);
-      gx_out[i] = gx;
-      gz_out[i] = gz;
-      if constexpr (Dim == 3) {
-        T gy = byr[i] * fy;
-        if constexpr (InY) gy = psi_transpose(gy, my[i], m.ay, m.by);
-        gy_out[i] = gy;
+    };
+    if constexpr (FreeSurface) {
+      if (fold) {
+        cells(std::true_type{});
+        return;
       }
     }
+    cells(std::false_type{});
   }
 };
 
