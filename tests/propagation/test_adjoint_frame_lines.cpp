@@ -14,45 +14,15 @@
 
 #include "backends/launch.hpp"
 #include "pwave/physics/acoustic/adjoint_kernels.hpp"
+#include "support/kernel_compare.hpp"
 
 namespace pwave {
 namespace {
 
-/// Kernel K launched cell by cell on every backend: no host line path to take.
-template <class K>
-struct Cellwise {
-  K k;
-  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const { k(s, iz, iy, ix); }
-};
-
-template <class V>
-void fill(const V& a, double seed) {
-  auto h = Kokkos::create_mirror_view(a);
-  for (std::size_t i = 0; i < h.size(); ++i) h.data()[i] = std::sin(seed + 0.731 * double(i));
-  Kokkos::deep_copy(a, h);
-}
-
-template <class V>
-V copy_of(const V& a) {
-  V c(Kokkos::view_alloc(std::string(a.label()) + "_copy", Kokkos::WithoutInitializing),
-      a.layout());
-  Kokkos::deep_copy(c, a);
-  return c;
-}
-
-/// Values of `a` and `b` that differ, and the largest difference.
-template <class V>
-std::pair<long, double> differences(const V& a, const V& b) {
-  auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
-  auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
-  long n = 0;
-  double worst = 0;
-  for (std::size_t i = 0; i < ha.size(); ++i) {
-    if (ha.data()[i] != hb.data()[i]) ++n;
-    worst = std::max(worst, std::abs(double(ha.data()[i]) - double(hb.data()[i])));
-  }
-  return {n, worst};
-}
+using test::Cellwise;
+using test::copy_of;
+using test::differences;
+using test::fill;
 
 /// An adjoint state of nz x ny x nx padded cells (ny = 1: 2D) with strips `strip` wide on every
 /// side (none on top with `no_top`), every field, memory variable, profile and indicator

@@ -15,62 +15,17 @@
 #include "backends/launch.hpp"
 #include "pwave/physics/acoustic/x_strip_lines.hpp"
 #include "pwave/propagation/acoustic_propagator.hpp"
+#include "support/kernel_compare.hpp"
 #include "support/problems.hpp"
 
 namespace pwave {
 namespace {
 
-/// Kernel K launched cell by cell on every backend: no host line path to take.
-template <class K>
-struct Cellwise {
-  K k;
-  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const { k(s, iz, iy, ix); }
-};
-
-template <class V>
-V copy_of(const V& a) {
-  V c(Kokkos::view_alloc(std::string(a.label()) + "_copy", Kokkos::WithoutInitializing),
-      a.layout());
-  Kokkos::deep_copy(c, a);
-  return c;
-}
-
-double arbitrary(double seed, std::size_t i) {
-  return std::sin(seed + 0.731 * double(i));
-}
-
-template <class V>
-void fill(const V& a, double seed) {
-  auto h = Kokkos::create_mirror_view(a);
-  for (std::size_t i = 0; i < h.size(); ++i) h.data()[i] = arbitrary(seed, i);
-  Kokkos::deep_copy(a, h);
-}
-
-/// Arbitrary values in the grid cells of a wavefield of `st`, its halo zero as in a run.
-template <class T>
-void fill_grid(const Field<T>& a, const physics::AcousticState<T>& st, double seed) {
-  auto h = Kokkos::create_mirror_view(a);
-  Kokkos::deep_copy(h, T(0));
-  for (int z = 0; z < st.nz; ++z)
-    for (int y = 0; y < st.ny; ++y)
-      for (int x = 0; x < st.nx; ++x)
-        h(0, z + st.halo, st.column(y, x)) = arbitrary(seed, (long(z) * st.ny + y) * st.nx + x);
-  Kokkos::deep_copy(a, h);
-}
-
-/// Values of `a` and `b` that differ, and the largest difference.
-template <class V>
-std::pair<long, double> differences(const V& a, const V& b) {
-  auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
-  auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
-  long n = 0;
-  double worst = 0;
-  for (std::size_t i = 0; i < ha.size(); ++i) {
-    if (ha.data()[i] != hb.data()[i]) ++n;
-    worst = std::max(worst, std::abs(double(ha.data()[i]) - double(hb.data()[i])));
-  }
-  return {n, worst};
-}
+using test::Cellwise;
+using test::copy_of;
+using test::differences;
+using test::fill;
+using test::fill_grid;
 
 /// The state's outputs given fields of their own.
 template <class T>
