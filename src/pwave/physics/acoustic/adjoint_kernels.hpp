@@ -87,7 +87,9 @@ struct AdjointFrameStep {
   /// The adjoint terms of one strip axis at a cell (the formulas at the top of this file):
   /// adds D2 ((1 + b) T^) + D1^T (db T^ + ab psi^') to `acc` and returns the cell's zeta^ and
   /// psi^. `at(j)` gives the AxisCell at offset j in [-R, R]; d2 and d1 are the axis' scaled
-  /// stencils. Every path (cell-wise, host lines) calls this one, so they agree to the bit.
+  /// stencils. The cell-wise path and the host lines' z and y terms call this one and agree to
+  /// the bit; the host lines' x term sums line buffers of the same products, rounded before
+  /// the sums (agrees to rounding: tests/propagation/test_adjoint_frame_lines.cpp).
   template <class At>
   KOKKOS_FORCEINLINE_FUNCTION static void strip_axis(const T* d2, const T* d1, const At& at, T& acc,
                                                      T& zeta_next, T& psi_next) {
