@@ -289,16 +289,14 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
   const el::Coefficients<T, Order>& coef = forward.coefficients();
   const bool fs = forward.free_surface();
   const el::AdjointStep<T, Order, Dim> adjoint(b.adj, coef, fs);
-  // The images make the adjoint's bars in their launches where it stores them everywhere.
-  const el::AdjointState<T>* bars = adjoint.bars_everywhere() ? &b.adj : nullptr;
   el::ImagingState<T> images{st_, b.adj.st, {}};
   for (int k = 0; k < channels; ++k) images.image[k] = b.image[k];
-  const el::Imaging<T, Order, Dim> image_at_end(images, coef, bars);
+  const el::Imaging<T, Order, Dim> image_at_end(images, coef);
   std::vector<el::Imaging<T, Order, Dim>> image_of;  // [k]: of segment[k]
   for (const el::State<T>& s : b.segment) {
     el::ImagingState<T> i = images;
     i.forward = s;
-    image_of.emplace_back(i, coef, bars);
+    image_of.emplace_back(i, coef);
   }
   const physics::ColumnMap column{st_.nx, st_.hy, st_.ys, st_.halo};
   const bool pressure_source = problem_.source_type == SourceType::pressure;
@@ -323,17 +321,18 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
   const int cells = taps_.receiver_cells().cells();
 
   // Step n's backward run; image_stress() images with the state after step n (dJ/d(lambda, mu)),
-  // image_velocity() with the state before it (dJ/db); each returns whether it made the bars
-  // of the adjoint update after it (Imaging).
+  // image_velocity() with the state before it (dJ/db).
   const auto backward_step = [&](int n, const auto& image_stress, const auto& image_velocity) {
     adjoint.surface_stress(exec, count);
-    adjoint.adjoint_stress(exec, count, image_stress());
+    image_stress();
+    adjoint.adjoint_stress(exec, count);
     if (!pressure_source) {
       Kokkos::parallel_for("pwave::physics::elastic::image_force",
                            Range3(exec, {0, 0, n}, {count, taps_.source_taps(), n + 1}),
                            image_force);
     }
-    adjoint.adjoint_velocity(exec, count, image_velocity());
+    image_velocity();
+    adjoint.adjoint_velocity(exec, count);
     Kokkos::parallel_for("pwave::physics::elastic::inject_residual",
                          Range3(exec, {0, 0, n}, {count, cells, n + 1}), inject);
   };
@@ -343,8 +342,11 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
   const auto image_from = [&](int n, const el::Imaging<T, Order, Dim>* after,
                               const el::Imaging<T, Order, Dim>& before) {
     backward_step(
-        n, [&] { return after && after->image_stress(exec, count); },
-        [&] { return before.image_velocity(exec, count); });
+        n,
+        [&] {
+          if (after) after->image_stress(exec, count);
+        },
+        [&] { before.image_velocity(exec, count); });
   };
   const int nt = problem_.nt;
   const auto no_segments = [](int, int, int) {};
@@ -358,16 +360,12 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
       backward_step(
           n,
           [&] {
-            bool bars_made = false;
             forward.unstep_stress(
-                exec, n, [&] { bars_made = image.image_stress_reversing(exec, count); }, saved);
-            return bars_made;
+                exec, n, [&] { image.image_stress_reversing(exec, count); }, saved);
           },
           [&] {
-            bool bars_made = false;
             forward.unstep_velocity(
-                exec, n, [&] { bars_made = image.image_velocity_reversing(exec, count); }, saved);
-            return bars_made;
+                exec, n, [&] { image.image_velocity_reversing(exec, count); }, saved);
           });
     });
   } else if (samples) {
@@ -378,11 +376,11 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
     // adjoint alone.
     el::ImagingState<T> i = images;
     i.forward = b.decoded;
-    const el::Imaging<T, Order, Dim> image_decoded(i, coef, bars);
+    const el::Imaging<T, Order, Dim> image_decoded(i, coef);
     propagation::backward_loop(nt, 0, no_segments, [&](int, int n) {
       if (!samples->samples(n)) {
         backward_step(
-            n, [] { return false; }, [] { return false; });
+            n, [] {}, [] {});
         return;
       }
       samples->load(exec, b.decoded, samples->slot(n), count, T(samples->stride));
@@ -399,7 +397,7 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
                                   [&](const auto& slot, const Field<T>&) { fields[k++] = slot; });
       el::ImagingState<T> i = images;
       i.forward = st_.with_checkpointed(fields);
-      return el::Imaging<T, Order, Dim>(i, coef, bars);
+      return el::Imaging<T, Order, Dim>(i, coef);
     };
     std::optional<el::Imaging<T, Order, Dim>> after;
     propagation::backward_loop(nt, 0, no_segments, [&](int, int n) {

@@ -7,15 +7,10 @@
 // forward's order:
 //   [explosive source's transpose], surface_stress, image_stress, adjoint_stress, [force source's
 //   transpose and image], image_velocity, adjoint_velocity, [residuals of the samples of step n].
-// Where the bars are stored everywhere (AdjointStep::bars_everywhere), an Imaging built with the
-// adjoint state runs each half step's Bar launch in its image launch (Then: the adjoint fields
-// read once for both), and the adjoint step's launch then skips them.
 // With a free surface (free_surface_adjoint.hpp) the steps take its transposes in their places.
 
 #include <array>
-#include <optional>
 
-#include "pwave/core/error.hpp"
 #include "pwave/physics/elastic/adjoint_kernels.hpp"
 #include "pwave/physics/elastic/free_surface_adjoint.hpp"
 #include "pwave/physics/elastic/step.hpp"
@@ -128,42 +123,33 @@ class AdjointStep {
         stress_inline_{{}, a, c},
         velocity_inline_{{}, a, c} {}
 
-  /// Whether the Bar launches cover the whole grid (Bars::stored): then an Imaging may make them
-  /// (Imaging's `bars`), and adjoint_stress/adjoint_velocity are told so.
-  bool bars_everywhere() const { return inline_.empty(); }
-
   /// The free surface's szz = 0 transposed (nothing without one): first in a backward step.
   void surface_stress(const ExecSpace& exec, int count) const {
     if (free_surface_) surface_.stress(exec, count);
   }
-  /// E^T: sigmabar^{n+1} -> vbar^{n+1/2} (vbar gains the strains' transposes). `bars_made`: an
-  /// Imaging launch made E^T's bars (bars_everywhere() only).
-  void adjoint_stress(const ExecSpace& exec, int count, bool bars_made = false) const {
-    transpose("pwave::physics::elastic::adjoint_stress", exec, count, bars_made, stress_bar_,
-              stress_gather_, stress_inline_);
+  /// E^T: sigmabar^{n+1} -> vbar^{n+1/2} (vbar gains the strains' transposes).
+  void adjoint_stress(const ExecSpace& exec, int count) const {
+    transpose("pwave::physics::elastic::adjoint_stress", exec, count, stress_bar_, stress_gather_,
+              stress_inline_);
     if (free_surface_) surface_.mirror(exec, count);
   }
-  /// V^T: vbar^{n+1/2} -> sigmabar^n (sigmabar gains the divergence's transposes); `bars_made`
-  /// as adjoint_stress's.
-  void adjoint_velocity(const ExecSpace& exec, int count, bool bars_made = false) const {
-    transpose("pwave::physics::elastic::adjoint_velocity", exec, count, bars_made, velocity_bar_,
+  /// V^T: vbar^{n+1/2} -> sigmabar^n (sigmabar gains the divergence's transposes).
+  void adjoint_velocity(const ExecSpace& exec, int count) const {
+    transpose("pwave::physics::elastic::adjoint_velocity", exec, count, velocity_bar_,
               velocity_gather_, velocity_inline_);
     if (free_surface_) surface_.images(exec, count);
   }
 
  private:
-  /// The Bar launches where the bars are stored (unless made), then the gathers of them, then
-  /// the inline gather over the rest.
+  /// The Bar launches where the bars are stored, then the gathers of them, then the inline
+  /// gather over the rest.
   template <class Bar, class Gather, class Inline>
-  void transpose(const char* label, const ExecSpace& exec, int count, bool bars_made,
-                 const Bar& bar, const Gather& gather, const Inline& fused) const {
-    if (bars_made && !inline_.empty()) {
-      throw RuntimeError("AdjointStep: bars made by an image launch, but not stored everywhere");
-    }
+  void transpose(const char* label, const ExecSpace& exec, int count, const Bar& bar,
+                 const Gather& gather, const Inline& fused) const {
     if (inline_.empty()) {
       // Stored everywhere: the strips' and the inner box's bars in one launch, so that host
       // lines run strip, inner, strip in turn.
-      if (!bars_made) launch_strips(label, exec, count, cuts_, bar);
+      launch_strips(label, exec, count, cuts_, bar);
     } else {
       launch_strips(label, exec, count, cuts_, bar, true);
       for (const backend::Box& b : bar_frame_)
@@ -188,101 +174,49 @@ class AdjointStep {
   AdjointVelocityGather<T, Order, Dim, true> velocity_inline_;
 };
 
-/// The imaging of one step: an ImagingState whose `forward` is the state an update read. Built
-/// with `bars` (an AdjointStep's state whose bars_everywhere()), each launch makes the bars of
-/// its half step's transpose as well (Then: the image, then the Bar kernel, at each point; the
-/// two read the adjoint fields and write disjoint values) and says so by returning true, to be
-/// passed to AdjointStep::adjoint_stress / adjoint_velocity.
+/// The imaging of one step: an ImagingState whose `forward` is the state an update read.
 template <class T, int Order, int Dim>
 class Imaging {
-  using Both = elastic::Both<ImagingState<T>, AdjointState<T>>;
-  using ReverseVelocityBars =
-      Then<ReverseVelocityImage<T, Order, Dim>,
-           AdjointVelocityBar<T, Order, Dim, false, false, false>, T, Order>;
-  using ReverseStressBars = Then<ReverseStressImage<T, Order, Dim>,
-                                 AdjointStressBar<T, Order, Dim, false, false, false>, T, Order>;
-
  public:
-  Imaging(const ImagingState<T>& i, const Coefficients<T, Order>& c,
-          const AdjointState<T>* bars = nullptr)
+  Imaging(const ImagingState<T>& i, const Coefficients<T, Order>& c)
       : cuts_(strip_cuts(i.forward)),
         velocity_(i, c),
         stress_(i, c),
         reverse_velocity_{{}, i, c},
-        reverse_stress_{{}, i, c} {
-    if (bars) {
-      const Both both{i, *bars};
-      velocity_bars_.emplace(both, c);
-      stress_bars_.emplace(both, c);
-      reverse_velocity_bars_ = make_kernel<ReverseVelocityBars>(both, c);
-      reverse_stress_bars_ = make_kernel<ReverseStressBars>(both, c);
-    }
-  }
+        reverse_stress_{{}, i, c} {}
 
-  /// dJ/dB += vbar^{n+1/2} F^n; `forward` holds sigma^n and psi_sigma^{n-1}. Returns whether it
-  /// made V^T's bars.
-  bool image_velocity(const ExecSpace& exec, int count) const {
-    const char* label = "pwave::physics::elastic::image_velocity";
-    if (velocity_bars_) {
-      launch_strips(label, exec, count, cuts_, *velocity_bars_);
-      return true;
-    }
-    launch_strips(label, exec, count, cuts_, velocity_);
-    return false;
+  /// dJ/dB += vbar^{n+1/2} F^n; `forward` holds sigma^n and psi_sigma^{n-1}.
+  void image_velocity(const ExecSpace& exec, int count) const {
+    launch_strips("pwave::physics::elastic::image_velocity", exec, count, cuts_, velocity_);
   }
   /// dJ/d(lambda, mu, mu_ac) += sigmabar^{n+1} . e^{n+1/2}; `forward` is the state after step n
   /// (v^{n+1/2} and the velocity memory variables that step advanced; with a free surface the
-  /// mirrored vz above it, which makes row 0's ezz 0 here as in the update). Returns whether it
-  /// made E^T's bars.
-  bool image_stress(const ExecSpace& exec, int count) const {
-    const char* label = "pwave::physics::elastic::image_stress";
-    if (stress_bars_) {
-      launch_strips(label, exec, count, cuts_, *stress_bars_);
-      return true;
-    }
-    launch_strips(label, exec, count, cuts_, stress_);
-    return false;
+  /// mirrored vz above it, which makes row 0's ezz 0 here as in the update).
+  void image_stress(const ExecSpace& exec, int count) const {
+    launch_strips("pwave::physics::elastic::image_stress", exec, count, cuts_, stress_);
   }
   /// `boundary` storage: image_stress() on the strips and, between them, the stress update of
   /// `forward` (the state after step n) reversed with its imaging, in one pass
   /// (ReverseStressImage). Between the strips `forward` then holds sigma^n.
-  bool image_stress_reversing(const ExecSpace& exec, int count) const {
+  void image_stress_reversing(const ExecSpace& exec, int count) const {
     // The two touch no common value: the images of disjoint cells; the reversal rewrites only
-    // its own cells' fields, which the strips' images do not read (nor the bars).
-    const char* label = "pwave::physics::elastic::image_stress_reversing";
-    if (stress_bars_) {
-      launch_strips_around(label, exec, count, cuts_, *stress_bars_, *reverse_stress_bars_);
-      return true;
-    }
-    launch_strips_around(label, exec, count, cuts_, stress_, reverse_stress_);
-    return false;
+    // its own cells' fields, which the strips' images do not read.
+    launch_strips_around("pwave::physics::elastic::image_stress_reversing", exec, count, cuts_,
+                         stress_, reverse_stress_);
   }
   /// `boundary` storage: image_velocity() on the strips and, between them, the velocity update
   /// of `forward` (sigma^n, v^{n+1/2}) reversed with its imaging (ReverseVelocityImage).
-  bool image_velocity_reversing(const ExecSpace& exec, int count) const {
-    const char* label = "pwave::physics::elastic::image_velocity_reversing";
-    if (velocity_bars_) {
-      launch_strips_around(label, exec, count, cuts_, *velocity_bars_, *reverse_velocity_bars_);
-      return true;
-    }
-    launch_strips_around(label, exec, count, cuts_, velocity_, reverse_velocity_);
-    return false;
+  void image_velocity_reversing(const ExecSpace& exec, int count) const {
+    launch_strips_around("pwave::physics::elastic::image_velocity_reversing", exec, count, cuts_,
+                         velocity_, reverse_velocity_);
   }
 
  private:
   backend::BoxCuts cuts_;
   StripInstances<ImageVelocity, T, Order, Dim> velocity_;
   StripInstances<ImageStress, T, Order, Dim> stress_;
-  /// Built with `bars`: the images with the Bar kernels.
-  std::optional<
-      StripInstances<ThenOf<ImageVelocity, AdjointVelocityBar>::template type, T, Order, Dim>>
-      velocity_bars_;
-  std::optional<StripInstances<ThenOf<ImageStress, AdjointStressBar>::template type, T, Order, Dim>>
-      stress_bars_;
   ReverseVelocityImage<T, Order, Dim> reverse_velocity_;
   ReverseStressImage<T, Order, Dim> reverse_stress_;
-  std::optional<ReverseVelocityBars> reverse_velocity_bars_;
-  std::optional<ReverseStressBars> reverse_stress_bars_;
 };
 
 }  // namespace pwave::physics::elastic

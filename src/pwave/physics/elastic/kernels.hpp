@@ -423,26 +423,6 @@ struct PointwiseKernel : PointwiseKernelTag {
   }
 };
 
-/// Two pointwise kernels in one launch: First's apply() then Second's at each point (one pass
-/// over the values both read). Valid when neither reads, at any point, what the other writes
-/// (each point's values are then those of the two launches one after the other, bitwise); both
-/// on grids of the same layout.
-template <class First, class Second, class T, int Order>
-struct Then : PointwiseKernel<Then<First, Second, T, Order>, T, Order> {
-  using first_type = First;
-  using second_type = Second;
-  First first;
-  Second second;
-  Coefficients<T, Order> c;
-
-  template <class At>
-  KOKKOS_FORCEINLINE_FUNCTION void apply(const At& at) const {
-    first.apply(at);
-    second.apply(at);
-  }
-  KOKKOS_INLINE_FUNCTION const State<T>& grid() const { return first.grid(); }
-};
-
 /// What a derivative does with its CPML memory variable psi (stretched()).
 enum class Memory {
   advance,  ///< the step: psi advanced in place, D F + psi^n

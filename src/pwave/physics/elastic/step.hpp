@@ -18,52 +18,25 @@ template <template <class, int, int, bool, bool, bool> class K, class T, int Ord
           class Flags = std::make_integer_sequence<int, 8>>
 struct StripInstances;
 
-/// Then<A, B> of the same strip flags, as a kernel template for StripInstances, built from
-/// Both{A's data, B's data}.
-template <template <class, int, int, bool, bool, bool> class A,
-          template <class, int, int, bool, bool, bool> class B>
-struct ThenOf {
-  template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
-  using type = Then<A<T, Order, Dim, InX, InZ, InY>, B<T, Order, Dim, InX, InZ, InY>, T, Order>;
-};
-template <class First, class Second>
-struct Both {
-  First first;
-  Second second;
-};
-
-template <class K>
-struct is_then : std::false_type {};
-template <class First, class Second, class T, int Order>
-struct is_then<Then<First, Second, T, Order>> : std::true_type {};
-
-/// Kernel{st, c}, Kernel{{}, st, c} for a PointwiseKernel (its base first), and for a Then
-/// the two kernels built from Both `st`'s first and second.
-template <class Kernel, class S, class T, int Order>
-Kernel make_kernel(const S& st, const Coefficients<T, Order>& c) {
-  if constexpr (is_then<Kernel>::value) {
-    return Kernel{{},
-                  make_kernel<typename Kernel::first_type>(st.first, c),
-                  make_kernel<typename Kernel::second_type>(st.second, c),
-                  c};
-  } else if constexpr (std::is_base_of_v<PointwiseKernelTag, Kernel>) {
-    return Kernel{{}, st, c};
-  } else {
-    return Kernel{st, c};
-  }
-}
-
 template <template <class, int, int, bool, bool, bool> class K, class T, int Order, int Dim,
           int... I>
 struct StripInstances<K, T, Order, Dim, std::integer_sequence<int, I...>> {
   /// Instance I has InX = bit 0, InY = bit 1, InZ = bit 2.
   std::tuple<K<T, Order, Dim, (I & 1) != 0, (I & 4) != 0, (I & 2) != 0>...> kernels;
 
-  /// `st`: the kernels' first member (State, or the adjoint's and imaging's data; Both of
-  /// those for ThenOf).
+  /// `st`: the kernels' first member (State, or the adjoint's and imaging's data).
   template <class S>
   StripInstances(const S& st, const Coefficients<T, Order>& c)
-      : kernels{make_kernel<K<T, Order, Dim, (I & 1) != 0, (I & 4) != 0, (I & 2) != 0>>(st, c)...} {
+      : kernels{make<K<T, Order, Dim, (I & 1) != 0, (I & 4) != 0, (I & 2) != 0>>(st, c)...} {}
+
+  /// Kernel{st, c}, or Kernel{{}, st, c} for a PointwiseKernel (its base first).
+  template <class Kernel, class S>
+  static Kernel make(const S& st, const Coefficients<T, Order>& c) {
+    if constexpr (std::is_base_of_v<PointwiseKernelTag, Kernel>) {
+      return Kernel{{}, st, c};
+    } else {
+      return Kernel{st, c};
+    }
   }
 
   template <bool InX, bool InY, bool InZ>
