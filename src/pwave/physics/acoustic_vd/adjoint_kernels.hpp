@@ -227,10 +227,12 @@ KOKKOS_FORCEINLINE_FUNCTION T buoyancy_term(T du, T gbar, T beta) {
 /// A cell's share of the terms of its two half points along an axis: P_{i-1} / 2 + P_i / 2,
 /// `before` = 0 at the first cell (no half point before it) and all of P_i at the last (its half
 /// point's beta is the cell's own b). One formula for cells and rows; the rows compute each P_j
-/// once and give it to both its cells, bitwise as the cells computing it twice.
+/// once and give it to both its cells, bitwise as the cells computing it twice. The select is of
+/// the weight, not of two expressions reading `after` (GCC vectorises no loop with the latter
+/// and a loop-invariant `last`; 1 * after is after, bitwise).
 template <class T>
 KOKKOS_FORCEINLINE_FUNCTION T cell_share(T before, T after, bool last) {
-  return T(0.5) * before + (last ? after : T(0.5) * after);
+  return T(0.5) * before + (last ? T(1) : T(0.5)) * after;
 }
 
 /// The cell update of the backward step, and (Image) the buoyancy imaging with u^n in
@@ -366,21 +368,31 @@ struct AdjointUpdate {
   void row(int s, int r, int iy, int col, int q, long zs, int c0, int cn, const T* px, const T* pzb,
            const T* pza, const T* pyb, const T* pya) const {
     const AcousticState<T>& st = a.v.st;
-    const int z = r + st.halo, ys = st.ys, nx = st.nx;
-    const T* PWAVE_RESTRICT g = &a.g_cur(s, z, col + c0);
-    T* PWAVE_RESTRICT gp = &a.g_prev(s, z, col + c0);
-    const T* PWAVE_RESTRICT w = &a.v.w(r, q + c0);
-    const T* PWAVE_RESTRICT gx = &a.gbar_x(s, z, col + c0);
-    const T* PWAVE_RESTRICT gz = &a.gbar_z(s, z, col + c0);
-    const T* PWAVE_RESTRICT gy = Dim == 3 ? &a.gbar_y(s, z, col + c0) : nullptr;
-    T* PWAVE_RESTRICT img = &a.img_b(s, r, q + c0);
+    const int z = r + st.halo;
     const T* mirror[R + 1] = {};  // row of gbar_z that tap k of the free surface reads
     if constexpr (Mirror) {
       for (int k = r + 1; k <= R; ++k) mirror[k] = &a.gbar_z(s, st.halo - r + k - 1, col + c0);
     }
-    const bool last_z = r == st.nz - 1, last_y = iy == st.ny - 1;
+    cells<Mirror>(c, r, &a.g_cur(s, z, col + c0), &a.g_prev(s, z, col + c0), &a.v.w(r, q + c0),
+                  &a.gbar_x(s, z, col + c0), &a.gbar_z(s, z, col + c0),
+                  Dim == 3 ? &a.gbar_y(s, z, col + c0) : nullptr, &a.img_b(s, r, q + c0), px, pzb,
+                  pza, pyb, pya, mirror, zs, st.ys, cn, st.nx - 1 - c0, r == st.nz - 1,
+                  iy == st.ny - 1);
+  }
+
+  /// row()'s cells; `last_x` the index of the row's last cell (if in [0, n)). The arrays are
+  /// parameters because GCC honours restrict on those: with local restrict pointers it did not
+  /// vectorise this loop once it had two stores (gp and img).
+  template <bool Mirror>
+  static void cells(const Coefficients<T, Order>& c, int r, const T* PWAVE_RESTRICT g,
+                    T* PWAVE_RESTRICT gp, const T* PWAVE_RESTRICT w, const T* PWAVE_RESTRICT gx,
+                    const T* PWAVE_RESTRICT gz, const T* PWAVE_RESTRICT gy, T* PWAVE_RESTRICT img,
+                    const T* PWAVE_RESTRICT px, const T* PWAVE_RESTRICT pzb,
+                    const T* PWAVE_RESTRICT pza, const T* PWAVE_RESTRICT pyb,
+                    const T* PWAVE_RESTRICT pya, const T* const* mirror, long zs, int ys, int n,
+                    int last_x, bool last_z, bool last_y) {
     PWAVE_SIMD
-    for (int i = 0; i < cn; ++i) {
+    for (int i = 0; i < n; ++i) {
       const T hx = d_minus<R>(c.x, [&](int j) { return gx[i + j]; });
       T hz = d_minus<R>(c.z, [&](int j) { return gz[i + j * zs]; });
       if constexpr (Mirror) {
@@ -390,7 +402,7 @@ struct AdjointUpdate {
       if constexpr (Dim == 3) lap += d_minus<R>(c.y, [&](int j) { return gy[i + j * ys]; });
       gp[i] = adjoint_leapfrog(g[i], gp[i], w[i], lap);
       if constexpr (Image) {
-        T im = cell_share(px[i], px[i + 1], c0 + i == nx - 1) + cell_share(pzb[i], pza[i], last_z);
+        T im = cell_share(px[i], px[i + 1], i == last_x) + cell_share(pzb[i], pza[i], last_z);
         if constexpr (Dim == 3) im += cell_share(pyb[i], pya[i], last_y);
         img[i] += im;
       }
