@@ -1,7 +1,9 @@
 #pragma once
 // What the tests that hold a host path against the cell-wise kernel (the GPU path) share:
 // the cell-wise launch wrapper, copies and arbitrary fills of device arrays, and a value-by-value
-// comparison.
+// comparison (bitwise: expect_same_bits).
+
+#include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
@@ -68,6 +70,14 @@ std::pair<long, double> differences(const V& a, const V& b) {
     worst = std::max(worst, std::abs(double(ha.data()[i]) - double(hb.data()[i])));
   }
   return {n, worst};
+}
+
+/// Expects `a` and `b` to hold the same bits, value by value; a failure names the array, the
+/// largest difference and the case (`what`).
+template <class V>
+void expect_same_bits(const char* name, const V& a, const V& b, const std::string& what) {
+  const auto [n, worst] = differences(a, b);
+  EXPECT_EQ(n, 0) << name << " differs (largest by " << worst << "): " << what;
 }
 
 }  // namespace pwave::test
