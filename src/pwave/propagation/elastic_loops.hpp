@@ -438,17 +438,20 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
 }
 
 /// The explicit instantiations of the loops of order O: float and double, 2D and 3D (at
-/// namespace pwave scope).
+/// namespace pwave scope), and of the step classes they launch (physics/elastic/instances.hpp).
 #define PWAVE_INSTANTIATE_ELASTIC_LOOPS_ONE(T, O, D)                                            \
   template void ElasticPropagator<T>::forward_impl<O, D>(int, const Traces<T>&,                 \
                                                          const ProgressCallback&, long, long,   \
                                                          const ElasticPropagator<T>::History&); \
   template void ElasticPropagator<T>::backward_impl<O, D>(int, const Traces<T>&,                \
                                                           const ElasticPropagator<T>::History&);
-#define PWAVE_INSTANTIATE_ELASTIC_LOOPS(O)          \
-  PWAVE_INSTANTIATE_ELASTIC_LOOPS_ONE(float, O, 2)  \
-  PWAVE_INSTANTIATE_ELASTIC_LOOPS_ONE(float, O, 3)  \
-  PWAVE_INSTANTIATE_ELASTIC_LOOPS_ONE(double, O, 2) \
-  PWAVE_INSTANTIATE_ELASTIC_LOOPS_ONE(double, O, 3)
+#define PWAVE_INSTANTIATE_ELASTIC_LOOPS(O)                    \
+  PWAVE_INSTANTIATE_ELASTIC_LOOPS_ONE(float, O, 2)            \
+  PWAVE_INSTANTIATE_ELASTIC_LOOPS_ONE(float, O, 3)            \
+  PWAVE_INSTANTIATE_ELASTIC_LOOPS_ONE(double, O, 2)           \
+  PWAVE_INSTANTIATE_ELASTIC_LOOPS_ONE(double, O, 3)           \
+  PWAVE_ELASTIC_INSTANCES(, physics::elastic::Step, O)        \
+  PWAVE_ELASTIC_INSTANCES(, physics::elastic::AdjointStep, O) \
+  PWAVE_ELASTIC_INSTANCES(, physics::elastic::Imaging, O)
 
 }  // namespace pwave

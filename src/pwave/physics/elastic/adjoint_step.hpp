@@ -124,21 +124,11 @@ class AdjointStep {
         velocity_inline_{{}, a, c} {}
 
   /// The free surface's szz = 0 transposed (nothing without one): first in a backward step.
-  void surface_stress(const ExecSpace& exec, int count) const {
-    if (free_surface_) surface_.stress(exec, count);
-  }
+  void surface_stress(const ExecSpace& exec, int count) const;
   /// E^T: sigmabar^{n+1} -> vbar^{n+1/2} (vbar gains the strains' transposes).
-  void adjoint_stress(const ExecSpace& exec, int count) const {
-    transpose("pwave::physics::elastic::adjoint_stress", exec, count, stress_bar_, stress_gather_,
-              stress_inline_);
-    if (free_surface_) surface_.mirror(exec, count);
-  }
+  void adjoint_stress(const ExecSpace& exec, int count) const;
   /// V^T: vbar^{n+1/2} -> sigmabar^n (sigmabar gains the divergence's transposes).
-  void adjoint_velocity(const ExecSpace& exec, int count) const {
-    transpose("pwave::physics::elastic::adjoint_velocity", exec, count, velocity_bar_,
-              velocity_gather_, velocity_inline_);
-    if (free_surface_) surface_.images(exec, count);
-  }
+  void adjoint_velocity(const ExecSpace& exec, int count) const;
 
  private:
   /// The Bar launches where the bars are stored, then the gathers of them, then the inline
@@ -186,30 +176,18 @@ class Imaging {
         reverse_stress_{{}, i, c} {}
 
   /// dJ/dB += vbar^{n+1/2} F^n; `forward` holds sigma^n and psi_sigma^{n-1}.
-  void image_velocity(const ExecSpace& exec, int count) const {
-    launch_strips("pwave::physics::elastic::image_velocity", exec, count, cuts_, velocity_);
-  }
+  void image_velocity(const ExecSpace& exec, int count) const;
   /// dJ/d(lambda, mu, mu_ac) += sigmabar^{n+1} . e^{n+1/2}; `forward` is the state after step n
   /// (v^{n+1/2} and the velocity memory variables that step advanced; with a free surface the
   /// mirrored vz above it, which makes row 0's ezz 0 here as in the update).
-  void image_stress(const ExecSpace& exec, int count) const {
-    launch_strips("pwave::physics::elastic::image_stress", exec, count, cuts_, stress_);
-  }
+  void image_stress(const ExecSpace& exec, int count) const;
   /// `boundary` storage: image_stress() on the strips and, between them, the stress update of
   /// `forward` (the state after step n) reversed with its imaging, in one pass
   /// (ReverseStressImage). Between the strips `forward` then holds sigma^n.
-  void image_stress_reversing(const ExecSpace& exec, int count) const {
-    // The two touch no common value: the images of disjoint cells; the reversal rewrites only
-    // its own cells' fields, which the strips' images do not read.
-    launch_strips_around("pwave::physics::elastic::image_stress_reversing", exec, count, cuts_,
-                         stress_, reverse_stress_);
-  }
+  void image_stress_reversing(const ExecSpace& exec, int count) const;
   /// `boundary` storage: image_velocity() on the strips and, between them, the velocity update
   /// of `forward` (sigma^n, v^{n+1/2}) reversed with its imaging (ReverseVelocityImage).
-  void image_velocity_reversing(const ExecSpace& exec, int count) const {
-    launch_strips_around("pwave::physics::elastic::image_velocity_reversing", exec, count, cuts_,
-                         velocity_, reverse_velocity_);
-  }
+  void image_velocity_reversing(const ExecSpace& exec, int count) const;
 
  private:
   backend::BoxCuts cuts_;
@@ -218,5 +196,51 @@ class Imaging {
   ReverseVelocityImage<T, Order, Dim> reverse_velocity_;
   ReverseStressImage<T, Order, Dim> reverse_stress_;
 };
+
+template <class T, int Order, int Dim>
+void AdjointStep<T, Order, Dim>::surface_stress(const ExecSpace& exec, int count) const {
+  if (free_surface_) surface_.stress(exec, count);
+}
+
+template <class T, int Order, int Dim>
+void AdjointStep<T, Order, Dim>::adjoint_stress(const ExecSpace& exec, int count) const {
+  transpose("pwave::physics::elastic::adjoint_stress", exec, count, stress_bar_, stress_gather_,
+            stress_inline_);
+  if (free_surface_) surface_.mirror(exec, count);
+}
+
+template <class T, int Order, int Dim>
+void AdjointStep<T, Order, Dim>::adjoint_velocity(const ExecSpace& exec, int count) const {
+  transpose("pwave::physics::elastic::adjoint_velocity", exec, count, velocity_bar_,
+            velocity_gather_, velocity_inline_);
+  if (free_surface_) surface_.images(exec, count);
+}
+
+template <class T, int Order, int Dim>
+void Imaging<T, Order, Dim>::image_velocity(const ExecSpace& exec, int count) const {
+  launch_strips("pwave::physics::elastic::image_velocity", exec, count, cuts_, velocity_);
+}
+
+template <class T, int Order, int Dim>
+void Imaging<T, Order, Dim>::image_stress(const ExecSpace& exec, int count) const {
+  launch_strips("pwave::physics::elastic::image_stress", exec, count, cuts_, stress_);
+}
+
+template <class T, int Order, int Dim>
+void Imaging<T, Order, Dim>::image_stress_reversing(const ExecSpace& exec, int count) const {
+  // The two touch no common value: the images of disjoint cells; the reversal rewrites only its
+  // own cells' fields, which the strips' images do not read.
+  launch_strips_around("pwave::physics::elastic::image_stress_reversing", exec, count, cuts_,
+                       stress_, reverse_stress_);
+}
+
+template <class T, int Order, int Dim>
+void Imaging<T, Order, Dim>::image_velocity_reversing(const ExecSpace& exec, int count) const {
+  launch_strips_around("pwave::physics::elastic::image_velocity_reversing", exec, count, cuts_,
+                       velocity_, reverse_velocity_);
+}
+
+PWAVE_ELASTIC_EVERY_INSTANCE(extern, AdjointStep)
+PWAVE_ELASTIC_EVERY_INSTANCE(extern, Imaging)
 
 }  // namespace pwave::physics::elastic

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "backends/launch.hpp"
+#include "pwave/physics/elastic/instances.hpp"
 #include "pwave/physics/elastic/kernels.hpp"
 
 namespace pwave::physics::elastic {
@@ -58,13 +59,9 @@ class Step {
         stress_(st, c) {}
 
   /// v^{n-1/2} -> v^{n+1/2} for shots [0, count).
-  void update_velocity(const ExecSpace& exec, int count) const {
-    launch("pwave::physics::elastic::update_velocity", exec, count, velocity_);
-  }
+  void update_velocity(const ExecSpace& exec, int count) const;
   /// sigma^n -> sigma^{n+1} for shots [0, count).
-  void update_stress(const ExecSpace& exec, int count) const {
-    launch("pwave::physics::elastic::update_stress", exec, count, stress_);
-  }
+  void update_stress(const ExecSpace& exec, int count) const;
 
  private:
   template <class Instances>
@@ -80,5 +77,17 @@ class Step {
   StripInstances<UpdateVelocity, T, Order, Dim> velocity_;
   StripInstances<UpdateStress, T, Order, Dim> stress_;
 };
+
+template <class T, int Order, int Dim>
+void Step<T, Order, Dim>::update_velocity(const ExecSpace& exec, int count) const {
+  launch("pwave::physics::elastic::update_velocity", exec, count, velocity_);
+}
+
+template <class T, int Order, int Dim>
+void Step<T, Order, Dim>::update_stress(const ExecSpace& exec, int count) const {
+  launch("pwave::physics::elastic::update_stress", exec, count, stress_);
+}
+
+PWAVE_ELASTIC_EVERY_INSTANCE(extern, Step)
 
 }  // namespace pwave::physics::elastic
