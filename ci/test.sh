@@ -4,7 +4,8 @@
 #  2. install it into build/install-prefix and build + run examples/forward_and_gradient
 #     against the installed CMake package (build/example);
 #  3. the propagation tests with the GPU code paths (PWAVE_HOST_CELLWISE: host backends launch
-#     the cell-wise kernels GPUs use) in build-cellwise, so that code is tested without a GPU;
+#     the cell-wise kernels GPUs use) in build-cellwise, so that code is tested without a GPU
+#     (one GoogleTest shard per core);
 #  4. upstream Kokkos 4.6.01 with OpenMP (ci/build_kokkos.sh openmp) into build-openmp and the
 #     whole suite on 2 OpenMP threads;
 #  5. the library and the pwave driver compiled by nvcc for Hopper against Kokkos 4.6.01 with
@@ -83,7 +84,23 @@ if wants cellwise; then
   cellwise_stage() {
     configure . build-cellwise -DPWAVE_HOST_CELLWISE=ON -DPWAVE_ENABLE_BENCH=OFF
     cmake --build build-cellwise -j "$jobs" --target test_propagation
-    build-cellwise/tests/test_propagation
+    # One GoogleTest shard per core (the suite takes ~5 minutes on one); each shard's log is
+    # shown if it fails.
+    local i pids=() failed=0
+    for ((i = 0; i < jobs; i++)); do
+      GTEST_TOTAL_SHARDS=$jobs GTEST_SHARD_INDEX=$i build-cellwise/tests/test_propagation \
+        >"build-cellwise/test_propagation.shard$i.log" 2>&1 &
+      pids+=($!)
+    done
+    for ((i = 0; i < jobs; i++)); do
+      if wait "${pids[$i]}"; then
+        tail -1 "build-cellwise/test_propagation.shard$i.log"
+      else
+        cat "build-cellwise/test_propagation.shard$i.log"
+        failed=1
+      fi
+    done
+    return $failed
   }
   timed "cellwise: build + test_propagation" cellwise_stage
 fi
