@@ -34,10 +34,10 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "int_list.hpp"
 #include "pwave/acquisition/wavelet.hpp"
 #include "pwave/core/types.hpp"
 #include "pwave/core/version.hpp"
@@ -50,15 +50,7 @@
 
 namespace {
 
-std::vector<int> int_list(const std::string& s) {
-  std::vector<int> v;
-  std::stringstream in(s);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    if (!item.empty()) v.push_back(std::atoi(item.c_str()));
-  }
-  return v;
-}
+using pwave::bench::int_list;
 
 struct Options {
   std::vector<int> dims{2, 3}, orders{4, 8}, sizes2d{1000, 2000}, sizes3d{100, 160}, shots{1, 4};

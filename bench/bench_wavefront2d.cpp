@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "int_list.hpp"
 #include "pwave/physics/acoustic/kernels.hpp"
 #include "stream_copy.hpp"
 
@@ -64,17 +65,13 @@ Options parse(int argc, char** argv) {
     } else if (k == "--reps") {
       o.reps = std::atoi(v.c_str());
     } else if (k == "--levels") {
-      o.levels.clear();
-      for (std::size_t p = 0; p < v.size();) {
-        o.levels.push_back(std::atoi(v.c_str() + p));
-        p = v.find(',', p);
-        p = p == std::string::npos ? v.size() : p + 1;
-      }
+      o.levels = pwave::bench::int_list(v);
     } else {
       usage("unknown option " + k);
     }
   }
   if (o.n < 2 * B || o.nt < 1 || o.reps < 1 || o.tile < 0) usage("bad sizes");
+  if (o.levels.empty()) usage("--levels: at least one");
   for (int l : o.levels)
     if (l < 1) usage("--levels: each at least 1");
   return o;
