@@ -303,48 +303,80 @@ struct Frame {
   int nz = 0, nx = 0, z0 = 0, z1 = 0, x0 = 0, x1 = 0;
 };
 
+/// The host sweep of a frame step (for_each_frame_cell) as a sequence of units, top to bottom:
+/// each top band row, the interior rows in blocks of `block` (FI::block_rows when the interior
+/// functor has rows(), else 1), each bottom band row. Unit u covers rows [first_row(u),
+/// first_row(u + 1)).
+struct FrameUnits {
+  Frame g;
+  int block = 1;
+  int top() const { return g.z0; }
+  int blocks() const { return (g.z1 - g.z0 + block - 1) / block; }
+  int count() const { return top() + blocks() + (g.nz - g.z1); }
+  int first_row(int u) const {
+    if (u <= top()) return u;
+    if (u >= top() + blocks()) return g.z1 + (u - top() - blocks());
+    return g.z0 + (u - top()) * block;
+  }
+};
+
+/// The host sweep's units of frame g for an interior functor of type FI.
+template <class FI>
+FrameUnits frame_units(const Frame& g) {
+  FrameUnits units{g, 1};
+  if constexpr (has_rows<FI>::value) units.block = FI::block_rows;
+  return units;
+}
+
+/// Host: unit u (FrameUnits) of shot s of one frame step: a band row with its corners, or a
+/// block of interior rows with the strip cells of its rows right after it while they are in
+/// cache.
+template <class FI, class FS, class FB, class FC>
+void host_frame_unit(const FrameUnits& units, int s, int u, const FI& inner, const FS& side,
+                     const FB& band, const FC& corner) {
+  const Frame& g = units.g;
+  if (u < units.top() || u >= units.top() + units.blocks()) {  // a band row with its corners
+    const int iz = units.first_row(u);
+    host_rows(corner, s, iz, 1, 0, g.x0);
+    host_rows(band, s, iz, 1, g.x0, g.x1);
+    host_rows(corner, s, iz, 1, g.x1, g.nx);
+    return;
+  }
+  const int iz = units.first_row(u), n = std::min(units.block, g.z1 - iz);
+  host_rows(inner, s, iz, n, g.x0, g.x1);
+  if constexpr (has_rows<FS>::value) {
+    if (n <= FS::block_rows) {
+      host_rows(side, s, iz, n, 0, g.x0);
+      host_rows(side, s, iz, n, g.x1, g.nx);
+      return;
+    }
+  }
+  for (int r = iz; r < iz + n; ++r) {
+    host_rows(side, s, r, 1, 0, g.x0);
+    host_rows(side, s, r, 1, g.x1, g.nx);
+  }
+}
+
 /// One step over the whole padded grid: `inner` on the interior, `side` on the strips, `band`
 /// on the bands, `corner` on the corners, for shots [0, ns).
 ///
-/// Host backends sweep the grid once per step, top to bottom: interior rows in blocks of
-/// `FI::block_rows` (when FI has rows()), each block with the strip cells of its rows right
-/// after it while they are in cache, band rows one at a time with their corners. The
-/// separate launches GPUs use would stream every row a second time for its 2 x 20 strip cells
-/// and run them at a fraction of the interior rate. GPU backends launch one MDRange per region.
+/// Host backends sweep the grid once per step, top to bottom, unit by unit (FrameUnits):
+/// interior rows in blocks of `FI::block_rows` (when FI has rows()), each block with the strip
+/// cells of its rows right after it while they are in cache, band rows one at a time with their
+/// corners. The separate launches GPUs use would stream every row a second time for its 2 x 20
+/// strip cells and run them at a fraction of the interior rate. GPU backends launch one MDRange
+/// per region.
 template <class Exec, class FI, class FS, class FB, class FC>
 void for_each_frame_cell(const char* name, const Exec& exec, int ns, const Frame& g,
                          const FI& inner, const FS& side, const FB& band, const FC& corner) {
   if (ns <= 0 || g.nz <= 0 || g.nx <= 0) return;
   if constexpr (uses_row_paths<Exec>()) {
-    int block = 1;
-    if constexpr (has_rows<FI>::value) block = FI::block_rows;
-    const int top = g.z0, bottom = g.nz - g.z1;
-    const int blocks = (g.z1 - g.z0 + block - 1) / block;
-    const int units = top + blocks + bottom;  // per shot
-    Kokkos::parallel_for(name, Kokkos::RangePolicy<Exec>(exec, 0, long(ns) * units),
-                         [=](const long k) {
-                           const int s = int(k / units), u = int(k % units);
-                           if (u < top || u >= top + blocks) {  // a band row with its corners
-                             const int iz = u < top ? u : g.z1 + (u - top - blocks);
-                             host_rows(corner, s, iz, 1, 0, g.x0);
-                             host_rows(band, s, iz, 1, g.x0, g.x1);
-                             host_rows(corner, s, iz, 1, g.x1, g.nx);
-                             return;
-                           }
-                           const int iz = g.z0 + (u - top) * block, n = std::min(block, g.z1 - iz);
-                           host_rows(inner, s, iz, n, g.x0, g.x1);
-                           if constexpr (has_rows<FS>::value) {
-                             if (n <= FS::block_rows) {
-                               host_rows(side, s, iz, n, 0, g.x0);
-                               host_rows(side, s, iz, n, g.x1, g.nx);
-                               return;
-                             }
-                           }
-                           for (int r = iz; r < iz + n; ++r) {
-                             host_rows(side, s, r, 1, 0, g.x0);
-                             host_rows(side, s, r, 1, g.x1, g.nx);
-                           }
-                         });
+    const FrameUnits units = frame_units<FI>(g);
+    const int per_shot = units.count();
+    Kokkos::parallel_for(
+        name, Kokkos::RangePolicy<Exec>(exec, 0, long(ns) * per_shot), [=](const long k) {
+          host_frame_unit(units, int(k / per_shot), int(k % per_shot), inner, side, band, corner);
+        });
   } else {
     for_each_cell(name, exec, ns, g.z0, g.z1, g.x0, g.x1, inner);
     for_each_cell(name, exec, ns, g.z0, g.z1, 0, g.x0, side);

@@ -5,7 +5,7 @@
 //               [--shots 1,4] [--nt 100] [--cpml 20] [--reps 3] [--precision float32|float64]
 //               [--gradient on|off] [--storage boundary|checkpoint|full]
 //               [--stride N] [--compression none|bf16|int8] (with --storage full)
-//               [--interior3d cells|z_march] [--free-surface off|on]
+//               [--interior3d cells|z_march] [--free-surface off|on] [--wavefront-steps N]
 //               [--equation acoustic|acoustic_variable_density|elastic] [--csv file]
 //               [--json file]
 //
@@ -60,8 +60,9 @@ struct Options {
   std::string
       storage;     ///< --storage; empty: the equation's default (boundary; elastic: checkpoint)
   int stride = 1;  ///< --stride (full)
-  pwave::Compression compression = pwave::Compression::none;  ///< --compression (full)
-  pwave::Interior3D interior_3d = pwave::Interior3D::cells;   ///< execution.interior_3d
+  pwave::Compression compression = pwave::Compression::none;      ///< --compression (full)
+  pwave::Interior3D interior_3d = pwave::Interior3D::cells;       ///< execution.interior_3d
+  int wavefront_steps = pwave::ForwardProblem().wavefront_steps;  ///< execution.wavefront_steps
   pwave::physics::Equation equation = pwave::physics::Equation::acoustic;  ///< physics.equation
   std::string precision = "float32", csv, json;
 };
@@ -73,6 +74,7 @@ struct Options {
                "         [--precision float32|float64] [--gradient on|off]\n"
                "         [--storage boundary|checkpoint|full] [--interior3d cells|z_march]\n"
                "         [--stride N] [--compression none|bf16|int8] [--free-surface off|on]\n"
+               "         [--wavefront-steps N]\n"
                "         [--equation acoustic|acoustic_variable_density|elastic] [--csv file] "
                "[--json file]\n",
                msg.c_str());
@@ -117,6 +119,8 @@ Options parse(int argc, char** argv) {
                                     : pwave::Compression::none;
     else if (k == "--interior3d" && (v == "cells" || v == "z_march"))
       o.interior_3d = v == "z_march" ? pwave::Interior3D::z_march : pwave::Interior3D::cells;
+    else if (k == "--wavefront-steps" && std::atoi(v.c_str()) >= 1)
+      o.wavefront_steps = std::atoi(v.c_str());
     else if (k == "--equation" && pwave::physics::parse_equation(v, o.equation))
       ;
     else if (k == "--csv")
@@ -195,6 +199,7 @@ pwave::ForwardProblem problem(const Case& c, const Options& o) {
   p.wavelet = pwave::ricker(f, 1.5 / f, p.dt, p.nt);
   p.check_interval = 0;  // the propagator, not the NaN check
   p.interior_3d = o.interior_3d;
+  p.wavefront_steps = o.wavefront_steps;
   const double mid = h * (c.n / 2);
   for (int s = 0; s < c.shots; ++s) {
     pwave::ShotGeometry shot;
@@ -316,11 +321,11 @@ int run(const Options& o) {
   const double bw = copy_bandwidth<T>();
   std::printf(
       "# pwave bench_suite %s: %s, %s, Kokkos %s, execution space %s, nt %d, CPML %d%s, best of"
-      " %d, 3D interior launch %s, gradient storage %s (stride %d, %s)\n",
+      " %d, 3D interior launch %s, 2D wavefront steps %d, gradient storage %s (stride %d, %s)\n",
       pwave::version, pwave::physics::name(o.equation), o.precision.c_str(), pwave::kokkos_version,
       pwave::ExecSpace::name(), o.nt, o.cpml, o.free_surface ? " (free surface on top)" : "",
-      o.reps, o.interior_3d == pwave::Interior3D::z_march ? "z_march" : "cells", o.storage.c_str(),
-      o.stride, pwave::to_string(o.compression));
+      o.reps, o.interior_3d == pwave::Interior3D::z_march ? "z_march" : "cells", o.wavefront_steps,
+      o.storage.c_str(), o.stride, pwave::to_string(o.compression));
   std::printf(
       "# STREAM copy: %.2f GB/s -> roofline %.3f Gcell/s at %d B/update (constant density)\n",
       bw * 1e-9, bw / (4.0 * sizeof(T)) * 1e-9, int(4 * sizeof(T)));

@@ -69,6 +69,8 @@ TEST(Deck, FillsDefaults) {
   EXPECT_EQ(d.resolved["execution"]["check_interval"].as<int>(), 10);
   EXPECT_EQ(d.problem.interior_3d, Interior3D::cells);
   EXPECT_EQ(d.resolved["execution"]["interior_3d"].as<std::string>(), "cells");
+  EXPECT_EQ(d.problem.wavefront_steps, 32);
+  EXPECT_EQ(d.resolved["execution"]["wavefront_steps"].as<int>(), 32);
 }
 
 TEST(Deck, ReadsWaveletDelayAndAmplitude) {
@@ -308,6 +310,11 @@ TEST(DeckOverrides, CreateValidKeysOnly) {
             Interior3D::z_march);
   EXPECT_DECK_ERROR(deck_error(base_deck, {"execution.interior_3d=zmarch"}),
                     "execution.interior_3d", "--set", "expected cells or z_march");
+  EXPECT_EQ(io::load_deck_text(base_deck, "deck.yaml", {"execution.wavefront_steps=1"})
+                .problem.wavefront_steps,
+            1);
+  EXPECT_DECK_ERROR(deck_error(base_deck, {"execution.wavefront_steps=0"}),
+                    "execution.wavefront_steps", "--set", "expected a positive integer, got '0'");
   EXPECT_DECK_ERROR(deck_error(base_deck, {"execution.shot_bach=1"}), "execution.shot_bach",
                     "--set", "unknown key 'shot_bach' (did you mean 'shot_batch'?)");
   EXPECT_DECK_ERROR(deck_error(base_deck, {"time.dt.x=1"}), "time.dt.x", "--set",

@@ -49,7 +49,9 @@ DeckKey build_schema() {
            {leaf("top"), leaf("bottom"), leaf("left"), leaf("right"), leaf("front"), leaf("back")}},
        leaf("free_surface"), leaf("reflection"), leaf("pml_frequency"), leaf("pml_velocity")}};
   DeckKey output{"output", {leaf("directory"), leaf("segy"), leaf("plots")}};
-  DeckKey execution{"execution", {leaf("shot_batch"), leaf("check_interval"), leaf("interior_3d")}};
+  DeckKey execution{
+      "execution",
+      {leaf("shot_batch"), leaf("check_interval"), leaf("interior_3d"), leaf("wavefront_steps")}};
   DeckKey observed{
       "observed",
       {leaf("file"), leaf("format"), leaf("gather_by"),

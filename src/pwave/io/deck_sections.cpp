@@ -322,9 +322,13 @@ void read_execution(const DeckReader& r, const Node& root, Deck& deck, Node& res
                                  ? r.choice(interior, "execution.interior_3d", {"cells", "z_march"})
                                  : "cells";
   deck.problem.interior_3d = launch == "z_march" ? Interior3D::z_march : Interior3D::cells;
+  const Node wavefront = r.child(ex, "execution", "wavefront_steps");
+  deck.problem.wavefront_steps =
+      DeckReader::given(wavefront) ? r.integer(wavefront, "execution.wavefront_steps", 1) : 32;
   resolved["shot_batch"] = deck.problem.shot_batch;
   resolved["check_interval"] = deck.problem.check_interval;
   resolved["interior_3d"] = launch;
+  resolved["wavefront_steps"] = deck.problem.wavefront_steps;
 }
 
 }  // namespace pwave::io

@@ -11,6 +11,7 @@
 #include "pwave/physics/point_sources.hpp"
 #include "pwave/propagation/acoustic_propagator.hpp"
 #include "pwave/propagation/forward_loop.hpp"
+#include "pwave/propagation/wavefront_points.hpp"
 
 namespace pwave {
 
@@ -62,6 +63,24 @@ class AcousticPropagator<T>::PressureForward {
                          Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>(
                              exec, {0, 0}, {count, int(next(p).extent(2))}),
                          surface_[p]);
+  }
+
+  /// Whether the equation's step runs as host wavefronts (the Forward class's sweep()).
+  static constexpr bool sweeps = false;
+  /// Host wavefronts: what step n of parity p does at the points of group i of shot s, before
+  /// and after the group's update: record() for the receivers the group ends, then inject() for
+  /// the source taps in it, and free_surface() after the group `surface` (the one holding the
+  /// deepest row the surface reads; -1: no free surface). Host code, called by the sweep.
+  void points_before(const propagation::WavefrontPoints<T>& points, int s, int i, int p,
+                     int n) const {
+    points.each_receiver(s, i, [&](int r) { record_[p](s, r, n); });
+  }
+  void points_after(const propagation::WavefrontPoints<T>& points, int s, int i, int p, int n,
+                    int surface) const {
+    points.each_source_tap(s, i, [&](int k) { inject_[p](s, k, n); });
+    if (i == surface) {
+      for (int x = 0; x < int(next(p).extent(2)); ++x) surface_[p](s, x);
+    }
   }
 
  private:
@@ -135,6 +154,29 @@ void AcousticPropagator<T>::forward_impl(int count, const Traces<T>& traces,
   const auto run = [&](const auto& keep) {
     forward_loop(exec, steps, keep, n_begin, n_end, !recompute, report);
   };
+  using StepsOf = Forward<Physics, Order, Dim>;
+  if constexpr (StepsOf::sweeps && backend::runs_wavefronts<ExecSpace>()) {
+    // A run that keeps nothing: several steps per sweep down each shot's grid, when there are
+    // shots enough for every thread (one shot's wavefront runs on one thread). A NaN check
+    // due within a sweep looks at the state after it.
+    if (!recompute && problem_.wavefront_steps > 1 && count >= int(exec.concurrency()) &&
+        history.empty()) {
+      const typename StepsOf::Wavefront wavefront = forward.wavefront(count);
+      const int check = problem_.check_interval;
+      sweep_loop(
+          problem_.wavefront_steps, n_begin, n_end,
+          [&](int p, int n, int m) { forward.sweep(exec, count, p, n, m, wavefront); },
+          [&](int before, int done) {
+            if (check > 0 && done / check > before / check) {
+              check_finite(forward.current((done - n_begin) & 1), count, done);
+            }
+            if (progress) progress(steps_before + done, steps_total);
+          });
+      st_ = forward.fields((n_end - n_begin) & 1);
+      exec.fence();
+      return;
+    }
+  }
   // u^n into slot n - base of `snapshots`, before step n and after the last.
   const auto keep_u = [&](const Snapshots& snapshots, int base) {
     const auto store = [=, &forward](const ExecSpace& e, int p, int n) {

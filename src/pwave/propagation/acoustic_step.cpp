@@ -3,6 +3,7 @@
 // one launch per region (GPU), in 3D the interior and the 26 CPML boxes around it. The loop that
 // calls it is acoustic_forward.hpp's, instantiated here for this equation.
 
+#include "backends/wavefront.hpp"
 #include "backends/z_march.hpp"
 #include "pwave/physics/acoustic/x_strip_lines.hpp"
 #include "pwave/propagation/acoustic_forward.hpp"
@@ -28,6 +29,50 @@ class AcousticPropagator<T>::ConstantDensityForward : public PressureForward {
                prop.st_.strip_left, prop.st_.nx - prop.st_.strip_right} {}
   ConstantDensityForward(const ConstantDensityForward&) = delete;
   ConstantDensityForward& operator=(const ConstantDensityForward&) = delete;
+
+  /// 2D: the step runs as host wavefronts too (sweep()).
+  static constexpr bool sweeps = Dim == 2;
+  /// What a run's wavefronts need: the frame's units in groups of rows (at least the stencil's
+  /// reach and a receiver's rows), the receivers and source taps of each group, and the group
+  /// after which the free surface mirrors u^{n+1} (-1: none).
+  struct Wavefront {
+    backend::WavefrontGroups groups;
+    propagation::WavefrontPoints<T> points;
+    int surface = -1;
+  };
+  Wavefront wavefront(int count) const {
+    const auto& taps = prop_.taps_;
+    const int rows =
+        std::max(physics::Stencil<Order>::radius,
+                 propagation::WavefrontPoints<T>::receiver_rows(taps.receivers(), count));
+    backend::WavefrontGroups groups = backend::wavefront_groups(
+        backend::frame_units<physics::InteriorStep<T, Order>>(frame_), rows);
+    propagation::WavefrontPoints<T> points(taps.sources(), taps.receivers(), count, groups);
+    // The surface reads rows 1 .. halo below it (FreeSurface).
+    const int surface = prop_.problem_.boundary.free_surface
+                            ? groups.group_of(std::min(prop_.st_.halo, frame_.nz - 1))
+                            : -1;
+    return {std::move(groups), std::move(points), surface};
+  }
+  /// Steps [n, n + m) (step n of parity p) of shots [0, count) as one host wavefront per shot
+  /// (backends/wavefront.hpp): each group of rows of each step gets the updates step() gives
+  /// it (the same units of for_each_frame_cell), and its receivers, source taps and free surface
+  /// as record(), inject() and free_surface() do; the same values, bit for bit.
+  void sweep(const ExecSpace& exec, int count, int p, int n, int m, const Wavefront& w) const {
+    if constexpr (Dim == 2 && backend::runs_wavefronts<ExecSpace>()) {
+      const backend::WavefrontGroups& g = w.groups;
+      backend::for_each_shot_wavefront(
+          "pwave::physics::acoustic::wavefront", exec, count, g.count(), m,
+          [&](int s, int j, int i) {
+            const int q = (p + j) & 1, step = n + j;
+            this->points_before(w.points, s, i, q, step);
+            for (int u = g.first[std::size_t(i)]; u < g.first[std::size_t(i) + 1]; ++u) {
+              backend::host_frame_unit(g.units, s, u, interior_[q], side_[q], band_[q], corner_[q]);
+            }
+            this->points_after(w.points, s, i, q, step, w.surface);
+          });
+    }
+  }
 
   /// u^{n+1} (written over u^{n-1}) and the CPML memory variables of parity p's fields.
   void step(const ExecSpace& exec, int count, int p) const {

@@ -6,6 +6,8 @@
 // equation's `Steps`; what a history keeps is its keeper (KeepCheckpoints, KeepFrames,
 // KeepSamples, and the equations' own for histories of one field).
 
+#include <algorithm>
+
 #include "pwave/core/types.hpp"
 
 namespace pwave::propagation {
@@ -57,6 +59,22 @@ void forward_loop(const ExecSpace& exec, const Steps& steps, const Keep& keep, i
     report(n + 1);
   }
   keep.finish(exec, (n_end - n_begin) & 1, n_end);
+}
+
+/// Steps [n_begin, n_end) of a run that keeps nothing, up to `levels` steps per sweep (host
+/// wavefronts, backends/wavefront.hpp), in sweeps of near-equal length: `sweep(p, n, m)` runs
+/// steps [n, n + m), step n of parity p (as forward_loop's), recording and injecting as
+/// step() and record() do; then report(n, n + m) (the steps done before and after it: only the
+/// state after the sweep is left to check).
+template <class Sweep, class Report>
+void sweep_loop(int levels, int n_begin, int n_end, const Sweep& sweep, const Report& report) {
+  const int left = n_end - n_begin, sweeps = (left + levels - 1) / levels;
+  for (int n = n_begin; n < n_end;) {
+    const int m = std::min(n_end - n, (left + sweeps - 1) / sweeps);
+    sweep((n - n_begin) & 1, n, m);
+    report(n, n + m);
+    n += m;
+  }
 }
 
 }  // namespace pwave::propagation

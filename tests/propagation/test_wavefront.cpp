@@ -1,0 +1,135 @@
+// Host wavefronts (backends/wavefront.hpp, execution.wavefront_steps): the frame's units join
+// into groups tall enough for the stencil and a receiver, the schedule runs every (shot, step,
+// group) once and each after what it reads, and a 2D constant-density forward run of several
+// steps per sweep gives the traces of the step-by-step run bit for bit (CPML on every side or a
+// free surface, sources and receivers between grid points, in the strips and across groups,
+// orders 2 to 8, float and double, NaN checks due within sweeps).
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "backends/wavefront.hpp"
+#include "pwave/propagation/forward.hpp"
+#include "support/problems.hpp"
+
+namespace pwave {
+namespace {
+
+TEST(Wavefront, GroupsCoverTheUnitsWithAtLeastTheRowsAsked) {
+  // 20-row bands, an interior of 61 rows in blocks of 8 (the last of 5 rows).
+  const backend::FrameUnits units{{101, 90, 20, 81, 20, 70}, 8};
+  for (int min_rows : {1, 4, 8, 9, 20, 100, 500}) {
+    const backend::WavefrontGroups g = backend::wavefront_groups(units, min_rows);
+    ASSERT_GE(g.count(), 1);
+    EXPECT_EQ(g.first.front(), 0);
+    EXPECT_EQ(g.first.back(), units.count());
+    for (int i = 0; i < g.count(); ++i) {
+      const int rows = units.first_row(g.first[i + 1]) - g.first_row(i);
+      EXPECT_GT(g.first[i + 1], g.first[i]);
+      if (g.count() > 1) EXPECT_GE(rows, min_rows) << "group " << i;
+      for (int iz = g.first_row(i); iz < units.first_row(g.first[i + 1]); ++iz) {
+        ASSERT_EQ(g.group_of(iz), i) << "row " << iz << ", min_rows " << min_rows;
+      }
+    }
+  }
+  EXPECT_EQ(backend::wavefront_groups(units, 500).count(), 1);
+}
+
+// Each (shot, level, group) once; level j at group i after level j - 1 at group i + 1 (what it
+// reads below) and before level j + 1 at group i - 1 (which writes over what it reads).
+template <class Exec>
+void check_schedule() {
+  const int ns = 3, groups = 7, levels = 5;
+  std::vector<std::vector<int>> order(ns);  // [shot]: level * groups + group, in visit order
+  backend::for_each_shot_wavefront(
+      "pwave::test::wavefront_order", Exec(), ns, groups, levels,
+      [&](int s, int j, int i) { order[std::size_t(s)].push_back(j * groups + i); });
+  Kokkos::fence();
+  for (int s = 0; s < ns; ++s) {
+    std::vector<int> when(groups * levels, -1);
+    const std::vector<int>& o = order[std::size_t(s)];
+    ASSERT_EQ(int(o.size()), groups * levels);
+    for (int t = 0; t < int(o.size()); ++t) {
+      ASSERT_EQ(when[std::size_t(o[std::size_t(t)])], -1) << "visited twice";
+      when[std::size_t(o[std::size_t(t)])] = t;
+    }
+    for (int j = 0; j < levels; ++j)
+      for (int i = 0; i < groups; ++i) {
+        const int t = when[std::size_t(j * groups + i)];
+        if (j > 0) EXPECT_LT(when[std::size_t((j - 1) * groups + std::min(i + 1, groups - 1))], t);
+        if (j + 1 < levels && i > 0) EXPECT_GT(when[std::size_t((j + 1) * groups + i - 1)], t);
+      }
+  }
+}
+
+template <class Exec>
+void check_schedule_where_it_runs() {
+  if constexpr (backend::runs_wavefronts<Exec>()) {
+    check_schedule<Exec>();
+  } else {
+    GTEST_SKIP() << "this build steps one step at a time (no host row paths)";
+  }
+}
+
+TEST(Wavefront, ScheduleRunsEachGroupOnceAfterWhatItReads) {
+  check_schedule_where_it_runs<ExecSpace>();
+}
+
+// A layered, laterally varying model; three shots (enough for every thread of the OpenMP
+// tests) whose sources and receivers lie between grid points, in the CPML, near the surface
+// and across the rows of two groups.
+ForwardProblem varied_problem(int order, bool free_surface, int nt) {
+  const int nz = 71, nx = 63;
+  const double h = 10.0;
+  ForwardProblem p = test::homogeneous_problem(nz, nx, h, 2000.0, 0.001, nt, 15.0, order, 20);
+  for (int iz = 0; iz < nz; ++iz)
+    for (int ix = 0; ix < nx; ++ix)
+      p.model.vp[std::size_t(iz) * nx + ix] =
+          1700.0 + 9.0 * iz + 4.0 * ix + 120.0 * std::sin(0.3 * ix + 0.11 * iz * iz);
+  if (free_surface) {
+    p.boundary.free_surface = true;
+    p.boundary.width[top] = 0;
+  }
+  std::vector<Position> receivers;
+  for (int k = 0; k < 17; ++k) receivers.push_back(Position{3.0 + 37.3 * k, 4.0 + 41.7 * k});
+  p.shots = {ShotGeometry{Position{311.0, 23.0}, receivers},
+             ShotGeometry{Position{7.0, 653.0}, receivers},
+             ShotGeometry{Position{600.0, 345.5}, receivers}};
+  return p;
+}
+
+template <class T>
+void expect_same_traces(int order, bool free_surface, int levels, int check_interval) {
+  ForwardProblem stepwise = varied_problem(order, free_surface, 120);
+  stepwise.wavefront_steps = 1;
+  stepwise.check_interval = check_interval;
+  ForwardProblem swept = stepwise;
+  swept.wavefront_steps = levels;
+  const auto a = forward_model<T>(stepwise);
+  const auto b = forward_model<T>(swept);
+  ASSERT_EQ(a.size(), b.size());
+  double peak = 0;
+  long differ = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    peak = std::max(peak, std::abs(double(a.data()[i])));
+    if (std::memcmp(&a.data()[i], &b.data()[i], sizeof(T)) != 0) ++differ;
+  }
+  ASSERT_GT(peak, 0.0);
+  EXPECT_EQ(differ, 0) << "order " << order << (free_surface ? ", free surface" : "") << ", "
+                       << levels << " steps per sweep, NaN check every " << check_interval;
+}
+
+TEST(Wavefront, ForwardTracesEqualTheStepByStepRunBitwise) {
+  expect_same_traces<float>(8, false, 8, 10);
+  expect_same_traces<float>(8, true, 8, 10);
+  expect_same_traces<double>(8, false, 5, 7);
+  expect_same_traces<double>(4, true, 16, 50);
+  expect_same_traces<float>(2, false, 3, 1000);
+  expect_same_traces<float>(6, true, 2, 9);
+}
+
+}  // namespace
+}  // namespace pwave
