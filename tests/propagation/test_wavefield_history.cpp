@@ -34,13 +34,16 @@ std::string strategy_of(const History& h) {
   const bool checkpoints = h.get_if<CheckpointHistory<float>>() != nullptr;
   const bool differences = h.get_if<DifferenceHistory<float>>() != nullptr;
   const bool states = h.get_if<SampledStateHistory<float>>() != nullptr;
-  EXPECT_LE(int(full) + int(frames) + int(checkpoints) + int(differences) + int(states), 1);
-  EXPECT_EQ(h.empty(), !(full || frames || checkpoints || differences || states));
+  const bool terms = h.get_if<TermHistory<float>>() != nullptr;
+  EXPECT_LE(
+      int(full) + int(frames) + int(checkpoints) + int(differences) + int(states) + int(terms), 1);
+  EXPECT_EQ(h.empty(), !(full || frames || checkpoints || differences || states || terms));
   return full          ? "full"
          : frames      ? "frames"
          : checkpoints ? "checkpoints"
          : differences ? "differences"
          : states      ? "sampled states"
+         : terms       ? "update terms"
                        : "";
 }
 
@@ -156,6 +159,45 @@ TEST(WavefieldHistory, ElasticBoundaryKeepsFramesAndMemoryVariables3D) {
   expect_elastic_frames(true);
 }
 
+// The elastic exact `full` history: every step's update terms (5 fields of the padded grid in
+// 2D, 9 in 3D), nothing else; `checkpoint`: the states every interval steps and a segment of
+// interval steps' terms. What they allocate is what history_bytes_per_shot() says.
+void expect_elastic_terms(bool is3d) {
+  ForwardProblem p = two_shots(is3d);
+  p.equation = physics::Equation::elastic;
+  p.model.vs.assign(p.model.vp.size(), 1000.0);
+  p.model.rho.assign(p.model.vp.size(), 2000.0);
+  const ElasticPropagator<float> prop(p);
+  const int count = prop.batch_capacity();
+  const History h = prop.make_history(count, Storage::full);
+  ASSERT_EQ(strategy_of(h), "update terms");
+  EXPECT_TRUE(h.holds(p.nt, count));
+  EXPECT_FALSE(h.holds(p.nt + 1, count));
+  const auto& terms = *h.get_if<TermHistory<float>>();
+  const PaddedLayout l = PaddedLayout::of(p);
+  const double cells = double(l.nz) * l.ny * l.nx;
+  EXPECT_EQ(terms.terms(), is3d ? 9 : 5);
+  EXPECT_DOUBLE_EQ(bytes_of(terms.kept) / count, prop.history_bytes_per_shot(Storage::full));
+  EXPECT_DOUBLE_EQ(double(p.nt) * terms.terms() * cells * sizeof(float),
+                   prop.history_bytes_per_shot(Storage::full));
+  StorageOptions o(Storage::checkpoint);
+  o.interval = 7;
+  const History c = prop.make_history(count, o);
+  ASSERT_EQ(strategy_of(c), "checkpoints");
+  double saved = 0;
+  for (const auto& v : c.get_if<CheckpointHistory<float>>()->saved) saved += bytes_of(v);
+  EXPECT_DOUBLE_EQ(saved / count + 7.0 * terms.terms() * cells * sizeof(float),
+                   prop.history_bytes_per_shot(o));
+}
+
+TEST(WavefieldHistory, ElasticFullKeepsUpdateTerms2D) {
+  expect_elastic_terms(false);
+}
+
+TEST(WavefieldHistory, ElasticFullKeepsUpdateTerms3D) {
+  expect_elastic_terms(true);
+}
+
 /// The message of the RuntimeError `f` throws ("" if none).
 template <class F>
 std::string runtime_error_of(F&& f) {
@@ -168,8 +210,8 @@ std::string runtime_error_of(F&& f) {
 }
 
 // Each propagator runs its own equation family's histories only: handed the other's (acoustic:
-// one field per step; elastic: whole states), its forward and backward runs refuse it, saying
-// which it keeps, instead of keeping nothing or reading a history that is not there.
+// one field per step; elastic: whole states, update terms), its forward and backward runs refuse
+// it, saying which it keeps, instead of keeping nothing or reading a history that is not there.
 TEST(WavefieldHistory, EachPropagatorRefusesTheOtherEquationsHistories) {
   ForwardProblem p = two_shots(false);
   AcousticPropagator<float> acoustic(p);
@@ -181,16 +223,23 @@ TEST(WavefieldHistory, EachPropagatorRefusesTheOtherEquationsHistories) {
   Traces<float> traces("traces", 2, 1, p.nt);
   StorageOptions strided(Storage::full);
   strided.stride = 2;
-  const std::string acoustic_refusal = "sampled whole states are the elastic equation's history";
+  const std::string acoustic_refusal =
+      "sampled states and update terms are the elastic equation's histories";
   const std::string elastic_refusal =
-      "the elastic equation keeps whole states or frames (checkpoint, full or boundary)";
+      "the elastic equation keeps whole states, update terms or frames (checkpoint, full or "
+      "boundary)";
   const History sampled = elastic.make_history(2, strided);
+  const History terms = elastic.make_history(2, Storage::full);
   ASSERT_EQ(strategy_of(sampled), "sampled states");
-  EXPECT_EQ(runtime_error_of([&] { acoustic.forward(shots, traces, {}, 0, 0, sampled); }),
-            "AcousticPropagator: " + acoustic_refusal);
-  acoustic.forward(shots, traces);
-  EXPECT_EQ(runtime_error_of([&] { acoustic.adjoint(shots, traces, sampled, GridView<float>()); }),
-            "AcousticPropagator::adjoint: " + acoustic_refusal);
+  ASSERT_EQ(strategy_of(terms), "update terms");
+  for (const History& h : {sampled, terms}) {
+    SCOPED_TRACE(strategy_of(h));
+    EXPECT_EQ(runtime_error_of([&] { acoustic.forward(shots, traces, {}, 0, 0, h); }),
+              "AcousticPropagator: " + acoustic_refusal);
+    acoustic.forward(shots, traces);
+    EXPECT_EQ(runtime_error_of([&] { acoustic.adjoint(shots, traces, h, GridView<float>()); }),
+              "AcousticPropagator::adjoint: " + acoustic_refusal);
+  }
   for (const History& h :
        {acoustic.make_history(2, Storage::full), acoustic.make_history(2, strided)}) {
     SCOPED_TRACE(strategy_of(h));
@@ -213,8 +262,13 @@ void expect_elastic_samples(bool is3d) {
   p.model.rho.assign(p.model.vp.size(), 2000.0);
   const ElasticPropagator<float> prop(p);
   const int count = prop.batch_capacity();
-  // A state: the bytes of exact `full`, which keeps nt of them (the state before each step).
-  const double state = prop.history_bytes_per_shot(Storage::full) / p.nt;
+  // A state: `checkpoint` every step keeps nt of them and one step's update terms (exact
+  // `full`'s bytes / nt).
+  StorageOptions every_step(Storage::checkpoint);
+  every_step.interval = 1;
+  const double state = (prop.history_bytes_per_shot(every_step) -
+                        prop.history_bytes_per_shot(Storage::full) / p.nt) /
+                       p.nt;
   struct Case {
     int stride;
     Compression compression;

@@ -25,7 +25,8 @@ void AcousticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
   const auto* diff = history.template get_if<propagation::DifferenceHistory<T>>();
   if (!full && !frames && !checkpoints && !diff) {
     throw RuntimeError(
-        "AcousticPropagator::adjoint: sampled whole states are the elastic equation's history");
+        "AcousticPropagator::adjoint: sampled states and update terms are the elastic equation's "
+        "histories");
   }
   ExecSpace exec;
   const Steps steps(*this, count, residual, source_adjoint, frames != nullptr);

@@ -212,7 +212,8 @@ void AcousticPropagator<T>::forward_impl(int count, const Traces<T>& traces,
         run(KeepNothing());
       } else {  // before any step
         throw RuntimeError(
-            "AcousticPropagator: sampled whole states are the elastic equation's history");
+            "AcousticPropagator: sampled states and update terms are the elastic equation's "
+            "histories");
       }
     });
   }

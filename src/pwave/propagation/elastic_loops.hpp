@@ -31,7 +31,20 @@ namespace el = physics::elastic;
 namespace elastic_loops {
 /// Why a history of another equation family is refused (forward and backward runs).
 inline constexpr const char* histories_kept =
-    "the elastic equation keeps whole states or frames (checkpoint, full or boundary)";
+    "the elastic equation keeps whole states, update terms or frames (checkpoint, full or "
+    "boundary)";
+
+/// The update terms of slot n of a TermHistory (its first terms() of UpdateTerms' list).
+template <class T>
+el::UpdateTerms<T> terms_at(const propagation::TermHistory<T>& h, int n) {
+  el::UpdateTerms<T> terms;
+  int k = 0;
+  el::UpdateTerms<T>::for_each(terms, [&](Field<T>& f) {
+    if (k < h.terms()) f = h.term(n, k);
+    ++k;
+  });
+  return terms;
+}
 }  // namespace elastic_loops
 
 // ---------------------------------------------------------------------------------------------
@@ -42,7 +55,10 @@ template <int Order, int Dim>
 class ElasticPropagator<T>::Steps {
  public:
   using Range3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;
-  Steps(const ElasticPropagator& prop, const el::State<T>& st, const Traces<T>& traces, int count)
+  /// `kept`: the steps keep their updates' right-hand sides there, step n in slot
+  /// n % kept->steps() (`full` and `checkpoint` storage's imaging).
+  Steps(const ElasticPropagator& prop, const el::State<T>& st, const Traces<T>& traces, int count,
+        const propagation::TermHistory<T>* kept = nullptr)
       : state_(st),
         count_(count),
         coef_(prop.problem_.model.grid.dz, prop.problem_.model.grid.dx,
@@ -69,7 +85,8 @@ class ElasticPropagator<T>::Steps {
                 prop.moments_, column_, 0,      T(prop.problem_.dt)},
         unforce_{force_.v, force_.b, force_.source, force_.wave, column_, 0},
         unmoment_{st.sxx,        st.syy,  st.szz, prop.taps_.sources(),
-                  prop.moments_, column_, 0,      T(prop.problem_.dt)} {}
+                  prop.moments_, column_, 0,      T(prop.problem_.dt)},
+        kept_(kept) {}
 
   static Field<T> velocity(const el::State<T>& st, Component c) {
     return c == Component::vx ? st.vx : c == Component::vy ? st.vy : st.vz;
@@ -95,16 +112,31 @@ class ElasticPropagator<T>::Steps {
   bool free_surface() const { return free_surface_; }
 
   /// Step n: velocities, a force source, stresses, a pressure source, the free surface's two
-  /// launches around the stress update.
+  /// launches around the stress update; the updates keep their terms where `kept` says.
   void step(const ExecSpace& exec, int, int n) const {
+    if (kept_) {
+      const el::UpdateTerms<T> terms = elastic_loops::terms_at(*kept_, n % kept_->steps());
+      run_step(
+          exec, n, [&] { step_.update_velocity(exec, count_, terms); },
+          [&] { step_.update_stress(exec, count_, terms); });
+    } else {
+      run_step(
+          exec, n, [&] { step_.update_velocity(exec, count_); },
+          [&] { step_.update_stress(exec, count_); });
+    }
+  }
+  /// step() with its two updates' launches.
+  template <class Velocity, class Stress>
+  void run_step(const ExecSpace& exec, int n, const Velocity& update_velocity,
+                const Stress& update_stress) const {
     const int count = count_;
     const bool pressure = source_ == SourceType::pressure;
-    step_.update_velocity(exec, count);
+    update_velocity();
     if (!pressure) {
       Kokkos::parallel_for("pwave::physics::elastic::inject_force", taps(exec, count, n), force_);
     }
     if (free_surface_) surface_.prepare(exec, count);
-    step_.update_stress(exec, count);
+    update_stress();
     if (pressure) {
       Kokkos::parallel_for("pwave::physics::elastic::inject_pressure", taps(exec, count, n),
                            moment_);
@@ -160,6 +192,7 @@ class ElasticPropagator<T>::Steps {
   const el::InjectExplosive<T, Dim> moment_;
   const el::InjectForce<T, el::Direction::reverse> unforce_;
   const el::InjectExplosive<T, Dim, el::Direction::reverse> unmoment_;
+  const propagation::TermHistory<T>* kept_;
 
   /// The source's taps at step n.
   Range3 taps(const ExecSpace& exec, int count, int n) const {
@@ -185,12 +218,14 @@ void ElasticPropagator<T>::forward_impl(int count, const Traces<T>& traces,
     }
     if (progress) progress(steps_before + done, steps_total);
   };
-  const auto run = [&](const auto& keep) {
-    forward_loop(exec, steps, keep, 0, problem_.nt, true, report);
-  };
+  const int nt = problem_.nt;
+  const auto run = [&](const auto& keep) { forward_loop(exec, steps, keep, 0, nt, true, report); };
   history.visit([&](const auto& h) {
     using H = std::decay_t<decltype(h)>;
-    if constexpr (std::is_same_v<H, FrameHistory<T>>) {
+    if constexpr (std::is_same_v<H, TermHistory<T>>) {
+      const Steps<Order, Dim> keeping(*this, st_, traces, count, &h);
+      forward_loop(exec, keeping, KeepNothing(), 0, nt, true, report);
+    } else if constexpr (std::is_same_v<H, FrameHistory<T>>) {
       run(KeepFrames<T>(h, steps, frame_region(), count));
     } else if constexpr (std::is_same_v<H, CheckpointHistory<T>>) {
       run(KeepCheckpoints<T, Steps<Order, Dim>>{h, steps, count});
@@ -209,12 +244,12 @@ void ElasticPropagator<T>::forward_impl(int count, const Traces<T>& traces,
 // Backward.
 
 /// The backward run's device data, allocated once for the capacity: the adjoint state, the
-/// forward states of one checkpoint segment (the state before each of its steps; the state after
-/// its last step is st_ itself), and the images.
+/// update terms of one checkpoint segment's steps (as its recomputation keeps them), and the
+/// images.
 template <class T>
 struct ElasticPropagator<T>::Backward {
   el::AdjointState<T> adj;
-  std::vector<el::State<T>> segment;
+  propagation::TermHistory<T> segment;
   Field<T> image[8];
   el::State<T> decoded;  ///< sampled `full` storage: a slot decoded (allocated when first used)
   int interval = 0;
@@ -234,29 +269,14 @@ void ElasticPropagator<T>::allocate_backward(int interval) {
           Field<T>("pwave::elastic::bar", capacity_, st_.vx.extent(1), st_.vx.extent(2));
     }
   }
-  // Checkpoints every step (storage full) are the segment's states themselves.
-  if (interval > 1) {
-    for (int k = 0; k < interval; ++k) back_->segment.push_back(fresh_state(capacity_));
+  if (interval > 0) {
+    back_->segment = propagation::TermHistory<T>::allocate(
+        interval, el::UpdateTerms<T>::count(is3d ? 3 : 2), capacity_, st_.nz, st_.ny * st_.nx);
   }
   for (int k = 0; k < imaging_channels(); ++k) {
     back_->image[k] = Field<T>("pwave::elastic::image", capacity_, st_.nz, st_.ny * st_.nx);
   }
 }
-
-namespace elastic_loops {
-/// dst's fields = src's (shots [0, count)).
-template <class T>
-void copy_state(const ExecSpace& exec, const el::State<T>& dst, const el::State<T>& src,
-                int count) {
-  const auto d = dst.checkpointed(), s = src.checkpointed();
-  for (std::size_t k = 0; k < d.size(); ++k) {
-    if (d[k].size() == 0) continue;
-    const auto shots = std::make_pair(0, count);
-    Kokkos::deep_copy(exec, Kokkos::subview(d[k], shots, Kokkos::ALL, Kokkos::ALL),
-                      Kokkos::subview(s[k], shots, Kokkos::ALL, Kokkos::ALL));
-  }
-}
-}  // namespace elastic_loops
 
 template <class T>
 template <int Order, int Dim>
@@ -266,10 +286,11 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
   const auto* checkpoints = history.template get_if<propagation::CheckpointHistory<T>>();
   const auto* frames = history.template get_if<propagation::FrameHistory<T>>();
   const auto* samples = history.template get_if<propagation::SampledStateHistory<T>>();
-  if (!checkpoints && !frames && !samples) {
+  const auto* terms = history.template get_if<propagation::TermHistory<T>>();
+  if (!checkpoints && !frames && !samples && !terms) {
     throw RuntimeError(std::string("ElasticPropagator::adjoint: ") + elastic_loops::histories_kept);
   }
-  allocate_backward(checkpoints ? checkpoints->interval : 1);
+  allocate_backward(checkpoints ? checkpoints->interval : 0);
   Backward& b = *back_;
   if (samples && b.decoded.vx.size() == 0) b.decoded = fresh_state(capacity_);
   ExecSpace exec;
@@ -282,9 +303,6 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
     for (int c = 0; c < 3; ++c)
       if (b.adj.bar[i][c].size() > 0) Kokkos::deep_copy(exec, b.adj.bar[i][c], T(0));
 
-  // The forward steps of a segment run on st_ (restored from its checkpoint), which keeps a copy
-  // of the state before each step in the segment's buffers: step n's imaging reads the states
-  // before it (ImageVelocity) and after it (ImageStress), the latter st_ after the last step.
   const Steps<Order, Dim> forward(*this, st_, Traces<T>(), count);
   const el::Coefficients<T, Order>& coef = forward.coefficients();
   const bool fs = forward.free_surface();
@@ -292,12 +310,6 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
   el::ImagingState<T> images{st_, b.adj.st, {}};
   for (int k = 0; k < channels; ++k) images.image[k] = b.image[k];
   const el::Imaging<T, Order, Dim> image_at_end(images, coef);
-  std::vector<el::Imaging<T, Order, Dim>> image_of;  // [k]: of segment[k]
-  for (const el::State<T>& s : b.segment) {
-    el::ImagingState<T> i = images;
-    i.forward = s;
-    image_of.emplace_back(i, coef);
-  }
   const physics::ColumnMap column{st_.nx, st_.hy, st_.ys, st_.halo};
   const bool pressure_source = problem_.source_type == SourceType::pressure;
   const Component force_c = component_of(problem_.source_type);
@@ -337,8 +349,9 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
                          Range3(exec, {0, 0, n}, {count, cells, n + 1}), inject);
   };
 
-  // Checkpoints and `full`: the images of the states `after` step n (null when n is the last
-  // step: no residual has reached the adjoint state yet, so its images are 0) and `before` it.
+  const int nt = problem_.nt;
+  // Sampled states: the images of the states `after` step n (null when n is the last step: no
+  // residual has reached the adjoint state yet, so its images are 0) and `before` it.
   const auto image_from = [&](int n, const el::Imaging<T, Order, Dim>* after,
                               const el::Imaging<T, Order, Dim>& before) {
     backward_step(
@@ -348,7 +361,16 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
         },
         [&] { before.image_velocity(exec, count); });
   };
-  const int nt = problem_.nt;
+  // `full` and `checkpoint`: the images of the update terms step n kept (its stress image skipped
+  // for the last step, as above).
+  const auto image_kept = [&](int n, const el::UpdateTerms<T>& kept) {
+    backward_step(
+        n,
+        [&] {
+          if (n + 1 < nt) image_at_end.image_stress(exec, count, kept);
+        },
+        [&] { image_at_end.image_velocity(exec, count, kept); });
+  };
   const auto no_segments = [](int, int, int) {};
   if (frames) {
     // Boundary storage: st_ holds the state after the last step and is run backwards, each
@@ -386,44 +408,23 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
       samples->load(exec, b.decoded, samples->slot(n), count, T(samples->stride));
       image_from(n, n + 1 < nt ? &image_decoded : nullptr, image_decoded);
     });
-  } else if (checkpoints->interval == 1) {
-    // Every state kept (storage full): the images read the saved states, no forward step. One
-    // Imaging per saved state, built as the run reaches it (View copies on the host, no
-    // allocation), the state before step n + 1 being the state after step n.
-    const auto imaging_of_saved = [&](int n) {
-      std::array<Field<T>, 27> fields;
-      std::size_t k = 0;
-      checkpoints->for_each_saved(st_, n,
-                                  [&](const auto& slot, const Field<T>&) { fields[k++] = slot; });
-      el::ImagingState<T> i = images;
-      i.forward = st_.with_checkpointed(fields);
-      return el::Imaging<T, Order, Dim>(i, coef);
-    };
-    std::optional<el::Imaging<T, Order, Dim>> after;
-    propagation::backward_loop(nt, 0, no_segments, [&](int, int n) {
-      el::Imaging<T, Order, Dim> before = imaging_of_saved(n);
-      image_from(n, after ? &*after : nullptr, before);
-      after.emplace(std::move(before));
-    });
+  } else if (terms) {
+    // `full`: the terms every forward step kept; no forward step here.
+    propagation::backward_loop(
+        nt, 0, no_segments, [&](int, int n) { image_kept(n, elastic_loops::terms_at(*terms, n)); });
   } else {
-    // Each segment [n0, n1) recomputed from its checkpoint on st_, which keeps a copy of the
-    // state before each step in the segment's buffers; st_ ends after step n1 - 1.
-    int n0 = 0, n1 = 0;
+    // Each segment [n0, n1) recomputed from its checkpoint on st_, its steps keeping their terms
+    // in the segment's buffer (step n in slot n % interval: segments start at multiples of it).
+    const Steps<Order, Dim> recompute(*this, st_, Traces<T>(), count, &b.segment);
     propagation::backward_loop(
         nt, checkpoints->interval,
-        [&](int c, int first, int end) {
-          n0 = first, n1 = end;
+        [&](int c, int n0, int n1) {
           checkpoints->template copy<true>(exec, st_, c, count);
-          const auto keep = propagation::keep_with(
-              [&](const ExecSpace& e, int, int n) {
-                elastic_loops::copy_state(e, b.segment[std::size_t(n - n0)], st_, count);
-              },
-              propagation::keep_none, propagation::keep_none);
-          propagation::forward_loop(exec, forward, keep, n0, n1, false, [](int) {});
+          propagation::forward_loop(exec, recompute, propagation::KeepNothing(), n0, n1, false,
+                                    [](int) {});
         },
         [&](int, int n) {
-          image_from(n, n + 1 < n1 ? &image_of[std::size_t(n + 1 - n0)] : &image_at_end,
-                     image_of[std::size_t(n - n0)]);
+          image_kept(n, elastic_loops::terms_at(b.segment, n % b.segment.steps()));
         });
   }
   // The images, stacked along z per slot as shot_imaging() returns them.

@@ -273,17 +273,10 @@ void ElasticPropagator<T>::forward(const std::vector<int>& shots, const Traces<T
 // ---------------------------------------------------------------------------------------------
 // Histories.
 
-namespace {
-/// The checkpoint options of an elastic `checkpoint` or exact `full` history: exact `full` keeps
-/// the state before every step (a checkpoint every step, and the backward run images from them
-/// without recomputing). (`boundary` and `full` with a stride or compression keep other types.)
-StorageOptions elastic_checkpoints(const StorageOptions& options) {
-  if (options.strategy == Storage::checkpoint) return options;
-  StorageOptions every_step(Storage::checkpoint);
-  every_step.interval = 1;
-  return every_step;
+template <class T>
+int ElasticPropagator<T>::update_terms() const {
+  return physics::elastic::UpdateTerms<T>::count(problem_.model.grid.is_3d() ? 3 : 2);
 }
-}  // namespace
 
 template <class T>
 typename ElasticPropagator<T>::History ElasticPropagator<T>::make_history(
@@ -296,9 +289,13 @@ typename ElasticPropagator<T>::History ElasticPropagator<T>::make_history(
     if (options.stride < 1) throw RuntimeError("ElasticPropagator: gradient.stride must be >= 1");
     return History(propagation::SampledStateHistory<T>::allocate(st_, problem_.nt, count, options));
   }
-  auto h = propagation::CheckpointHistory<T>::allocate(st_, problem_.nt, count,
-                                                       elastic_checkpoints(options));
-  h.segment = decltype(h.segment)();  // the backward run keeps its own segment of whole states
+  if (options.strategy == Storage::full) {
+    // Every step's update terms, kept by the forward run's updates.
+    return History(propagation::TermHistory<T>::allocate(problem_.nt, update_terms(), count, st_.nz,
+                                                         st_.ny * st_.nx));
+  }
+  auto h = propagation::CheckpointHistory<T>::allocate(st_, problem_.nt, count, options);
+  h.segment = decltype(h.segment)();  // the backward run keeps its own segment (of update terms)
   return History(std::move(h));
 }
 
@@ -312,16 +309,20 @@ double ElasticPropagator<T>::history_bytes_per_shot(const StorageOptions& option
   }
   double state = 0;
   for (const Field<T>& f : st_.checkpointed()) state += double(f.extent(1)) * f.extent(2);
+  const double cells = double(st_.nz) * st_.ny * st_.nx;
   if (options.strategy == Storage::full && !options.exact_full()) {
     // The slots, and the state the backward run decodes them into.
     return propagation::SampledStateHistory<T>::bytes_per_shot(st_, problem_.nt, options) +
            state * sizeof(T);
   }
-  const int k = propagation::CheckpointHistory<T>::interval_for(
-      problem_.nt, elastic_checkpoints(options).interval);
+  if (options.strategy == Storage::full) {
+    return propagation::TermHistory<T>::bytes_per_shot(problem_.nt, update_terms(), cells);
+  }
+  const int k = propagation::CheckpointHistory<T>::interval_for(problem_.nt, options.interval);
   const double checkpoints = (problem_.nt + k - 1) / k;
-  // The checkpoints, and the backward run's segment of k states (none when k = 1).
-  return (checkpoints + (k > 1 ? k : 0)) * state * sizeof(T);
+  // The checkpoints, and the backward run's segment: the update terms of k steps.
+  return checkpoints * state * sizeof(T) +
+         propagation::TermHistory<T>::bytes_per_shot(k, update_terms(), cells);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -2,12 +2,13 @@
 // The isotropic elastic propagator (physics/elastic/): velocities and stresses on a staggered
 // grid, 2D and 3D, batches of shots, receivers recording the pressure or a particle velocity
 // (each its own: ShotGeometry::components), sources injecting a pressure (an explosion) or a force,
-// and the exact adjoint with the gradients with respect to vp, vs and rho. The gradient needs the
-// whole state before and after every step: it keeps checkpoints (Storage::checkpoint) and
-// recomputes one segment at a time, keeps every step's state (Storage::full; with a stride or
-// compression what every stride-th step's imaging reads, in the format asked: approximate), or
-// keeps the CPML strips and memory variables of every step and runs the
-// interior backwards (Storage::boundary).
+// and the exact adjoint with the gradients with respect to vp, vs and rho. The gradient's imaging
+// multiplies the adjoint fields by the right-hand sides of every step's updates (the divergence
+// of the stresses, the strain rates): it keeps checkpoints (Storage::checkpoint) and recomputes
+// one segment at a time, its steps keeping those terms; keeps every step's terms as the forward
+// run computes them (Storage::full; with a stride or compression the states every stride-th
+// step's imaging reads, in the format asked: approximate); or keeps the CPML strips and memory
+// variables of every step and runs the interior backwards (Storage::boundary).
 
 #include <array>
 #include <memory>
@@ -72,9 +73,11 @@ class ElasticPropagator : public BatchPropagator<T> {
                     long steps_before, long steps_total, const History& history);
   template <int Order, int Dim>
   void backward_impl(int count, const Traces<T>& residual, const History& history);
-  /// back_ for checkpoints `interval` steps apart (kept while the interval stays; 1 for full and
-  /// boundary storage: no segment).
+  /// back_ for checkpoints `interval` steps apart (kept while the interval stays; 0 for the
+  /// other storages: no segment).
   void allocate_backward(int interval);
+  /// How many update terms a step keeps (physics::elastic::UpdateTerms): 5 in 2D, 9 in 3D.
+  int update_terms() const;
   /// The `boundary` storage's frame: the CPML strips, without the acoustic equations' band (the
   /// interior update reads no memory variable), in st_'s column map.
   propagation::FrameRegion frame_region() const;

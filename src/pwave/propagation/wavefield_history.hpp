@@ -10,19 +10,22 @@
 #include "pwave/propagation/compressed_storage.hpp"
 #include "pwave/propagation/full_history.hpp"
 #include "pwave/propagation/sampled_state_history.hpp"
+#include "pwave/propagation/term_history.hpp"
 
 namespace pwave::propagation {
 
-/// Exactly one of FullHistory (Storage::full), FrameHistory (boundary), CheckpointHistory
-/// (checkpoint), DifferenceHistory (full with a stride or compression, the acoustic equations)
-/// and SampledStateHistory (the same, equations imaging whole states), or nothing (a
+/// Exactly one of FullHistory (Storage::full, the acoustic equations), TermHistory (the same,
+/// equations imaging their updates' right-hand sides: elastic), FrameHistory (boundary),
+/// CheckpointHistory (checkpoint), DifferenceHistory (full with a stride or compression, the
+/// acoustic equations) and SampledStateHistory (the same, elastic), or nothing (a
 /// forward run that keeps nothing: the default). A value type whose copies share the device
 /// arrays (Kokkos views); get_if<H>() tells which strategy it is.
 template <class T>
 class WavefieldHistory {
  public:
   WavefieldHistory() = default;
-  WavefieldHistory(FullHistory<T> h) : held_(std::move(h)) {}          // NOLINT: one of the five
+  WavefieldHistory(FullHistory<T> h) : held_(std::move(h)) {}          // NOLINT: one of the six
+  WavefieldHistory(TermHistory<T> h) : held_(std::move(h)) {}          // NOLINT
   WavefieldHistory(FrameHistory<T> h) : held_(std::move(h)) {}         // NOLINT
   WavefieldHistory(CheckpointHistory<T> h) : held_(std::move(h)) {}    // NOLINT
   WavefieldHistory(DifferenceHistory<T> h) : held_(std::move(h)) {}    // NOLINT
@@ -54,8 +57,8 @@ class WavefieldHistory {
   }
 
  private:
-  std::variant<std::monostate, FullHistory<T>, FrameHistory<T>, CheckpointHistory<T>,
-               DifferenceHistory<T>, SampledStateHistory<T>>
+  std::variant<std::monostate, FullHistory<T>, TermHistory<T>, FrameHistory<T>,
+               CheckpointHistory<T>, DifferenceHistory<T>, SampledStateHistory<T>>
       held_;
 };
 

@@ -354,6 +354,35 @@ struct ImageStress : PointwiseKernel<ImageStress<T, Order, Dim, InX, InZ, InY>, 
   KOKKOS_INLINE_FUNCTION const State<T>& grid() const { return i.forward; }
 };
 
+/// ImageVelocity from the F^n its forward step kept (KeptUpdateVelocity): a product at every
+/// point, no stencil. `kept` set per step (Imaging).
+template <class T, int Order, int Dim>
+struct ImageKeptVelocity : PointwiseKernel<ImageKeptVelocity<T, Order, Dim>, T, Order> {
+  ImagingState<T> i;
+  Coefficients<T, Order> c;
+  UpdateTerms<T> kept = {};  ///< set per step
+
+  template <class At>
+  KOKKOS_FORCEINLINE_FUNCTION void apply(const At& at) const {
+    image_velocity_at<Dim>(at, i, kept_divergence<Dim>(at, kept));
+  }
+  KOKKOS_INLINE_FUNCTION const State<T>& grid() const { return i.forward; }
+};
+
+/// ImageStress from the e^{n+1/2} its forward step kept (KeptUpdateStress).
+template <class T, int Order, int Dim>
+struct ImageKeptStress : PointwiseKernel<ImageKeptStress<T, Order, Dim>, T, Order> {
+  ImagingState<T> i;
+  Coefficients<T, Order> c;
+  UpdateTerms<T> kept = {};  ///< set per step
+
+  template <class At>
+  KOKKOS_FORCEINLINE_FUNCTION void apply(const At& at) const {
+    image_stress_at<Dim>(at, i, kept_strains<Dim>(at, kept));
+  }
+  KOKKOS_INLINE_FUNCTION const State<T>& grid() const { return i.forward; }
+};
+
 /// `boundary` storage, between the strips: the stress update of the state after step n reversed
 /// (sigma^{n+1} -> sigma^n, in place) and ImageStress, from one evaluation of the strains of
 /// v^{n+1/2} (no memory variable there). `i.forward` is the state being run backwards.

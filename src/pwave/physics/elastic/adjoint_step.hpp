@@ -173,7 +173,10 @@ class Imaging {
         velocity_(i, c),
         stress_(i, c),
         reverse_velocity_{{}, i, c},
-        reverse_stress_{{}, i, c} {}
+        reverse_stress_{{}, i, c},
+        whole_{0, i.forward.nz, 0, i.forward.ny, 0, i.forward.nx},
+        kept_velocity_{{}, i, c, {}},
+        kept_stress_{{}, i, c, {}} {}
 
   /// dJ/dB += vbar^{n+1/2} F^n; `forward` holds sigma^n and psi_sigma^{n-1}.
   void image_velocity(const ExecSpace& exec, int count) const;
@@ -181,6 +184,10 @@ class Imaging {
   /// (v^{n+1/2} and the velocity memory variables that step advanced; with a free surface the
   /// mirrored vz above it, which makes row 0's ezz 0 here as in the update).
   void image_stress(const ExecSpace& exec, int count) const;
+  /// image_velocity() from the F^n step n kept (`full`, `checkpoint`): `forward` gives the layout.
+  void image_velocity(const ExecSpace& exec, int count, const UpdateTerms<T>& kept) const;
+  /// image_stress() from the e^{n+1/2} step n kept.
+  void image_stress(const ExecSpace& exec, int count, const UpdateTerms<T>& kept) const;
   /// `boundary` storage: image_stress() on the strips and, between them, the stress update of
   /// `forward` (the state after step n) reversed with its imaging, in one pass
   /// (ReverseStressImage). Between the strips `forward` then holds sigma^n.
@@ -195,6 +202,9 @@ class Imaging {
   StripInstances<ImageStress, T, Order, Dim> stress_;
   ReverseVelocityImage<T, Order, Dim> reverse_velocity_;
   ReverseStressImage<T, Order, Dim> reverse_stress_;
+  backend::Box whole_;  ///< the padded grid: the kept terms' images
+  ImageKeptVelocity<T, Order, Dim> kept_velocity_;
+  ImageKeptStress<T, Order, Dim> kept_stress_;
 };
 
 template <class T, int Order, int Dim>
@@ -224,6 +234,22 @@ void Imaging<T, Order, Dim>::image_velocity(const ExecSpace& exec, int count) co
 template <class T, int Order, int Dim>
 void Imaging<T, Order, Dim>::image_stress(const ExecSpace& exec, int count) const {
   launch_strips("pwave::physics::elastic::image_stress", exec, count, cuts_, stress_);
+}
+
+template <class T, int Order, int Dim>
+void Imaging<T, Order, Dim>::image_velocity(const ExecSpace& exec, int count,
+                                            const UpdateTerms<T>& kept) const {
+  ImageKeptVelocity<T, Order, Dim> k = kept_velocity_;
+  k.kept = kept;
+  backend::for_each_cell_3d("pwave::physics::elastic::image_kept_velocity", exec, count, whole_, k);
+}
+
+template <class T, int Order, int Dim>
+void Imaging<T, Order, Dim>::image_stress(const ExecSpace& exec, int count,
+                                          const UpdateTerms<T>& kept) const {
+  ImageKeptStress<T, Order, Dim> k = kept_stress_;
+  k.kept = kept;
+  backend::for_each_cell_3d("pwave::physics::elastic::image_kept_stress", exec, count, whole_, k);
 }
 
 template <class T, int Order, int Dim>

@@ -56,12 +56,17 @@ class Step {
               {0, st.strip_front, st.ny - st.strip_back, st.ny},
               {0, st.strip_left, st.nx - st.strip_right, st.nx}},
         velocity_(st, c),
-        stress_(st, c) {}
+        stress_(st, c),
+        kept_velocity_(st, c),
+        kept_stress_(st, c) {}
 
   /// v^{n-1/2} -> v^{n+1/2} for shots [0, count).
   void update_velocity(const ExecSpace& exec, int count) const;
   /// sigma^n -> sigma^{n+1} for shots [0, count).
   void update_stress(const ExecSpace& exec, int count) const;
+  /// The two updates keeping their right-hand sides (F^n, e^{n+1/2}) in `kept` (UpdateTerms).
+  void update_velocity(const ExecSpace& exec, int count, const UpdateTerms<T>& kept) const;
+  void update_stress(const ExecSpace& exec, int count, const UpdateTerms<T>& kept) const;
 
  private:
   template <class Instances>
@@ -73,9 +78,23 @@ class Step {
         });
   }
 
+  /// launch() with each instance's copy keeping its terms in `kept`.
+  template <class Instances>
+  void launch(const char* label, const ExecSpace& exec, int count, const Instances& k,
+              const UpdateTerms<T>& kept) const {
+    backend::for_each_box_3d(label, exec, count, cuts_, [&](auto in_x, auto in_y, auto in_z) {
+      auto kernel =
+          k.template get<decltype(in_x)::value, decltype(in_y)::value, decltype(in_z)::value>();
+      kernel.kept = kept;
+      return kernel;
+    });
+  }
+
   backend::BoxCuts cuts_;
   StripInstances<UpdateVelocity, T, Order, Dim> velocity_;
   StripInstances<UpdateStress, T, Order, Dim> stress_;
+  StripInstances<KeptUpdateVelocity, T, Order, Dim> kept_velocity_;
+  StripInstances<KeptUpdateStress, T, Order, Dim> kept_stress_;
 };
 
 template <class T, int Order, int Dim>
@@ -86,6 +105,18 @@ void Step<T, Order, Dim>::update_velocity(const ExecSpace& exec, int count) cons
 template <class T, int Order, int Dim>
 void Step<T, Order, Dim>::update_stress(const ExecSpace& exec, int count) const {
   launch("pwave::physics::elastic::update_stress", exec, count, stress_);
+}
+
+template <class T, int Order, int Dim>
+void Step<T, Order, Dim>::update_velocity(const ExecSpace& exec, int count,
+                                          const UpdateTerms<T>& kept) const {
+  launch("pwave::physics::elastic::update_velocity_keeping", exec, count, kept_velocity_, kept);
+}
+
+template <class T, int Order, int Dim>
+void Step<T, Order, Dim>::update_stress(const ExecSpace& exec, int count,
+                                        const UpdateTerms<T>& kept) const {
+  launch("pwave::physics::elastic::update_stress_keeping", exec, count, kept_stress_, kept);
 }
 
 PWAVE_ELASTIC_EVERY_INSTANCE(extern, Step)
