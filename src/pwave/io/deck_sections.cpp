@@ -311,20 +311,23 @@ void read_output(const DeckReader& r, const Node& root, Deck& deck, Node& resolv
 void read_execution(const DeckReader& r, const Node& root, Deck& deck, Node& resolved) {
   const Node ex = r.child(root, "", "execution");
   if (DeckReader::given(ex)) r.check_keys(ex, "execution");
+  const ForwardProblem defaults;  // each key not given keeps ForwardProblem's default
   const Node batch = r.child(ex, "execution", "shot_batch");
   deck.problem.shot_batch =
-      DeckReader::given(batch) ? r.integer(batch, "execution.shot_batch", 0) : 0;
+      DeckReader::given(batch) ? r.integer(batch, "execution.shot_batch", 0) : defaults.shot_batch;
   const Node check = r.child(ex, "execution", "check_interval");
-  deck.problem.check_interval =
-      DeckReader::given(check) ? r.integer(check, "execution.check_interval", 1) : 10;
+  deck.problem.check_interval = DeckReader::given(check)
+                                    ? r.integer(check, "execution.check_interval", 1)
+                                    : defaults.check_interval;
   const Node interior = r.child(ex, "execution", "interior_3d");
   const std::string launch = DeckReader::given(interior)
                                  ? r.choice(interior, "execution.interior_3d", {"cells", "z_march"})
                                  : "cells";
   deck.problem.interior_3d = launch == "z_march" ? Interior3D::z_march : Interior3D::cells;
   const Node wavefront = r.child(ex, "execution", "wavefront_steps");
-  deck.problem.wavefront_steps =
-      DeckReader::given(wavefront) ? r.integer(wavefront, "execution.wavefront_steps", 1) : 32;
+  deck.problem.wavefront_steps = DeckReader::given(wavefront)
+                                     ? r.integer(wavefront, "execution.wavefront_steps", 1)
+                                     : defaults.wavefront_steps;
   resolved["shot_batch"] = deck.problem.shot_batch;
   resolved["check_interval"] = deck.problem.check_interval;
   resolved["interior_3d"] = launch;
