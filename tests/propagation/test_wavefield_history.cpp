@@ -58,6 +58,14 @@ ForwardProblem two_shots(bool is3d) {
   return p;
 }
 
+/// p with the elastic equation: vs 1000 m/s, rho 2000 kg/m^3 everywhere.
+ForwardProblem elastic_problem(ForwardProblem p) {
+  p.equation = physics::Equation::elastic;
+  p.model.vs.assign(p.model.vp.size(), 1000.0);
+  p.model.rho.assign(p.model.vp.size(), 2000.0);
+  return p;
+}
+
 TEST(WavefieldHistory, TheDefaultKeepsNothing) {
   const History none;
   EXPECT_EQ(strategy_of(none), "");
@@ -125,10 +133,7 @@ TEST(WavefieldHistory, MakeHistoryAllocatesOneStrategyOfTheBytesItStates3D) {
 // variable whole, nt + 1 times; what it allocates is what history_bytes_per_shot() and the
 // padded layout (`pwave check`'s estimate: drivers/estimates.cpp) say.
 void expect_elastic_frames(bool is3d) {
-  ForwardProblem p = two_shots(is3d);
-  p.equation = physics::Equation::elastic;
-  p.model.vs.assign(p.model.vp.size(), 1000.0);
-  p.model.rho.assign(p.model.vp.size(), 2000.0);
+  ForwardProblem p = elastic_problem(two_shots(is3d));
   if (!is3d) {
     p.boundary.free_surface = true;  // no top strip
     p.boundary.width[top] = 0;
@@ -163,10 +168,7 @@ TEST(WavefieldHistory, ElasticBoundaryKeepsFramesAndMemoryVariables3D) {
 // 2D, 9 in 3D), nothing else; `checkpoint`: the states every interval steps and a segment of
 // interval steps' terms. What they allocate is what history_bytes_per_shot() says.
 void expect_elastic_terms(bool is3d) {
-  ForwardProblem p = two_shots(is3d);
-  p.equation = physics::Equation::elastic;
-  p.model.vs.assign(p.model.vp.size(), 1000.0);
-  p.model.rho.assign(p.model.vp.size(), 2000.0);
+  ForwardProblem p = elastic_problem(two_shots(is3d));
   const ElasticPropagator<float> prop(p);
   const int count = prop.batch_capacity();
   const History h = prop.make_history(count, Storage::full);
@@ -215,10 +217,7 @@ std::string runtime_error_of(F&& f) {
 TEST(WavefieldHistory, EachPropagatorRefusesTheOtherEquationsHistories) {
   ForwardProblem p = two_shots(false);
   AcousticPropagator<float> acoustic(p);
-  p.equation = physics::Equation::elastic;
-  p.model.vs.assign(p.model.vp.size(), 1000.0);
-  p.model.rho.assign(p.model.vp.size(), 2000.0);
-  ElasticPropagator<float> elastic(p);
+  ElasticPropagator<float> elastic(elastic_problem(p));
   const std::vector<int> shots = {0, 1};
   Traces<float> traces("traces", 2, 1, p.nt);
   StorageOptions strided(Storage::full);
@@ -256,10 +255,7 @@ TEST(WavefieldHistory, EachPropagatorRefusesTheOtherEquationsHistories) {
 // one state's fields), in the format asked; what it allocates and the backward run's decoded
 // state are history_bytes_per_shot().
 void expect_elastic_samples(bool is3d) {
-  ForwardProblem p = two_shots(is3d);
-  p.equation = physics::Equation::elastic;
-  p.model.vs.assign(p.model.vp.size(), 1000.0);
-  p.model.rho.assign(p.model.vp.size(), 2000.0);
+  ForwardProblem p = elastic_problem(two_shots(is3d));
   const ElasticPropagator<float> prop(p);
   const int count = prop.batch_capacity();
   // A state: `checkpoint` every step keeps nt of them and one step's update terms (exact
