@@ -4,6 +4,7 @@
 #include <sstream>
 #include <string>
 
+#include "backends/denormals.hpp"
 #include "pwave/core/error.hpp"
 #include "pwave/propagation/forward.hpp"
 #include "pwave/propagation/padded_layout.hpp"
@@ -16,6 +17,7 @@ BatchPropagator<T>::BatchPropagator(const ForwardProblem& problem, int batch_cap
                                     const std::array<Position, component_count>& component_stagger)
     : problem_(problem), name_(name) {
   validate(problem_);
+  backend::flush_subnormals_to_zero();
   const int nshots = int(problem_.shots.size());
   capacity_ = batch_capacity > 0 ? std::min(batch_capacity, nshots) : nshots;
   nrec_ = int(pwave::max_receivers(problem_.shots));
