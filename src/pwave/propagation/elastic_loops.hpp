@@ -7,9 +7,7 @@
 // (nvcc needs minutes for a file holding all of them). elastic_propagator.cpp calls them through
 // dispatch().
 
-#include <array>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 

@@ -130,14 +130,6 @@ struct State {
     for_each_checkpointed(*this, [&](const Field<T>& field) { f[k++] = field; });
     return f;
   }
-  /// This state with the fields of checkpointed() replaced by `fields` (in that order), its
-  /// coefficients and geometry kept: e.g. a checkpoint's copy to image from.
-  State with_checkpointed(const std::array<Field<T>, 27>& fields) const {
-    State s = *this;
-    std::size_t k = 0;
-    for_each_checkpointed(s, [&](Field<T>& field) { field = fields[k++]; });
-    return s;
-  }
   /// The wavefields of checkpointed() that exist (2D: vx, vz, sxx, szz, sxz; 3D: all nine), the
   /// velocities first: `boundary` storage keeps their frame.
   std::vector<Field<T>> wavefields() const {
