@@ -8,6 +8,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
+#include <cstddef>
 #include <type_traits>
 #include <utility>
 
@@ -62,6 +63,21 @@ int padded_row_length(int n, int bytes) {
     return int(lines * 64 / bytes);
   } else {
     return int((long(n) * bytes + 127) / 128 * 128 / bytes);
+  }
+}
+
+/// How far apart in a 4 KiB page the views a kernel streams together start
+/// (propagation::FieldBlock): host backends give view k the offset k x this (mod 4 KiB), so that
+/// a load of one field and a pending store of another at the same index differ in their low 12
+/// address bits. Views allocated one by one are page aligned (plus the same header), which makes
+/// every load of a kernel 4K-alias the stores before it (x86 blocks the load until the store's
+/// whole address is known). GPUs get whole 128-byte segments.
+template <class Exec>
+constexpr std::size_t field_stagger_bytes() {
+  if constexpr (runs_on_host<Exec>()) {
+    return 64;
+  } else {
+    return 128;
   }
 }
 

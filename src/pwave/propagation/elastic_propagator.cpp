@@ -10,6 +10,7 @@
 #include "pwave/physics/elastic/physics.hpp"
 #include "pwave/propagation/chain_rule.hpp"
 #include "pwave/propagation/extend_model.hpp"
+#include "pwave/propagation/field_block.hpp"
 #include "pwave/propagation/padded_layout.hpp"
 
 namespace pwave {
@@ -62,14 +63,15 @@ ElasticPropagator<T>::ElasticPropagator(const ForwardProblem& problem, int batch
   st_.strip_front = layout.strip[front], st_.strip_back = layout.strip[back];
   st_.ys = backend::padded_row_length<ExecSpace>(st_.nx + 2 * R, int(sizeof(T)));
   const int plane = st_.ny * st_.nx;
-  const auto grid = [&](const char* name) { return GridView<T>(std::string(name), st_.nz, plane); };
-  st_.lambda = grid("pwave::elastic::lambda"), st_.mu = grid("pwave::elastic::mu");
-  st_.bx = grid("pwave::elastic::bx"), st_.bz = grid("pwave::elastic::bz");
-  st_.mu_xz = grid("pwave::elastic::mu_xz");
-  if (is3d) {
-    st_.by = grid("pwave::elastic::by");
-    st_.mu_xy = grid("pwave::elastic::mu_xy"), st_.mu_yz = grid("pwave::elastic::mu_yz");
-  }
+  // lambda, mu, bx, bz, mu_xz, by, mu_xy, mu_yz: one block (FieldBlock), the 3D ones empty in 2D.
+  const propagation::BlockExtents cells{1, st_.nz, plane},
+      only3d = is3d ? cells : propagation::BlockExtents{};
+  const propagation::FieldBlock<T> material(
+      "pwave::elastic::material", {cells, cells, cells, cells, cells, only3d, only3d, only3d});
+  st_.lambda = material.grid(0), st_.mu = material.grid(1);
+  st_.bx = material.grid(2), st_.bz = material.grid(3), st_.mu_xz = material.grid(4);
+  st_.by = material.grid(5), st_.mu_xy = material.grid(6), st_.mu_yz = material.grid(7);
+  st_.material_memory = material.storage();
 
   // CPML: the acoustic equations' profiles at the cells and at the half points, per axis.
   const BoundaryConfig& bc = problem_.boundary;
@@ -89,23 +91,14 @@ ElasticPropagator<T>::ElasticPropagator(const ForwardProblem& problem, int batch
   axis(layout.layer[left], g.nx, layout.layer[right], g.dx, st_.cpml[el::X], "x");
   axis(layout.layer[top], g.nz, layout.layer[bottom], g.dz, st_.cpml[el::Z], "z");
   if (is3d) axis(layout.layer[front], g.ny, layout.layer[back], g.dy, st_.cpml[el::Y], "y");
-  const el::State<T> fields = fresh_state(capacity_);
-  st_.vx = fields.vx, st_.vy = fields.vy, st_.vz = fields.vz;
-  st_.sxx = fields.sxx, st_.syy = fields.syy, st_.szz = fields.szz;
-  st_.sxy = fields.sxy, st_.sxz = fields.sxz, st_.syz = fields.syz;
-  for (int a = 0; a < 3; ++a) {
-    for (int c = 0; c < 3; ++c) {
-      st_.cpml[a].stress[c] = fields.cpml[a].stress[c];
-      st_.cpml[a].velocity[c] = fields.cpml[a].velocity[c];
-    }
-  }
+  st_ = fresh_state(capacity_);  // the batch's fields
 
   vp_ = this->model_grid(physics::Parameter::vp);
   vs_ = this->model_grid(physics::Parameter::vs);
   rho_ = this->model_grid(physics::Parameter::rho);
-  vp_pad_ = grid("pwave::elastic::vp_padded");
-  vs_pad_ = grid("pwave::elastic::vs_padded");
-  rho_pad_ = grid("pwave::elastic::rho_padded");
+  vp_pad_ = GridView<T>("pwave::elastic::vp_padded", st_.nz, plane);
+  vs_pad_ = GridView<T>("pwave::elastic::vs_padded", st_.nz, plane);
+  rho_pad_ = GridView<T>("pwave::elastic::rho_padded", st_.nz, plane);
   rebuild_material();
 
   // The pressure source's scaling: vp^2 at the cell nearest each source.
@@ -136,32 +129,25 @@ el::State<T> ElasticPropagator<T>::fresh_state(int count) const {
   const bool is3d = st_.hy > 0;
   const int R = st_.halo, plane = st_.ny * st_.nx;
   const int rows = st_.nz + 2 * R, cols = (st_.ny + 2 * st_.hy) * st_.ys;
-  const auto field = [&](const char* name) {
-    return Field<T>(std::string(name), count, rows, cols);
-  };
-  s.vx = field("pwave::elastic::vx"), s.vz = field("pwave::elastic::vz");
-  s.sxx = field("pwave::elastic::sxx"), s.szz = field("pwave::elastic::szz");
-  s.sxz = field("pwave::elastic::sxz");
-  s.vy = s.syy = s.sxy = s.syz = Field<T>();
-  if (is3d) {
-    s.vy = field("pwave::elastic::vy"), s.syy = field("pwave::elastic::syy");
-    s.sxy = field("pwave::elastic::sxy"), s.syz = field("pwave::elastic::syz");
+  // The fields of checkpointed(), in its order, as one block (FieldBlock); empty where unused.
+  using propagation::BlockExtents;
+  const BlockExtents none{}, wave{count, rows, cols}, wave3d = is3d ? wave : none;
+  std::vector<BlockExtents> views = {wave, wave3d, wave, wave, wave3d, wave, wave3d, wave, wave3d};
+  const BlockExtents memory[3] = {
+      {count, st_.nz, st_.ny * (st_.strip_left + st_.strip_right)},                    // x strips
+      is3d ? BlockExtents{count, st_.nz, (st_.strip_front + st_.strip_back) * st_.nx}  // y strips
+           : none,
+      {count, st_.strip_top + st_.strip_bottom, plane}};  // z strips
+  for (int a : {el::X, el::Y, el::Z}) {
+    for (int c : {el::X, el::Y, el::Z}) {
+      const BlockExtents m = is3d || c != el::Y ? memory[a] : none;
+      views.insert(views.end(), {m, m});  // stress[c], velocity[c]
+    }
   }
-  const int xcols = st_.ny * (st_.strip_left + st_.strip_right);
-  const int zrows = st_.strip_top + st_.strip_bottom;
-  const int ylines = (st_.strip_front + st_.strip_back) * st_.nx;
-  for (int c : {el::X, el::Y, el::Z}) {
-    const bool used = is3d || c != el::Y;
-    const auto memory = [&](int r, int k) {
-      return used ? Field<T>("pwave::elastic::psi", count, r, k) : Field<T>();
-    };
-    s.cpml[el::X].stress[c] = memory(st_.nz, xcols);
-    s.cpml[el::X].velocity[c] = memory(st_.nz, xcols);
-    s.cpml[el::Z].stress[c] = memory(zrows, plane);
-    s.cpml[el::Z].velocity[c] = memory(zrows, plane);
-    s.cpml[el::Y].stress[c] = is3d ? memory(st_.nz, ylines) : Field<T>();
-    s.cpml[el::Y].velocity[c] = is3d ? memory(st_.nz, ylines) : Field<T>();
-  }
+  const propagation::FieldBlock<T> block("pwave::elastic::fields", views);
+  std::size_t k = 0;
+  el::State<T>::for_each_checkpointed(s, [&](Field<T>& f) { f = block.field(k++); });
+  s.field_memory = block.storage();
   return s;
 }
 

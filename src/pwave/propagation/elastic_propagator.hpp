@@ -14,7 +14,7 @@
 #include <memory>
 #include <vector>
 
-#include "pwave/physics/elastic/kernels.hpp"
+#include "pwave/physics/elastic/update_terms.hpp"
 #include "pwave/propagation/batch_propagator.hpp"
 
 namespace pwave {

@@ -10,7 +10,7 @@
 
 #include "backends/launch.hpp"
 #include "pwave/physics/elastic/instances.hpp"
-#include "pwave/physics/elastic/kernels.hpp"
+#include "pwave/physics/elastic/update_terms.hpp"
 
 namespace pwave::physics::elastic {
 
