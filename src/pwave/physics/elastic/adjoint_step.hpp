@@ -93,11 +93,14 @@ enum class Bars {
 };
 
 /// The backward step's default: inline_interior where launches run cell-wise (GPUs, whose
-/// stencil launches are bound by memory traffic; not measured there yet), stored on the host
-/// row paths, which are bound by arithmetic: there the inline gathers cost as much as the Bar
-/// and Gather pair in 2D and made the 3D gradient 20 % slower (bench/README, 2026-11-27).
-inline constexpr Bars default_bars =
-    backend::uses_row_paths<ExecSpace>() ? Bars::stored : Bars::inline_interior;
+/// stencil launches are bound by memory traffic; not measured there yet) and on the 2D host row
+/// paths (2D `full` gradient 20 % faster since the subnormals are flushed), stored on the 3D
+/// host row paths, where the inline gathers' y and z taps recompute the normal products and made
+/// the 3D gradient 10-20 % slower (bench/README, 2026-11-27 and 2026-11-29).
+template <int Dim>
+inline constexpr Bars default_bars = backend::uses_row_paths<ExecSpace>() && Dim == 3
+                                         ? Bars::stored
+                                         : Bars::inline_interior;
 
 /// One backward step on an adjoint state, its functors built once. `free_surface`: the forward
 /// steps had one (FreeSurface).
@@ -107,7 +110,7 @@ class AdjointStep {
 
  public:
   AdjointStep(const AdjointState<T>& a, const Coefficients<T, Order>& c, bool free_surface,
-              Bars bars = default_bars)
+              Bars bars = default_bars<Dim>)
       : cuts_(strip_cuts(a.st)),
         inline_(bars == Bars::inline_interior ? strips_inner_box<T, Dim>(a.st, R) : backend::Box{}),
         gather_frame_(frame_of(backend::Box{0, a.st.nz, 0, a.st.ny, 0, a.st.nx}, inline_)),
