@@ -15,6 +15,7 @@
 #include "physics/elastic_fixture.hpp"
 #include "pwave/acquisition/wavelet.hpp"
 #include "pwave/physics/elastic/kernels.hpp"
+#include "pwave/physics/elastic/material.hpp"
 #include "pwave/physics/elastic/physics.hpp"
 #include "pwave/physics/elastic/stability.hpp"
 #include "pwave/propagation/forward.hpp"

@@ -16,6 +16,7 @@
 #include "pwave/physics/elastic/adjoint_step.hpp"
 #include "pwave/physics/elastic/free_surface.hpp"
 #include "pwave/physics/elastic/physics.hpp"
+#include "pwave/physics/elastic/sources_receivers.hpp"
 #include "pwave/physics/elastic/step.hpp"
 #include "pwave/physics/stencil.hpp"
 #include "pwave/propagation/backward_loop.hpp"

@@ -7,6 +7,7 @@
 #include "pwave/core/error.hpp"
 #include "pwave/physics/cpml.hpp"
 #include "pwave/physics/elastic/adjoint_kernels.hpp"
+#include "pwave/physics/elastic/material.hpp"
 #include "pwave/physics/elastic/physics.hpp"
 #include "pwave/propagation/chain_rule.hpp"
 #include "pwave/propagation/extend_model.hpp"

@@ -55,6 +55,7 @@
 // dJ/dvs and dJ/drho at each cell of the padded grid.
 
 #include "pwave/physics/acoustic_vd/adjoint_kernels.hpp"
+#include "pwave/physics/elastic/material.hpp"
 #include "pwave/physics/elastic/update_terms.hpp"
 
 namespace pwave::physics::elastic {
