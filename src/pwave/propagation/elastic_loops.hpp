@@ -331,22 +331,23 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
                                                 column};
   const int cells = taps_.receiver_cells().cells();
 
-  // Step n's backward run; image_stress() images with the state after step n (dJ/d(lambda, mu)),
-  // image_velocity() with the state before it (dJ/db).
-  const auto backward_step = [&](int n, const auto& image_stress, const auto& image_velocity) {
+  // Step n's backward run: stress_half() runs E^T (adjoint.adjoint_stress) with the images of
+  // the state after step n (dJ/d(lambda, mu)), velocity_half() V^T (adjoint.adjoint_velocity)
+  // with those of the state before it (dJ/db), each the imaging first or the two fused.
+  const auto backward_step = [&](int n, const auto& stress_half, const auto& velocity_half) {
     adjoint.surface_stress(exec, count);
-    image_stress();
-    adjoint.adjoint_stress(exec, count);
+    stress_half();
     if (!pressure_source) {
       Kokkos::parallel_for("pwave::physics::elastic::image_force",
                            Range3(exec, {0, 0, n}, {count, taps_.source_taps(), n + 1}),
                            image_force);
     }
-    image_velocity();
-    adjoint.adjoint_velocity(exec, count);
+    velocity_half();
     Kokkos::parallel_for("pwave::physics::elastic::inject_residual",
                          Range3(exec, {0, 0, n}, {count, cells, n + 1}), inject);
   };
+  const auto adjoint_stress = [&] { adjoint.adjoint_stress(exec, count); };
+  const auto adjoint_velocity = [&] { adjoint.adjoint_velocity(exec, count); };
 
   const int nt = problem_.nt;
   // Sampled states: the images of the states `after` step n (null when n is the last step: no
@@ -357,18 +358,26 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
         n,
         [&] {
           if (after) after->image_stress(exec, count);
+          adjoint_stress();
         },
-        [&] { before.image_velocity(exec, count); });
+        [&] {
+          before.image_velocity(exec, count);
+          adjoint_velocity();
+        });
   };
   // `full` and `checkpoint`: the images of the update terms step n kept (its stress image skipped
-  // for the last step, as above).
+  // for the last step, as above), in the transposes' launches.
   const auto image_kept = [&](int n, const el::UpdateTerms<T>& kept) {
     backward_step(
         n,
         [&] {
-          if (n + 1 < nt) image_at_end.image_stress(exec, count, kept);
+          if (n + 1 < nt) {
+            adjoint.adjoint_stress(exec, count, image_at_end.kept_stress(kept));
+          } else {
+            adjoint_stress();
+          }
         },
-        [&] { image_at_end.image_velocity(exec, count, kept); });
+        [&] { adjoint.adjoint_velocity(exec, count, image_at_end.kept_velocity(kept)); });
   };
   const auto no_segments = [](int, int, int) {};
   if (frames) {
@@ -383,10 +392,12 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
           [&] {
             forward.unstep_stress(
                 exec, n, [&] { image.image_stress_reversing(exec, count); }, saved);
+            adjoint_stress();
           },
           [&] {
             forward.unstep_velocity(
                 exec, n, [&] { image.image_velocity_reversing(exec, count); }, saved);
+            adjoint_velocity();
           });
     });
   } else if (samples) {
@@ -400,8 +411,7 @@ void ElasticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
     const el::Imaging<T, Order, Dim> image_decoded(i, coef);
     propagation::backward_loop(nt, 0, no_segments, [&](int, int n) {
       if (!samples->samples(n)) {
-        backward_step(
-            n, [] {}, [] {});
+        backward_step(n, adjoint_stress, adjoint_velocity);
         return;
       }
       samples->load(exec, b.decoded, samples->slot(n), count, T(samples->stride));

@@ -384,6 +384,24 @@ struct ImageKeptStress : PointwiseKernel<ImageKeptStress<T, Order, Dim>, T, Orde
   KOKKOS_INLINE_FUNCTION const State<T>& grid() const { return i.forward; }
 };
 
+/// First's apply(), then Second's, at each point of one launch, with First's layout and
+/// coefficients: a backward pass and an imaging that reads what the pass reads at the same
+/// point (AdjointStep: the inline gathers with the kept-term images, the adjoint fields loaded
+/// once for both). Neither may write what the other reads at another point.
+template <class T, int Order, class First, class Second>
+struct Then : PointwiseKernel<Then<T, Order, First, Second>, T, Order> {
+  First first;
+  Second second;
+  Coefficients<T, Order> c;
+
+  template <class At>
+  KOKKOS_FORCEINLINE_FUNCTION void apply(const At& at) const {
+    first.apply(at);
+    second.apply(at);
+  }
+  KOKKOS_INLINE_FUNCTION const State<T>& grid() const { return first.grid(); }
+};
+
 /// `boundary` storage, between the strips: the stress update of the state after step n reversed
 /// (sigma^{n+1} -> sigma^n, in place) and ImageStress, from one evaluation of the strains of
 /// v^{n+1/2} (no memory variable there). `i.forward` is the state being run backwards.

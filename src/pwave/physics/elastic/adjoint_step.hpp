@@ -7,9 +7,13 @@
 // forward's order:
 //   [explosive source's transpose], surface_stress, image_stress, adjoint_stress, [force source's
 //   transpose and image], image_velocity, adjoint_velocity, [residuals of the samples of step n].
-// With a free surface (free_surface_adjoint.hpp) the steps take its transposes in their places.
+// With the imaging of kept update terms (`full`, `checkpoint`) image_stress and adjoint_stress
+// are one call, as image_velocity and adjoint_velocity: the images run in the inline gathers'
+// launches (Then), sigmabar and vbar loaded once for both. With a free surface
+// (free_surface_adjoint.hpp) the steps take its transposes in their places.
 
 #include <array>
+#include <type_traits>
 
 #include "pwave/physics/elastic/adjoint_kernels.hpp"
 #include "pwave/physics/elastic/free_surface_adjoint.hpp"
@@ -132,13 +136,29 @@ class AdjointStep {
   void adjoint_stress(const ExecSpace& exec, int count) const;
   /// V^T: vbar^{n+1/2} -> sigmabar^n (sigmabar gains the divergence's transposes).
   void adjoint_velocity(const ExecSpace& exec, int count) const;
+  /// adjoint_stress() and the step's stress imaging from its kept terms (Imaging::kept_stress:
+  /// the two read sigmabar^{n+1}, which E^T does not change): in the inline box one launch
+  /// (Then) runs both at each point, over the rest the imaging has launches of its own. The
+  /// same bits as the imaging's launch over the grid followed by adjoint_stress().
+  void adjoint_stress(const ExecSpace& exec, int count,
+                      const ImageKeptStress<T, Order, Dim>& image) const;
+  /// adjoint_velocity() and the velocity imaging from the kept terms (both read vbar^{n+1/2},
+  /// which V^T does not change), as adjoint_stress(exec, count, image).
+  void adjoint_velocity(const ExecSpace& exec, int count,
+                        const ImageKeptVelocity<T, Order, Dim>& image) const;
 
  private:
+  /// Stands for no imaging in transpose().
+  struct NoImage {};
+
   /// The Bar launches where the bars are stored, then the gathers of them, then the inline
-  /// gather over the rest.
-  template <class Bar, class Gather, class Inline>
+  /// gather over the rest; with an `image` (a pointwise imaging kernel), that too, at every
+  /// point: over the gathers' frame in launches of its own, in the inline box in the inline
+  /// gather's launch.
+  template <class Bar, class Gather, class Inline, class Image = NoImage>
   void transpose(const char* label, const ExecSpace& exec, int count, const Bar& bar,
-                 const Gather& gather, const Inline& fused) const {
+                 const Gather& gather, const Inline& fused, const Image& image = {}) const {
+    constexpr bool imaging = !std::is_same_v<Image, NoImage>;
     if (inline_.empty()) {
       // Stored everywhere: the strips' and the inner box's bars in one launch, so that host
       // lines run strip, inner, strip in turn.
@@ -148,9 +168,16 @@ class AdjointStep {
       for (const backend::Box& b : bar_frame_)
         backend::for_each_cell_3d(label, exec, count, b, bar.template get<false, false, false>());
     }
-    for (const backend::Box& b : gather_frame_)
+    for (const backend::Box& b : gather_frame_) {
       backend::for_each_cell_3d(label, exec, count, b, gather);
-    backend::for_each_cell_3d(label, exec, count, inline_, fused);
+      if constexpr (imaging) backend::for_each_cell_3d(label, exec, count, b, image);
+    }
+    if constexpr (imaging) {
+      backend::for_each_cell_3d(label, exec, count, inline_,
+                                Then<T, Order, Inline, Image>{{}, fused, image, fused.c});
+    } else {
+      backend::for_each_cell_3d(label, exec, count, inline_, fused);
+    }
   }
 
   backend::BoxCuts cuts_;
@@ -177,7 +204,6 @@ class Imaging {
         stress_(i, c),
         reverse_velocity_{{}, i, c},
         reverse_stress_{{}, i, c},
-        whole_{0, i.forward.nz, 0, i.forward.ny, 0, i.forward.nx},
         kept_velocity_{{}, i, c, {}},
         kept_stress_{{}, i, c, {}} {}
 
@@ -187,10 +213,18 @@ class Imaging {
   /// (v^{n+1/2} and the velocity memory variables that step advanced; with a free surface the
   /// mirrored vz above it, which makes row 0's ezz 0 here as in the update).
   void image_stress(const ExecSpace& exec, int count) const;
-  /// image_velocity() from the F^n step n kept (`full`, `checkpoint`): `forward` gives the layout.
-  void image_velocity(const ExecSpace& exec, int count, const UpdateTerms<T>& kept) const;
-  /// image_stress() from the e^{n+1/2} step n kept.
-  void image_stress(const ExecSpace& exec, int count, const UpdateTerms<T>& kept) const;
+  /// image_velocity()'s kernel reading the F^n step n kept (`full`, `checkpoint`), and
+  /// image_stress()'s reading its e^{n+1/2}: AdjointStep runs them with the transposes.
+  ImageKeptVelocity<T, Order, Dim> kept_velocity(const UpdateTerms<T>& kept) const {
+    ImageKeptVelocity<T, Order, Dim> k = kept_velocity_;
+    k.kept = kept;
+    return k;
+  }
+  ImageKeptStress<T, Order, Dim> kept_stress(const UpdateTerms<T>& kept) const {
+    ImageKeptStress<T, Order, Dim> k = kept_stress_;
+    k.kept = kept;
+    return k;
+  }
   /// `boundary` storage: image_stress() on the strips and, between them, the stress update of
   /// `forward` (the state after step n) reversed with its imaging, in one pass
   /// (ReverseStressImage). Between the strips `forward` then holds sigma^n.
@@ -205,7 +239,6 @@ class Imaging {
   StripInstances<ImageStress, T, Order, Dim> stress_;
   ReverseVelocityImage<T, Order, Dim> reverse_velocity_;
   ReverseStressImage<T, Order, Dim> reverse_stress_;
-  backend::Box whole_;  ///< the padded grid: the kept terms' images
   ImageKeptVelocity<T, Order, Dim> kept_velocity_;
   ImageKeptStress<T, Order, Dim> kept_stress_;
 };
@@ -230,6 +263,22 @@ void AdjointStep<T, Order, Dim>::adjoint_velocity(const ExecSpace& exec, int cou
 }
 
 template <class T, int Order, int Dim>
+void AdjointStep<T, Order, Dim>::adjoint_stress(const ExecSpace& exec, int count,
+                                                const ImageKeptStress<T, Order, Dim>& image) const {
+  transpose("pwave::physics::elastic::adjoint_stress_imaging", exec, count, stress_bar_,
+            stress_gather_, stress_inline_, image);
+  if (free_surface_) surface_.mirror(exec, count);
+}
+
+template <class T, int Order, int Dim>
+void AdjointStep<T, Order, Dim>::adjoint_velocity(
+    const ExecSpace& exec, int count, const ImageKeptVelocity<T, Order, Dim>& image) const {
+  transpose("pwave::physics::elastic::adjoint_velocity_imaging", exec, count, velocity_bar_,
+            velocity_gather_, velocity_inline_, image);
+  if (free_surface_) surface_.images(exec, count);
+}
+
+template <class T, int Order, int Dim>
 void Imaging<T, Order, Dim>::image_velocity(const ExecSpace& exec, int count) const {
   launch_strips("pwave::physics::elastic::image_velocity", exec, count, cuts_, velocity_);
 }
@@ -237,22 +286,6 @@ void Imaging<T, Order, Dim>::image_velocity(const ExecSpace& exec, int count) co
 template <class T, int Order, int Dim>
 void Imaging<T, Order, Dim>::image_stress(const ExecSpace& exec, int count) const {
   launch_strips("pwave::physics::elastic::image_stress", exec, count, cuts_, stress_);
-}
-
-template <class T, int Order, int Dim>
-void Imaging<T, Order, Dim>::image_velocity(const ExecSpace& exec, int count,
-                                            const UpdateTerms<T>& kept) const {
-  ImageKeptVelocity<T, Order, Dim> k = kept_velocity_;
-  k.kept = kept;
-  backend::for_each_cell_3d("pwave::physics::elastic::image_kept_velocity", exec, count, whole_, k);
-}
-
-template <class T, int Order, int Dim>
-void Imaging<T, Order, Dim>::image_stress(const ExecSpace& exec, int count,
-                                          const UpdateTerms<T>& kept) const {
-  ImageKeptStress<T, Order, Dim> k = kept_stress_;
-  k.kept = kept;
-  backend::for_each_cell_3d("pwave::physics::elastic::image_kept_stress", exec, count, whole_, k);
 }
 
 template <class T, int Order, int Dim>
