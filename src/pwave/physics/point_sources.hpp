@@ -15,6 +15,16 @@ struct ColumnMap {
   KOKKOS_INLINE_FUNCTION int operator()(int q) const { return (q / nx + hy) * ys + q % nx + halo; }
 };
 
+/// One tap of a point as the kernels read it from PointTaps::at(): its weight h and its cell,
+/// as halo-free indices (iz, plane index q: material grids, images, kept terms) and as the
+/// wavefields' (z, x) (halo layout). propagation::Tap is the host's form it is built from.
+template <class T>
+struct GridTap {
+  T h;
+  int iz, q;
+  int z, x;
+};
+
 /// Where the points (sources or receivers) of each shot of a batch act on the padded grid: a
 /// tap per cell, [shot slot][point][tap]. A point on a grid point has one tap of weight 1; one
 /// between grid points has Hicks's windowed-sinc taps (propagation/point_taps.hpp). Points
@@ -24,6 +34,11 @@ struct PointTaps {
   Kokkos::View<int*** [2], MemSpace> cell;  ///< [shot][point][tap][z, plane index q]
   Kokkos::View<T***, MemSpace> weight;      ///< [shot][point][tap]
   KOKKOS_INLINE_FUNCTION int taps() const { return int(weight.extent(2)); }
+  /// Tap k of point `point` of shot slot `shot`, its columns by `column`.
+  KOKKOS_INLINE_FUNCTION GridTap<T> at(int shot, int point, int k, const ColumnMap& column) const {
+    const int iz = cell(shot, point, k, 0), q = cell(shot, point, k, 1);
+    return GridTap<T>{weight(shot, point, k), iz, q, iz + column.halo, column(q)};
+  }
 };
 
 /// The same taps grouped by cell, for adding what several points (receivers) put into a cell
@@ -63,10 +78,9 @@ struct InjectSource {
   int first_shot;
 
   KOKKOS_INLINE_FUNCTION void operator()(int s, int k, int n) const {
-    const T h = source.weight(first_shot + s, 0, k);
-    if (h == T(0)) return;
-    const int iz = source.cell(first_shot + s, 0, k, 0), q = source.cell(first_shot + s, 0, k, 1);
-    u_next(s, iz + column.halo, column(q)) += v2dt2(iz, q) * wavelet(first_shot + s, n) * h;
+    const GridTap<T> t = source.at(first_shot + s, 0, k, column);
+    if (t.h == T(0)) return;
+    u_next(s, t.z, t.x) += v2dt2(t.iz, t.q) * wavelet(first_shot + s, n) * t.h;
   }
 };
 
@@ -81,9 +95,8 @@ struct RecordReceivers {
   int first_shot;
 
   KOKKOS_INLINE_FUNCTION T tap(int s, int r, int k) const {
-    const int iz = receiver.cell(first_shot + s, r, k, 0);
-    const int q = receiver.cell(first_shot + s, r, k, 1);
-    return receiver.weight(first_shot + s, r, k) * u_cur(s, iz + column.halo, column(q));
+    const GridTap<T> t = receiver.at(first_shot + s, r, k, column);
+    return t.h * u_cur(s, t.z, t.x);
   }
   KOKKOS_INLINE_FUNCTION void operator()(int s, int r, int n) const {
     T sum = tap(s, r, 0);

@@ -80,8 +80,8 @@ struct RecordSourceAdjoint {
   physics::ColumnMap column;
   int first_shot, n;
   KOKKOS_INLINE_FUNCTION T tap(int s, int k) const {
-    const int iz = source.cell(first_shot + s, 0, k, 0), q = source.cell(first_shot + s, 0, k, 1);
-    return g(s, iz + column.halo, column(q)) * inv_area * source.weight(first_shot + s, 0, k);
+    const physics::GridTap<T> t = source.at(first_shot + s, 0, k, column);
+    return g(s, t.z, t.x) * inv_area * t.h;
   }
   KOKKOS_INLINE_FUNCTION void operator()(int s) const {
     T sum = tap(s, 0);

@@ -434,15 +434,14 @@ struct ReconstructSource {
   FrameRegion region;
   int n, halo, first_shot;
   KOKKOS_INLINE_FUNCTION void operator()(int s) const {
+    const physics::ColumnMap column{region.nx, region.hy, region.ys, halo};
     for (int k = 0; k < source.taps(); ++k) {
-      const T h = source.weight(first_shot + s, 0, k);
-      const int iz = source.cell(first_shot + s, 0, k, 0), q = source.cell(first_shot + s, 0, k, 1);
-      const int iy = q / region.nx, ix = q % region.nx;
-      if (h == T(0) || !region.inside_box(iz, iy, ix)) continue;
-      const int x = region.column(iy, ix);
-      const T wf = w(iz, q) * wavelet(first_shot + s, n) * h;
-      u_next(s, iz + halo, x) += wf;
-      acc(s, iz, q) += g(s, iz + halo, x) * wf;
+      const physics::GridTap<T> t = source.at(first_shot + s, 0, k, column);
+      const int iy = t.q / region.nx, ix = t.q % region.nx;
+      if (t.h == T(0) || !region.inside_box(t.iz, iy, ix)) continue;
+      const T wf = w(t.iz, t.q) * wavelet(first_shot + s, n) * t.h;
+      u_next(s, t.z, t.x) += wf;
+      acc(s, t.iz, t.q) += g(s, t.z, t.x) * wf;
     }
   }
 };

@@ -426,13 +426,12 @@ struct SourceAdjoint {
   KOKKOS_INLINE_FUNCTION void operator()(int s) const {
     T sum = T(0);
     for (int k = 0; k < source.taps(); ++k) {
-      const T h = source.weight(first_shot + s, 0, k);
-      if (h == T(0)) continue;
-      const int iz = source.cell(first_shot + s, 0, k, 0), q = source.cell(first_shot + s, 0, k, 1);
-      const T gs = g(s, iz + column.halo, column(q));
-      const T ds = gs * v2dt2(iz, q) / w(iz, q) * inv_volume * h;
+      const GridTap<T> t = source.at(first_shot + s, 0, k, column);
+      if (t.h == T(0)) continue;
+      const T gs = g(s, t.z, t.x);
+      const T ds = gs * v2dt2(t.iz, t.q) / w(t.iz, t.q) * inv_volume * t.h;
       sum = k == 0 ? ds : sum + ds;
-      img_b(s, iz, q) += gs * (wavelet(first_shot + s, n) * h);
+      img_b(s, t.iz, t.q) += gs * (wavelet(first_shot + s, n) * t.h);
     }
     if (out.extent(0) > 0) out(s, n) = sum;
   }

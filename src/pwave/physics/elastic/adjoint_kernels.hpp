@@ -447,10 +447,9 @@ struct ImageForce {
   int first_shot;
 
   KOKKOS_INLINE_FUNCTION void operator()(int s, int k, int n) const {
-    const T h = source.weight(first_shot + s, 0, k);
-    if (h == T(0)) return;
-    const int iz = source.cell(first_shot + s, 0, k, 0), q = source.cell(first_shot + s, 0, k, 1);
-    image(s, iz, q) += vbar(s, iz + column.halo, column(q)) * wave(first_shot + s, n) * h;
+    const GridTap<T> t = source.at(first_shot + s, 0, k, column);
+    if (t.h == T(0)) return;
+    image(s, t.iz, t.q) += vbar(s, t.z, t.x) * wave(first_shot + s, n) * t.h;
   }
 };
 
@@ -470,17 +469,14 @@ struct SourceGradient {
   KOKKOS_INLINE_FUNCTION void operator()(int s, int, int n) const {
     T sum = 0;
     for (int k = 0; k < source.taps(); ++k) {
-      const T h = source.weight(first_shot + s, 0, k);
-      if (h == T(0)) continue;
-      const int iz = source.cell(first_shot + s, 0, k, 0);
-      const int q = source.cell(first_shot + s, 0, k, 1);
-      const int z = iz + column.halo, x = column(q);
+      const GridTap<T> t = source.at(first_shot + s, 0, k, column);
+      if (t.h == T(0)) continue;
       if (scale.extent(0) > 0) {
-        sum += h * scale(iz, q) * f0(s, z, x);
+        sum += t.h * scale(t.iz, t.q) * f0(s, t.z, t.x);
       } else {
-        T t = f0(s, z, x) + f2(s, z, x);
-        if constexpr (Dim == 3) t += f1(s, z, x);
-        sum += h * dt * t;
+        T trace = f0(s, t.z, t.x) + f2(s, t.z, t.x);
+        if constexpr (Dim == 3) trace += f1(s, t.z, t.x);
+        sum += t.h * dt * trace;
       }
     }
     gradient(s, n) = sum;
@@ -500,9 +496,8 @@ struct InjectVelocityResidual {
   KOKKOS_INLINE_FUNCTION void operator()(int s, int r, int n) const {
     const T d = residual(s, r, n);
     for (int k = 0; k < receiver.taps(); ++k) {
-      const int iz = receiver.cell(first_shot + s, r, k, 0) + column.halo;
-      const int x = column(receiver.cell(first_shot + s, r, k, 1));
-      Kokkos::atomic_add(&vbar(s, iz, x), receiver.weight(first_shot + s, r, k) * d);
+      const GridTap<T> t = receiver.at(first_shot + s, r, k, column);
+      Kokkos::atomic_add(&vbar(s, t.z, t.x), t.h * d);
     }
   }
 };
@@ -519,12 +514,11 @@ struct InjectPressureResidual {
   KOKKOS_INLINE_FUNCTION void operator()(int s, int r, int n) const {
     const T d = residual(s, r, n);
     for (int k = 0; k < receiver.taps(); ++k) {
-      const int iz = receiver.cell(first_shot + s, r, k, 0) + column.halo;
-      const int x = column(receiver.cell(first_shot + s, r, k, 1));
-      const T add = -receiver.weight(first_shot + s, r, k) * d / T(Dim);
-      Kokkos::atomic_add(&sxx(s, iz, x), add);
-      Kokkos::atomic_add(&szz(s, iz, x), add);
-      if constexpr (Dim == 3) Kokkos::atomic_add(&syy(s, iz, x), add);
+      const GridTap<T> t = receiver.at(first_shot + s, r, k, column);
+      const T add = -t.h * d / T(Dim);
+      Kokkos::atomic_add(&sxx(s, t.z, t.x), add);
+      Kokkos::atomic_add(&szz(s, t.z, t.x), add);
+      if constexpr (Dim == 3) Kokkos::atomic_add(&syy(s, t.z, t.x), add);
     }
   }
 };

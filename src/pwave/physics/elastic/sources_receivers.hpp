@@ -23,11 +23,10 @@ struct InjectForce {
   int first_shot;
 
   KOKKOS_INLINE_FUNCTION void operator()(int s, int k, int n) const {
-    const T h = source.weight(first_shot + s, 0, k);
-    if (h == T(0)) return;
-    const int iz = source.cell(first_shot + s, 0, k, 0), q = source.cell(first_shot + s, 0, k, 1);
-    T& at = v(s, iz + column.halo, column(q));
-    at = advanced<Dir>(at, b(iz, q) * wave(first_shot + s, n) * h);
+    const GridTap<T> t = source.at(first_shot + s, 0, k, column);
+    if (t.h == T(0)) return;
+    T& at = v(s, t.z, t.x);
+    at = advanced<Dir>(at, b(t.iz, t.q) * wave(first_shot + s, n) * t.h);
   }
 };
 
@@ -45,14 +44,12 @@ struct InjectExplosive {
   T dt;
 
   KOKKOS_INLINE_FUNCTION void operator()(int s, int k, int n) const {
-    const T h = source.weight(first_shot + s, 0, k);
-    if (h == T(0)) return;
-    const int iz = source.cell(first_shot + s, 0, k, 0), q = source.cell(first_shot + s, 0, k, 1);
-    const int z = iz + column.halo, x = column(q);
-    const T add = dt * wave(first_shot + s, n) * h;
-    sxx(s, z, x) = advanced<Dir>(sxx(s, z, x), add);
-    szz(s, z, x) = advanced<Dir>(szz(s, z, x), add);
-    if constexpr (Dim == 3) syy(s, z, x) = advanced<Dir>(syy(s, z, x), add);
+    const GridTap<T> t = source.at(first_shot + s, 0, k, column);
+    if (t.h == T(0)) return;
+    const T add = dt * wave(first_shot + s, n) * t.h;
+    sxx(s, t.z, t.x) = advanced<Dir>(sxx(s, t.z, t.x), add);
+    szz(s, t.z, t.x) = advanced<Dir>(szz(s, t.z, t.x), add);
+    if constexpr (Dim == 3) syy(s, t.z, t.x) = advanced<Dir>(syy(s, t.z, t.x), add);
   }
 };
 
@@ -69,11 +66,10 @@ struct RecordPressure {
   int first_shot;
 
   KOKKOS_INLINE_FUNCTION T tap(int s, int r, int k) const {
-    const int iz = receiver.cell(first_shot + s, r, k, 0) + column.halo;
-    const int x = column(receiver.cell(first_shot + s, r, k, 1));
-    T trace = sxx(s, iz, x) + szz(s, iz, x);
-    if constexpr (Dim == 3) trace += syy(s, iz, x);
-    return -receiver.weight(first_shot + s, r, k) * trace / T(Dim);
+    const GridTap<T> t = receiver.at(first_shot + s, r, k, column);
+    T trace = sxx(s, t.z, t.x) + szz(s, t.z, t.x);
+    if constexpr (Dim == 3) trace += syy(s, t.z, t.x);
+    return -t.h * trace / T(Dim);
   }
   KOKKOS_INLINE_FUNCTION void operator()(int s, int r, int n) const {
     T sum = tap(s, r, 0);
