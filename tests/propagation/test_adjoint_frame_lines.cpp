@@ -2,7 +2,9 @@
 // stencil radius around them) on the host line path (line(): line buffers along x, per-line
 // profiles along z and y, a vectorised cell loop) against cell by cell (the GPU path,
 // operator()): the z and y memory variables hold the same bits, G^n and psi_x agree to rounding
-// (see below). One backward step of every box, 2D and 3D, from arbitrary fields, memory
+// (see below). In 3D the x strips beside the interior run over blocks of depths
+// (physics::AdjointXStripLines), as AcousticPropagator::adjoint_step_3d launches them: the bits
+// of the line path. One backward step of every box, 2D and 3D, from arbitrary fields, memory
 // variables and profiles, so that every term is far from zero, compared value by value.
 
 #include <gtest/gtest.h>
@@ -13,7 +15,7 @@
 #include <type_traits>
 
 #include "backends/launch.hpp"
-#include "pwave/physics/acoustic/adjoint_kernels.hpp"
+#include "pwave/physics/acoustic/adjoint_x_strip_lines.hpp"
 #include "support/kernel_compare.hpp"
 
 namespace pwave {
@@ -26,17 +28,17 @@ using test::expect_same_bits;
 using test::fill;
 
 /// An adjoint state of nz x ny x nx padded cells (ny = 1: 2D) with strips `strip` wide on every
-/// side (none on top with `no_top`), every field, memory variable, profile and indicator
-/// arbitrary.
+/// side (none on top with `no_top`; `strip_x` wide on the left and right when given), every
+/// field, memory variable, profile and indicator arbitrary.
 template <class T>
 physics::AcousticAdjointState<T> arbitrary_state(int order, int nz, int ny, int nx, int strip,
-                                                 bool no_top) {
+                                                 bool no_top, int strip_x = -1) {
   physics::AcousticAdjointState<T> a;
   const int R = order / 2;
   const bool is3d = ny > 1;
   a.nz = nz, a.nx = nx, a.ny = ny, a.halo = R;
   a.strip_top = no_top ? 0 : strip, a.strip_bottom = strip;
-  a.strip_left = a.strip_right = strip;
+  a.strip_left = a.strip_right = strip_x < 0 ? strip : strip_x;
   a.strip_front = a.strip_back = is3d ? strip : 0;
   a.hy = is3d ? R : 0;
   a.ys = is3d ? nx + 2 * R : 0;
@@ -76,46 +78,97 @@ physics::AcousticAdjointState<T> arbitrary_state(int order, int nz, int ny, int 
   return a;
 }
 
-template <class T, int Order, int Dim>
-void expect_host_lines_equal_cellwise(int nz, int ny, int nx, int strip, bool no_top) {
-  physics::AcousticAdjointState<T> a = arbitrary_state<T>(Order, nz, ny, nx, strip, no_top);
+/// State a's copy with outputs of its own (G^n and the next memory variables).
+template <class T>
+physics::AcousticAdjointState<T> with_own_outputs(const physics::AcousticAdjointState<T>& a) {
   physics::AcousticAdjointState<T> b = a;
   b.g_prev = copy_of(a.g_prev);
   b.psi_x_next = copy_of(a.psi_x_next), b.zeta_x_next = copy_of(a.zeta_x_next);
   b.psi_z_next = copy_of(a.psi_z_next), b.zeta_z_next = copy_of(a.zeta_z_next);
-  if (Dim == 3) b.psi_y_next = copy_of(a.psi_y_next), b.zeta_y_next = copy_of(a.zeta_y_next);
-  const physics::ScaledStencil<T, Order> coef(10.0, 12.0, Dim == 3 ? 9.0 : 0.0);
-  // Cut a stencil radius inside the strips, as AcousticPropagator::adjoint_step_3d does.
-  const int R = Order / 2;
+  if (a.ny > 1) b.psi_y_next = copy_of(a.psi_y_next), b.zeta_y_next = copy_of(a.zeta_y_next);
+  return b;
+}
+
+/// The boxes cut a stencil radius inside the strips, as AcousticPropagator::adjoint_step_3d
+/// cuts them.
+template <class T>
+backend::BoxCuts adjoint_cuts(const physics::AcousticAdjointState<T>& a) {
+  const int R = a.halo;
   const auto cut = [R](int lo, int n, int hi) {
     const int c1 = std::min(lo > 0 ? lo + R : 0, n);
     return std::array<int, 4>{0, c1, std::max(hi > 0 ? n - hi - R : n, c1), n};
   };
-  const auto z = cut(a.strip_top, nz, a.strip_bottom), x = cut(a.strip_left, nx, a.strip_right);
-  const auto y = Dim == 3 ? cut(a.strip_front, ny, a.strip_back) : std::array<int, 4>{0, 0, 1, 1};
-  const backend::BoxCuts cuts{
+  const auto z = cut(a.strip_top, a.nz, a.strip_bottom);
+  const auto x = cut(a.strip_left, a.nx, a.strip_right);
+  const auto y = a.ny > 1 ? cut(a.strip_front, a.ny, a.strip_back) : std::array<int, 4>{0, 0, 1, 1};
+  return backend::BoxCuts{
       {z[0], z[1], z[2], z[3]}, {y[0], y[1], y[2], y[3]}, {x[0], x[1], x[2], x[3]}};
-  const auto make = [&](const physics::AcousticAdjointState<T>& s, auto wrap) {
-    return [&s, &coef, wrap](auto in_x, auto in_y, auto in_z) {
-      constexpr bool ax = decltype(in_x)::value, ay = decltype(in_y)::value;
-      constexpr bool az = decltype(in_z)::value;
-      if constexpr (!ax && !ay && !az) {
-        return wrap(physics::InteriorStep<T, Order, Dim>(s.as_forward(), coef));
-      } else {
-        return wrap(physics::AdjointFrameStep < T, Order, ax, az, Dim, Dim == 3 && ay > (s, coef));
-      }
-    };
+}
+
+/// The 3D x strips beside the interior: AdjointXStripLines's blocks of depths, or (`blocks`
+/// false) AdjointFrameStep::line one depth at a time, behind one type.
+template <class T, int Order>
+struct XStrips {
+  using Lines = physics::AdjointXStripLines<T, Order>;
+  static constexpr bool host_lines = true;
+  static constexpr int block_lines = Lines::block_lines;
+  Lines strips;
+  bool blocks;
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
+    strips(s, iz, iy, ix);
+  }
+  void lines(int s, int iz, int n, int iy, int x0, int x1) const {
+    if (blocks) {
+      strips.lines(s, iz, n, iy, x0, x1);
+    } else {
+      for (int r = 0; r < n; ++r) strips.k.line(s, iz + r, iy, x0, x1);
+    }
+  }
+};
+
+/// The kernel of each box, as wrap(kernel): the adjoint_step_3d choice (AdjointXStripLines for
+/// the 3D x strips beside the interior) when `blocks`, else AdjointFrameStep everywhere.
+template <class T, int Order, int Dim, class Wrap>
+auto box_kernels(const physics::AcousticAdjointState<T>& s,
+                 const physics::ScaledStencil<T, Order>& coef, bool blocks, Wrap wrap) {
+  return [&s, &coef, blocks, wrap](auto in_x, auto in_y, auto in_z) {
+    constexpr bool ax = decltype(in_x)::value, ay = Dim == 3 && decltype(in_y)::value;
+    constexpr bool az = decltype(in_z)::value;
+    if constexpr (!ax && !ay && !az) {
+      return wrap(physics::InteriorStep<T, Order, Dim>(s.as_forward(), coef));
+    } else if constexpr (Dim == 3 && ax && !ay && !az) {
+      return wrap(XStrips<T, Order>{physics::AdjointXStripLines<T, Order>(s, coef), blocks});
+    } else {
+      return wrap(physics::AdjointFrameStep<T, Order, ax, az, Dim, ay>(s, coef));
+    }
   };
-  backend::for_each_box_3d("pwave::test::adjoint_lines", ExecSpace(), 1, cuts,
-                           make(a, [](const auto& k) { return k; }));
+}
+
+std::string describe(int dim, int order, int nz, int ny, int nx, int strip, int strip_x,
+                     bool no_top) {
+  return std::to_string(dim) + "D order " + std::to_string(order) + ", " + std::to_string(nz) +
+         " x " + std::to_string(ny) + " x " + std::to_string(nx) + ", strips " +
+         std::to_string(strip) + (strip_x >= 0 ? ", x strips " + std::to_string(strip_x) : "") +
+         (no_top ? ", none on top" : "");
+}
+
+template <class T, int Order, int Dim>
+void expect_host_lines_equal_cellwise(int nz, int ny, int nx, int strip, bool no_top,
+                                      int strip_x = -1) {
+  physics::AcousticAdjointState<T> a =
+      arbitrary_state<T>(Order, nz, ny, nx, strip, no_top, strip_x);
+  physics::AcousticAdjointState<T> b = with_own_outputs(a);
+  const physics::ScaledStencil<T, Order> coef(10.0, 12.0, Dim == 3 ? 9.0 : 0.0);
+  const backend::BoxCuts cuts = adjoint_cuts(a);
   backend::for_each_box_3d(
-      "pwave::test::adjoint_cellwise", ExecSpace(), 1, cuts,
-      make(b, [](const auto& k) { return Cellwise<std::decay_t<decltype(k)>>{k}; }));
+      "pwave::test::adjoint_lines", ExecSpace(), 1, cuts,
+      box_kernels<T, Order, Dim>(a, coef, true, [](const auto& k) { return k; }));
+  backend::for_each_box_3d("pwave::test::adjoint_cellwise", ExecSpace(), 1, cuts,
+                           box_kernels<T, Order, Dim>(b, coef, true, [](const auto& k) {
+                             return Cellwise<std::decay_t<decltype(k)>>{k};
+                           }));
   Kokkos::fence();
-  const std::string what = std::to_string(Dim) + "D order " + std::to_string(Order) + ", " +
-                           std::to_string(nz) + " x " + std::to_string(ny) + " x " +
-                           std::to_string(nx) + ", strips " + std::to_string(strip) +
-                           (no_top ? ", none on top" : "");
+  const std::string what = describe(Dim, Order, nz, ny, nx, strip, strip_x, no_top);
   // Along x the line path sums products it rounded into line buffers, which the cell formula
   // may fuse into its sums (FMA): G^n and psi_x agree to rounding (measured: 1.2e-7 in float,
   // 1.1e-16 in double, values of order 1), everything else to the bit.
@@ -134,9 +187,41 @@ void expect_host_lines_equal_cellwise(int nz, int ny, int nx, int strip, bool no
   }
 }
 
+/// The 3D x strips' blocks of depths (AdjointXStripLines) against their line path
+/// (AdjointFrameStep::line), every other box the same kernel in both: the same bits.
+template <class T, int Order>
+void expect_x_strip_blocks_equal_lines(int nz, int ny, int nx, int strip, int strip_x) {
+  physics::AcousticAdjointState<T> a = arbitrary_state<T>(Order, nz, ny, nx, strip, false, strip_x);
+  physics::AcousticAdjointState<T> b = with_own_outputs(a);
+  const physics::ScaledStencil<T, Order> coef(10.0, 12.0, 9.0);
+  const backend::BoxCuts cuts = adjoint_cuts(a);
+  const auto same = [](const auto& k) { return k; };
+  backend::for_each_box_3d("pwave::test::adjoint_blocks", ExecSpace(), 1, cuts,
+                           box_kernels<T, Order, 3>(a, coef, true, same));
+  backend::for_each_box_3d("pwave::test::adjoint_lines", ExecSpace(), 1, cuts,
+                           box_kernels<T, Order, 3>(b, coef, false, same));
+  Kokkos::fence();
+  const std::string what = describe(3, Order, nz, ny, nx, strip, strip_x, false);
+  expect_same_bits("G^n", a.g_prev, b.g_prev, what);
+  expect_same_bits("psi_x", a.psi_x_next, b.psi_x_next, what);
+  expect_same_bits("zeta_x", a.zeta_x_next, b.zeta_x_next, what);
+  expect_same_bits("psi_z", a.psi_z_next, b.psi_z_next, what);
+  expect_same_bits("zeta_z", a.zeta_z_next, b.zeta_z_next, what);
+  expect_same_bits("psi_y", a.psi_y_next, b.psi_y_next, what);
+  expect_same_bits("zeta_y", a.zeta_y_next, b.zeta_y_next, what);
+}
+
 TEST(AdjointFrameLines, HostLinesMatchTheCellWiseKernel3D) {
   expect_host_lines_equal_cellwise<float, 8, 3>(30, 28, 40, 9, false);
   expect_host_lines_equal_cellwise<double, 4, 3>(20, 18, 26, 6, true);
+  expect_host_lines_equal_cellwise<float, 8, 3>(25, 20, 70, 5, false, 20);
+}
+
+// x strips of 24 cells (a vector and an overlapping remainder with AVX-512 floats) and 19 (two
+// double vectors and a remainder), depths in blocks of 4 and a remainder of 3 or none.
+TEST(AdjointFrameLines, XStripBlocksHoldTheLinePathsBits) {
+  expect_x_strip_blocks_equal_lines<float, 8>(25, 20, 70, 5, 20);
+  expect_x_strip_blocks_equal_lines<double, 4>(20, 14, 50, 4, 17);
 }
 
 TEST(AdjointFrameLines, HostLinesMatchTheCellWiseKernel2D) {

@@ -173,11 +173,13 @@ class AcousticPropagator : public BatchPropagator<T> {
   template <int Order>
   void step_3d(const ExecSpace& exec, int count, const physics::AcousticState<T>& st,
                const physics::ScaledStencil<T, Order>& coef) const;
-  // The backward step of 3D grids: the interior and the 26 boxes around it.
-  template <int Order>
-  void adjoint_step_3d(const ExecSpace& exec, int count, bool skip_interior,
-                       const physics::AcousticAdjointState<T>& st,
-                       const physics::ScaledStencil<T, Order>& coef) const;
+  // The backward step of 3D grids: the 26 boxes around the interior, and in the interior
+  // `interior` (a cell functor: the forward interior kernel on G, or that fused with the
+  // reversed step), none when it is a null pointer (another launch did it).
+  template <int Order, class Interior>
+  void adjoint_step_3d(const ExecSpace& exec, int count, const physics::AcousticAdjointState<T>& st,
+                       const physics::ScaledStencil<T, Order>& coef,
+                       const Interior& interior) const;
   // Stencil coefficients (physics::ScaledStencil, acoustic_vd::Coefficients) for the grid's
   // spacings, dy in 3D only: what every Forward and Backward class builds its kernels with.
   template <class Coefficients, int Dim>

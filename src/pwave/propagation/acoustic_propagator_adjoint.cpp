@@ -5,6 +5,7 @@
 #include "backends/launch.hpp"
 #include "backends/z_march.hpp"
 #include "pwave/core/error.hpp"
+#include "pwave/physics/acoustic/adjoint_x_strip_lines.hpp"
 #include "pwave/physics/point_sources.hpp"
 #include "pwave/propagation/acoustic_backward.hpp"
 #include "pwave/propagation/acoustic_propagator.hpp"
@@ -163,20 +164,22 @@ class AcousticPropagator<T>::ConstantDensityBackward {
         "pwave::propagation::frame_image_restore", exec, count_, region_,
         propagation::FrameImageRestore<T>{frames.frames, u_next, u_now, st.g_cur, prop_.shot_grad_,
                                           region_, n, R});
-    // The box is the adjoint interior (adjoint_step_3d skips it in 3D).
+    // The box is the adjoint interior. In 3D the whole adjoint step runs here, the box's
+    // launch in the frame's (adjoint_step() then has nothing left to do): on hosts the x strips'
+    // blocks of depths join the box's work items, which have just loaded their z taps.
     if constexpr (Dim == 3) {
       const backend::Box box{region_.z_lo, region_.z_hi, region_.y_lo,
                              region_.y_hi, region_.x_lo, region_.x_hi};
       if (prop_.problem_.interior_3d == Interior3D::z_march) {
         // Two marches: the reversed step with its imaging term on u, the adjoint step on G
-        // (neither reads what the other writes).
+        // (neither reads what the other writes), then the frame.
         backend::for_each_cell_z_march("pwave::propagation::reverse_step_box", exec, count_, box,
                                        reverse_[p].rebuild);
         backend::for_each_cell_z_march("pwave::physics::acoustic3d::adjoint_interior", exec, count_,
                                        box, reverse_[p].adjoint);
+        prop_.template adjoint_step_3d<Order>(exec, count_, parity(p), coef_, nullptr);
       } else {
-        backend::for_each_cell_3d("pwave::propagation::reverse_step_box", exec, count_, box,
-                                  reverse_[p]);
+        prop_.template adjoint_step_3d<Order>(exec, count_, parity(p), coef_, reverse_[p]);
       }
     } else {
       backend::for_each_cell("pwave::propagation::reverse_step_box", exec, count_, region_.z_lo,
@@ -230,7 +233,11 @@ class AcousticPropagator<T>::ConstantDensityBackward {
   /// G^n from G^{n+1}, G^{n+2}: the interior (unless the reversed step did it) and the frame.
   void adjoint_step(const ExecSpace& exec, int p) const {
     if constexpr (Dim == 3) {
-      prop_.template adjoint_step_3d<Order>(exec, count_, rebuilds_box_, parity(p), coef_);
+      if (!rebuilds_box_) {  // else rebuild_and_image() ran it
+        const auto& st = parity(p);
+        prop_.template adjoint_step_3d<Order>(
+            exec, count_, st, coef_, physics::InteriorStep<T, Order, 3>(st.as_forward(), coef_));
+      }
     } else {
       const int nz = prop_.st_.nz, nx = prop_.st_.nx;
       const int z0 = region_.z_lo, z1 = region_.z_hi, x0 = region_.x_lo, x1 = region_.x_hi;
@@ -330,12 +337,15 @@ class AcousticPropagator<T>::ConstantDensityBackward {
 };
 
 template <class T>
-template <int Order>
-void AcousticPropagator<T>::adjoint_step_3d(const ExecSpace& exec, int count, bool skip_interior,
+template <int Order, class Interior>
+void AcousticPropagator<T>::adjoint_step_3d(const ExecSpace& exec, int count,
                                             const physics::AcousticAdjointState<T>& st,
-                                            const physics::ScaledStencil<T, Order>& coef) const {
+                                            const physics::ScaledStencil<T, Order>& coef,
+                                            const Interior& interior) const {
   // As step_3d, but the boxes are cut a stencil radius inside the strips: the region whose
-  // stencils reach no strip runs the forward interior kernel on G (see the 2D frame above).
+  // stencils reach no strip runs `interior` (the forward interior kernel on G, or that fused with
+  // the reversed step: see the 2D frame above). The x strips beside it have a host path over
+  // blocks of depths (AdjointXStripLines), so hosts run them in the interior's work items.
   const int R = st.halo;
   const auto cut = [R](int strip_lo, int n, int strip_hi, int* c) {
     c[0] = 0;
@@ -347,18 +357,29 @@ void AcousticPropagator<T>::adjoint_step_3d(const ExecSpace& exec, int count, bo
   cut(st.strip_top, st.nz, st.strip_bottom, cuts.z);
   cut(st.strip_front, st.ny, st.strip_back, cuts.y);
   cut(st.strip_left, st.nx, st.strip_right, cuts.x);
-  backend::for_each_box_3d_marched(
-      "pwave::physics::acoustic3d::adjoint_step", exec, count, cuts,
-      [&](auto in_x, auto in_y, auto in_z) {
-        constexpr bool x = decltype(in_x)::value, y = decltype(in_y)::value;
-        constexpr bool z = decltype(in_z)::value;
-        if constexpr (!x && !y && !z) {
-          return physics::InteriorStep<T, Order, 3>(st.as_forward(), coef);
-        } else {
-          return physics::AdjointFrameStep<T, Order, x, z, 3, y>(st, coef);
-        }
-      },
-      problem_.interior_3d == Interior3D::z_march, skip_interior);
+  constexpr bool skip = std::is_same_v<Interior, std::nullptr_t>;
+  const auto make = [&](auto in_x, auto in_y, auto in_z) {
+    constexpr bool x = decltype(in_x)::value, y = decltype(in_y)::value;
+    constexpr bool z = decltype(in_z)::value;
+    if constexpr (!x && !y && !z) {
+      if constexpr (skip) {
+        return physics::InteriorStep<T, Order, 3>(st.as_forward(), coef);  // not launched
+      } else {
+        return interior;
+      }
+    } else if constexpr (x && !y && !z) {
+      return physics::AdjointXStripLines<T, Order>(st, coef);
+    } else {
+      return physics::AdjointFrameStep<T, Order, x, z, 3, y>(st, coef);
+    }
+  };
+  const char* name = "pwave::physics::acoustic3d::adjoint_step";
+  if constexpr (std::is_same_v<Interior, physics::InteriorStep<T, Order, 3>>) {
+    backend::for_each_box_3d_marched(name, exec, count, cuts, make,
+                                     problem_.interior_3d == Interior3D::z_march);
+  } else {
+    backend::for_each_box_3d(name, exec, count, cuts, make, skip);
+  }
 }
 
 template <class T>

@@ -109,6 +109,31 @@ struct AdjointFrameStep {
     psi_next = m.chi * (m.k.a * m.psi + dchi);
   }
 
+  /// An x line's rows of G^{n+1}, zeta_x^', psi_x^' and the halo-padded x profile and chi_x,
+  /// each indexed by grid column (x_buffers()).
+  struct XLine {
+    const T *g, *zeta, *psi, *b, *db, *ab, *chi;
+  };
+
+  /// The host x term's line buffers at grid columns [c, c + count) of line `l`: ex = (1 + b) T^,
+  /// yx = db T^ + ab psi^', ctx = chi T^ (T^ = (1 + b) G^{n+1} + b zeta^'). line() and
+  /// AdjointXStripLines (adjoint_x_strip_lines.hpp) both fill them here.
+  static void x_buffers(const XLine& l, int c, int count, T* PWAVE_RESTRICT ex,
+                        T* PWAVE_RESTRICT yx, T* PWAVE_RESTRICT ctx) {
+    const T* PWAVE_RESTRICT g = l.g;
+    const T* PWAVE_RESTRICT zeta = l.zeta;
+    const T* PWAVE_RESTRICT psi = l.psi;
+    PWAVE_SIMD
+    for (int k = 0; k < count; ++k) {
+      const int ix = c + k;
+      const T b = l.b[ix];
+      const T t = (T(1) + b) * g[ix] + b * zeta[ix];
+      ex[k] = (T(1) + b) * t;
+      yx[k] = l.db[ix] * t + l.ab[ix] * psi[ix];
+      ctx[k] = l.chi[ix] * t;
+    }
+  }
+
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { (*this)(s, iz, 0, ix); }
 
   // Below, (z, x) index the halo-layout fields (x = column), and the halo-padded axis arrays
@@ -208,15 +233,7 @@ struct AdjointFrameStep {
     for (int c0 = x0; c0 < x1; c0 += CH) {
       const int n = std::min(CH, x1 - c0);
       if constexpr (InX) {  // buffer index k is grid column c0 - R + k
-        PWAVE_SIMD
-        for (int k = 0; k < n + 2 * R; ++k) {
-          const int ix = c0 - R + k;
-          const T b = bxp[ix];
-          const T t = (T(1) + b) * gc[ix] + b * zx[ix];
-          ex[k] = (T(1) + b) * t;
-          yx[k] = dbxp[ix] * t + abxp[ix] * px[ix];
-          ctx[k] = chixp[ix] * t;
-        }
+        x_buffers(XLine{gc, zx, px, bxp, dbxp, abxp, chixp}, c0 - R, n + 2 * R, ex, yx, ctx);
       }
       const T* PWAVE_RESTRICT exc = ex + R;
       const T* PWAVE_RESTRICT yxc = yx + R;

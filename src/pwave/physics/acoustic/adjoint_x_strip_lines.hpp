@@ -1,0 +1,150 @@
+#pragma once
+// The 3D adjoint step's left and right x strips between the z and y strips
+// (AdjointFrameStep<T, Order, true, false, 3>: the x term only) with a host path over blocks of
+// depths, the backward counterpart of XStripLines (x_strip_lines.hpp): on host backends they run
+// in the interior's work items (backends/launch.hpp for_each_box_3d: left strip, interior, right
+// strip of the same block of depths and y line), each vector of the z column loaded once for the
+// block's lines, the line's remainder one overlapping vector that stores only its new lanes.
+//
+// One line at a time (AdjointFrameStep::line) in sweeps of their own, these 24-cell lines cost
+// about 4 times a forward x-strip cell (bench/README, the 3D acoustic gradient). Same formulas,
+// same order of operations as AdjointFrameStep::line, whose line buffers (x_buffers()) they fill
+// the same way: the bits of the line path (tests/propagation/test_adjoint_frame_lines.cpp).
+
+#include "pwave/physics/acoustic/adjoint_kernels.hpp"
+
+namespace pwave::physics {
+
+template <class T, int Order>
+struct AdjointXStripLines {
+  using Step = AdjointFrameStep<T, Order, true, false, 3, false>;
+  static constexpr bool host_lines = true;  ///< promises line()/lines() (backends/launch.hpp)
+  static constexpr int R = Step::R;
+  /// Depths per lines() call: the interior's, whose work items these lines join.
+  static constexpr int block_lines = InteriorStep<T, Order, 3>::block_lines;
+  /// Widest line the vector path takes (its line buffers are on the stack); wider strips take
+  /// AdjointFrameStep::line().
+  static constexpr int max_cells = 256;
+  Step k;
+
+  AdjointXStripLines(const AcousticAdjointState<T>& st, const ScaledStencil<T, Order>& c)
+      : k(st, c) {}
+
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const { k(s, iz, iy, ix); }
+
+  /// Host path: cells [x0, x1) (all in the left or all in the right strip's reach) of the x
+  /// lines (iz + r, iy), r < n <= block_lines.
+  void lines(int s, int iz, int n, int iy, int x0, int x1) const {
+#ifdef PWAVE_HOST_VECTOR_EXT
+    if (x1 - x0 >= W && x1 - x0 <= max_cells) {
+      if (n == block_lines) {
+        block<block_lines>(s, iz, iy, x0, x1);
+      } else {
+        for (int r = 0; r < n; ++r) block<1>(s, iz + r, iy, x0, x1);
+      }
+      return;
+    }
+#endif
+    for (int r = 0; r < n; ++r) k.line(s, iz + r, iy, x0, x1);
+  }
+
+#ifdef PWAVE_HOST_VECTOR_EXT
+
+ private:
+  using H = host::Vec<T>;
+  using V = typename H::type;
+  static constexpr int W = H::width;
+  static constexpr int B = max_cells + 2 * R;  ///< a line buffer's length
+
+  /// What the vectors of a block read and write, from the block's first column x0.
+  template <int NR>
+  struct Block {
+    const T* gc;  ///< G^{n+1}, depth iz
+    T* gp;        ///< G^{n+2} in, G^n out
+    const T* w;   ///< v^2 dt^2
+    long zs, ys, ws;
+    const T* ex[NR];  ///< depth iz + r's line buffers (x_buffers()), from column x0
+    const T* yx[NR];
+    const T* ctx[NR];
+    const T* zeta[NR];  ///< zeta_x^'
+    const T* psi[NR];   ///< psi_x^'
+    T* zeta_next[NR];   ///< zeta_x^
+    T* psi_next[NR];    ///< psi_x^
+    const T *a, *chi;   ///< the x profile's a and chi_x
+  };
+
+  template <int NR>
+  void block(int s, int iz, int iy, int x0, int x1) const {
+    const AcousticAdjointState<T>& st = k.st;
+    const int h = st.halo, n = x1 - x0, z = iz + h, col0 = st.column(iy, 0);
+    Block<NR> p;
+    p.zs = long(st.g_cur.stride(1));
+    p.ys = st.ys;
+    p.ws = long(st.v2dt2.stride(0));
+    p.gc = &st.g_cur(s, z, col0) + x0;
+    p.gp = &st.g_prev(s, z, col0) + x0;
+    p.w = &st.v2dt2(iz, iy * st.nx) + x0;
+    p.a = st.cx.a.data() + h + x0, p.chi = st.chix.data() + h + x0;
+    T ex[NR][B], yx[NR][B], ctx[NR][B];
+    for (int r = 0; r < NR; ++r) {
+      const auto row = [&](const Field<T>& f) { return &f(s, z + r, col0); };
+      const typename Step::XLine line{row(st.g_cur),      row(st.zeta_x),      row(st.psi_x),
+                                      st.cx.b.data() + h, st.cx.db.data() + h, st.cx.ab.data() + h,
+                                      st.chix.data() + h};
+      Step::x_buffers(line, x0 - R, n + 2 * R, ex[r], yx[r], ctx[r]);
+      p.ex[r] = ex[r] + R, p.yx[r] = yx[r] + R, p.ctx[r] = ctx[r] + R;
+      p.zeta[r] = row(st.zeta_x) + x0, p.psi[r] = row(st.psi_x) + x0;
+      p.zeta_next[r] = row(st.zeta_x_next) + x0, p.psi_next[r] = row(st.psi_x_next) + x0;
+    }
+    int i = 0;
+    for (; i + W <= n; i += W) vec<NR, false>(p, i, 0);
+    if (i < n) vec<NR, true>(p, n - W, i - (n - W));  // lanes [0, lo) were stored already
+  }
+
+  /// Stores v at q, or with Partial only its lanes [lo, W).
+  template <bool Partial>
+  static PWAVE_HOST_INLINE void put(T* q, const V& v, int lo) {
+    H::store(q, Partial ? H::lanes_from(lo, v, H::load(q)) : v);
+  }
+
+  /// Cells [i, i + W) of the block's NR lines (offsets from x0), AdjointFrameStep::line's
+  /// arithmetic in its order.
+  template <int NR, bool Partial>
+  PWAVE_HOST_INLINE void vec(const Block<NR>& p, int i, int lo) const {
+    const ScaledStencil<T, Order>& c = k.c;
+    V col[NR + 2 * R];
+    PWAVE_UNROLL
+    for (int q = 0; q < NR + 2 * R; ++q) col[q] = H::load(p.gc + (q - R) * p.zs + i);
+    const V a = H::load(p.a + i), chi = H::load(p.chi + i);
+    PWAVE_UNROLL
+    for (int r = 0; r < NR; ++r) {
+      const T* gr = p.gc + r * p.zs + i;
+      const T *ex = p.ex[r] + i, *yx = p.yx[r] + i, *ctx = p.ctx[r] + i;
+      const V g0 = col[r + R];
+      V acc = V{}, dchi = V{};
+      acc += c.d2x[0] * H::load(ex);
+      PWAVE_UNROLL
+      for (int j = 1; j <= R; ++j) {
+        acc += c.d2x[j] * (H::load(ex + j) + H::load(ex - j));
+        acc += c.d1x[j] * (H::load(yx - j) - H::load(yx + j));
+        dchi += c.d1x[j] * (H::load(ctx - j) - H::load(ctx + j));
+      }
+      put<Partial>(p.zeta_next[r] + i, a * (g0 + H::load(p.zeta[r] + i)), lo);
+      put<Partial>(p.psi_next[r] + i, chi * (a * H::load(p.psi[r] + i) + dchi), lo);
+      acc += c.d2z[0] * g0;
+      PWAVE_UNROLL
+      for (int j = 1; j <= R; ++j) acc += c.d2z[j] * (col[r + R + j] + col[r + R - j]);
+      acc += c.d2y[0] * g0;
+      PWAVE_UNROLL
+      for (int j = 1; j <= R; ++j)
+        acc += c.d2y[j] * (H::load(gr + j * p.ys) + H::load(gr - j * p.ys));
+      T* o = p.gp + r * p.zs + i;
+      const V old = H::load(o);
+      const V next = T(2) * g0 - old + H::load(p.w + r * p.ws + i) * acc;
+      H::store(o, Partial ? H::lanes_from(lo, next, old) : next);
+    }
+  }
+#endif
+};
+
+}  // namespace pwave::physics
