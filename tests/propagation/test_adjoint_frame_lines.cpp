@@ -13,6 +13,7 @@
 #include <cmath>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "backends/launch.hpp"
 #include "pwave/physics/acoustic/adjoint_x_strip_lines.hpp"
@@ -211,6 +212,33 @@ void expect_x_strip_blocks_equal_lines(int nz, int ny, int nx, int strip, int st
   expect_same_bits("zeta_y", a.zeta_y_next, b.zeta_y_next, what);
 }
 
+/// The 2D x strips' blocks of rows (AdjointXStripLines<T, Order, 2>::rows(), as
+/// for_each_frame_cell runs them beside the interior's blocks) against their line path
+/// (AdjointFrameStep::row, one row at a time): the same bits.
+template <class T, int Order>
+void expect_x_strip_rows_equal_lines(int nz, int nx, int strip, int strip_x) {
+  physics::AcousticAdjointState<T> a = arbitrary_state<T>(Order, nz, 1, nx, strip, false, strip_x);
+  physics::AcousticAdjointState<T> b = with_own_outputs(a);
+  const physics::ScaledStencil<T, Order> coef(10.0, 12.0, 0.0);
+  const backend::BoxCuts cuts = adjoint_cuts(a);
+  const physics::AdjointXStripLines<T, Order, 2> blocks(a, coef);
+  const physics::AdjointFrameStep<T, Order, true, false> lines(b, coef);
+  const int block = blocks.block_rows;
+  for (int iz = cuts.z[1]; iz < cuts.z[2]; iz += block) {
+    const int n = std::min(block, cuts.z[2] - iz);
+    for (const auto& [x0, x1] :
+         {std::pair(cuts.x[0], cuts.x[1]), std::pair(cuts.x[2], cuts.x[3])}) {
+      blocks.rows(0, iz, n, x0, x1);
+      for (int r = 0; r < n; ++r) lines.row(0, iz + r, x0, x1);
+    }
+  }
+  Kokkos::fence();
+  const std::string what = describe(2, Order, nz, 1, nx, strip, strip_x, false);
+  expect_same_bits("G^n", a.g_prev, b.g_prev, what);
+  expect_same_bits("psi_x", a.psi_x_next, b.psi_x_next, what);
+  expect_same_bits("zeta_x", a.zeta_x_next, b.zeta_x_next, what);
+}
+
 TEST(AdjointFrameLines, HostLinesMatchTheCellWiseKernel3D) {
   expect_host_lines_equal_cellwise<float, 8, 3>(30, 28, 40, 9, false);
   expect_host_lines_equal_cellwise<double, 4, 3>(20, 18, 26, 6, true);
@@ -222,6 +250,12 @@ TEST(AdjointFrameLines, HostLinesMatchTheCellWiseKernel3D) {
 TEST(AdjointFrameLines, XStripBlocksHoldTheLinePathsBits) {
   expect_x_strip_blocks_equal_lines<float, 8>(25, 20, 70, 5, 20);
   expect_x_strip_blocks_equal_lines<double, 4>(20, 14, 50, 4, 17);
+}
+
+// The same in 2D: rows in blocks of 8 and a remainder of 4 or 1.
+TEST(AdjointFrameLines, XStripRowBlocksHoldTheLinePathsBits) {
+  expect_x_strip_rows_equal_lines<float, 8>(30, 80, 5, 20);
+  expect_x_strip_rows_equal_lines<double, 4>(25, 60, 4, 17);
 }
 
 TEST(AdjointFrameLines, HostLinesMatchTheCellWiseKernel2D) {

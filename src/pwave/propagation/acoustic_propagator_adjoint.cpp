@@ -164,9 +164,9 @@ class AcousticPropagator<T>::ConstantDensityBackward {
         "pwave::propagation::frame_image_restore", exec, count_, region_,
         propagation::FrameImageRestore<T>{frames.frames, u_next, u_now, st.g_cur, prop_.shot_grad_,
                                           region_, n, R});
-    // The box is the adjoint interior. In 3D the whole adjoint step runs here, the box's
-    // launch in the frame's (adjoint_step() then has nothing left to do): on hosts the x strips'
-    // blocks of depths join the box's work items, which have just loaded their z taps.
+    // The box is the adjoint interior, so the whole adjoint step runs here with the box's
+    // launch in the frame's sweep (adjoint_step() then has nothing left to do): on hosts the
+    // strip cells beside the box join its work items, which have just loaded their z taps.
     if constexpr (Dim == 3) {
       const backend::Box box{region_.z_lo, region_.z_hi, region_.y_lo,
                              region_.y_hi, region_.x_lo, region_.x_hi};
@@ -182,8 +182,7 @@ class AcousticPropagator<T>::ConstantDensityBackward {
         prop_.template adjoint_step_3d<Order>(exec, count_, parity(p), coef_, reverse_[p]);
       }
     } else {
-      backend::for_each_cell("pwave::propagation::reverse_step_box", exec, count_, region_.z_lo,
-                             region_.z_hi, region_.x_lo, region_.x_hi, reverse_[p]);
+      adjoint_step_2d(exec, p, reverse_[p]);
     }
     Kokkos::parallel_for(
         "pwave::propagation::reconstruct_source", Kokkos::RangePolicy<ExecSpace>(exec, 0, count_),
@@ -238,25 +237,22 @@ class AcousticPropagator<T>::ConstantDensityBackward {
         prop_.template adjoint_step_3d<Order>(
             exec, count_, st, coef_, physics::InteriorStep<T, Order, 3>(st.as_forward(), coef_));
       }
-    } else {
-      const int nz = prop_.st_.nz, nx = prop_.st_.nx;
-      const int z0 = region_.z_lo, z1 = region_.z_hi, x0 = region_.x_lo, x1 = region_.x_hi;
-      if (!rebuilds_box_) {
-        backend::for_each_cell("pwave::physics::acoustic::adjoint_interior", exec, count_, z0, z1,
-                               x0, x1, interior_[p]);
-      }
-      // The frame as in forward(): side columns (x strips only in reach), top and bottom bands
-      // (z strips only), and the four corners (both).
-      const char* name = "pwave::physics::acoustic::adjoint_frame";
-      backend::for_each_cell(name, exec, count_, z0, z1, 0, x0, side_[p]);
-      backend::for_each_cell(name, exec, count_, z0, z1, x1, nx, side_[p]);
-      backend::for_each_cell(name, exec, count_, 0, z0, x0, x1, band_[p]);
-      backend::for_each_cell(name, exec, count_, z1, nz, x0, x1, band_[p]);
-      backend::for_each_cell(name, exec, count_, 0, z0, 0, x0, corner_[p]);
-      backend::for_each_cell(name, exec, count_, 0, z0, x1, nx, corner_[p]);
-      backend::for_each_cell(name, exec, count_, z1, nz, 0, x0, corner_[p]);
-      backend::for_each_cell(name, exec, count_, z1, nz, x1, nx, corner_[p]);
+    } else if (!rebuilds_box_) {  // else rebuild_and_image() ran it
+      adjoint_step_2d(exec, p, interior_[p]);
     }
+  }
+
+  /// The 2D adjoint step with `interior` in the box where no stencil reaches a strip (the
+  /// forward interior kernel on G, or that fused with the reversed step): the frame as in
+  /// forward(), side columns (x strips only in reach), top and bottom bands (z strips only) and
+  /// the four corners (both), in one sweep (for_each_frame_cell: on hosts each block of interior
+  /// rows with its side cells while they are in cache).
+  template <class Interior>
+  void adjoint_step_2d(const ExecSpace& exec, int p, const Interior& interior) const {
+    const backend::Frame frame{prop_.st_.nz, prop_.st_.nx, region_.z_lo,
+                               region_.z_hi, region_.x_lo, region_.x_hi};
+    backend::for_each_frame_cell("pwave::physics::acoustic::adjoint_step", exec, count_, frame,
+                                 interior, side_[p], band_[p], corner_[p]);
   }
 
   /// The residuals of step n injected into G^n, and the free surface's S with its mirror.
@@ -325,7 +321,7 @@ class AcousticPropagator<T>::ConstantDensityBackward {
   const State even_, odd_;
   // Away from the strips the adjoint in G is the forward interior update.
   const physics::InteriorStep<T, Order> interior_[2];
-  const physics::AdjointFrameStep<T, Order, true, false> side_[2];
+  const physics::AdjointXStripLines<T, Order, 2> side_[2];
   const physics::AdjointFrameStep<T, Order, false, true> band_[2];
   const physics::AdjointFrameStep<T, Order, true, true> corner_[2];
   // The box where no stencil reaches a CPML strip; the frame around it is the region the

@@ -1,27 +1,32 @@
 #pragma once
-// The 3D adjoint step's left and right x strips between the z and y strips
-// (AdjointFrameStep<T, Order, true, false, 3>: the x term only) with a host path over blocks of
+// The adjoint step's left and right x strips between the z (and y) strips
+// (AdjointFrameStep<T, Order, true, false, Dim>: the x term only) with a host path over blocks of
 // depths, the backward counterpart of XStripLines (x_strip_lines.hpp): on host backends they run
-// in the interior's work items (backends/launch.hpp for_each_box_3d: left strip, interior, right
-// strip of the same block of depths and y line), each vector of the z column loaded once for the
-// block's lines, the line's remainder one overlapping vector that stores only its new lanes.
+// in the interior's work items (backends/launch.hpp: for_each_box_3d, left strip, interior, right
+// strip of the same block of depths and y line; in 2D for_each_frame_cell, each block of
+// interior rows with its strip cells), each vector of the z column loaded once for the block's
+// lines, the line's remainder one overlapping vector that stores only its new lanes.
 //
 // One line at a time (AdjointFrameStep::line) in sweeps of their own, these 24-cell lines cost
-// about 4 times a forward x-strip cell (bench/README, the 3D acoustic gradient). Same formulas,
+// about 4 (3D) to 6 (2D) times a forward x-strip cell (bench/README). Same formulas,
 // same order of operations as AdjointFrameStep::line, whose line buffers (x_buffers()) they fill
 // the same way: the bits of the line path (tests/propagation/test_adjoint_frame_lines.cpp).
+
+#include <type_traits>
 
 #include "pwave/physics/acoustic/adjoint_kernels.hpp"
 
 namespace pwave::physics {
 
-template <class T, int Order>
+template <class T, int Order, int Dim = 3>
 struct AdjointXStripLines {
-  using Step = AdjointFrameStep<T, Order, true, false, 3, false>;
-  static constexpr bool host_lines = true;  ///< promises line()/lines() (backends/launch.hpp)
+  using Step = AdjointFrameStep<T, Order, true, false, Dim, false>;
+  static constexpr bool host_lines = Dim == 3;  ///< promises lines() (backends/launch.hpp)
+  static constexpr bool host_rows = Dim == 2;   ///< promises rows()
   static constexpr int R = Step::R;
-  /// Depths per lines() call: the interior's, whose work items these lines join.
+  /// Depths per lines() or rows() call: the interior's, whose work items these lines join.
   static constexpr int block_lines = InteriorStep<T, Order, 3>::block_lines;
+  static constexpr int block_rows = InteriorStep<T, Order, 2>::block_rows;
   /// Widest line the vector path takes (its line buffers are on the stack); wider strips take
   /// AdjointFrameStep::line().
   static constexpr int max_cells = 256;
@@ -31,14 +36,27 @@ struct AdjointXStripLines {
       : k(st, c) {}
 
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const { k(s, iz, iy, ix); }
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const { k(s, iz, 0, ix); }
 
-  /// Host path: cells [x0, x1) (all in the left or all in the right strip's reach) of the x
-  /// lines (iz + r, iy), r < n <= block_lines.
+  /// Host path (3D): cells [x0, x1) (all in the left or all in the right strip's reach) of the
+  /// x lines (iz + r, iy), r < n <= block_lines.
+  template <int D = Dim, std::enable_if_t<D == 3, int> = 0>
   void lines(int s, int iz, int n, int iy, int x0, int x1) const {
+    blocks<block_lines>(s, iz, n, iy, x0, x1);
+  }
+  /// Host path (2D): cells [x0, x1) of rows [iz, iz + n), n <= block_rows.
+  template <int D = Dim, std::enable_if_t<D == 2, int> = 0>
+  void rows(int s, int iz, int n, int x0, int x1) const {
+    blocks<block_rows>(s, iz, n, 0, x0, x1);
+  }
+
+ private:
+  template <int Block>
+  void blocks(int s, int iz, int n, int iy, int x0, int x1) const {
 #ifdef PWAVE_HOST_VECTOR_EXT
     if (x1 - x0 >= W && x1 - x0 <= max_cells) {
-      if (n == block_lines) {
-        block<block_lines>(s, iz, iy, x0, x1);
+      if (n == Block) {
+        block<Block>(s, iz, iy, x0, x1);
       } else {
         for (int r = 0; r < n; ++r) block<1>(s, iz + r, iy, x0, x1);
       }
@@ -49,8 +67,6 @@ struct AdjointXStripLines {
   }
 
 #ifdef PWAVE_HOST_VECTOR_EXT
-
- private:
   using H = host::Vec<T>;
   using V = typename H::type;
   static constexpr int W = H::width;
@@ -134,10 +150,13 @@ struct AdjointXStripLines {
       acc += c.d2z[0] * g0;
       PWAVE_UNROLL
       for (int j = 1; j <= R; ++j) acc += c.d2z[j] * (col[r + R + j] + col[r + R - j]);
-      acc += c.d2y[0] * g0;
-      PWAVE_UNROLL
-      for (int j = 1; j <= R; ++j)
-        acc += c.d2y[j] * (H::load(gr + j * p.ys) + H::load(gr - j * p.ys));
+      if constexpr (Dim == 3) {
+        acc += c.d2y[0] * g0;
+        PWAVE_UNROLL
+        for (int j = 1; j <= R; ++j) {
+          acc += c.d2y[j] * (H::load(gr + j * p.ys) + H::load(gr - j * p.ys));
+        }
+      }
       T* o = p.gp + r * p.zs + i;
       const V old = H::load(o);
       const V next = T(2) * g0 - old + H::load(p.w + r * p.ws + i) * acc;
