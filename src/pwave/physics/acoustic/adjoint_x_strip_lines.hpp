@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include "pwave/physics/acoustic/adjoint_kernels.hpp"
+#include "pwave/physics/acoustic/x_strip_lines.hpp"
 
 namespace pwave::physics {
 
@@ -112,15 +113,8 @@ struct AdjointXStripLines {
       p.zeta[r] = row(st.zeta_x) + x0, p.psi[r] = row(st.psi_x) + x0;
       p.zeta_next[r] = row(st.zeta_x_next) + x0, p.psi_next[r] = row(st.psi_x_next) + x0;
     }
-    int i = 0;
-    for (; i + W <= n; i += W) vec<NR, false>(p, i, 0);
-    if (i < n) vec<NR, true>(p, n - W, i - (n - W));  // lanes [0, lo) were stored already
-  }
-
-  /// Stores v at q, or with Partial only its lanes [lo, W).
-  template <bool Partial>
-  static PWAVE_HOST_INLINE void put(T* q, const V& v, int lo) {
-    H::store(q, Partial ? H::lanes_from(lo, v, H::load(q)) : v);
+    for_each_strip_vector<H>(
+        n, [&](int i, int lo, auto partial) { vec<NR, decltype(partial)::value>(p, i, lo); });
   }
 
   /// Cells [i, i + W) of the block's NR lines (offsets from x0), AdjointFrameStep::line's
@@ -145,8 +139,9 @@ struct AdjointXStripLines {
         acc += c.d1x[j] * (H::load(yx - j) - H::load(yx + j));
         dchi += c.d1x[j] * (H::load(ctx - j) - H::load(ctx + j));
       }
-      put<Partial>(p.zeta_next[r] + i, a * (g0 + H::load(p.zeta[r] + i)), lo);
-      put<Partial>(p.psi_next[r] + i, chi * (a * H::load(p.psi[r] + i) + dchi), lo);
+      store_strip_lanes<Partial, H>(p.zeta_next[r] + i, a * (g0 + H::load(p.zeta[r] + i)), lo);
+      store_strip_lanes<Partial, H>(p.psi_next[r] + i, chi * (a * H::load(p.psi[r] + i) + dchi),
+                                    lo);
       acc += c.d2z[0] * g0;
       PWAVE_UNROLL
       for (int j = 1; j <= R; ++j) acc += c.d2z[j] * (col[r + R + j] + col[r + R - j]);
@@ -160,7 +155,7 @@ struct AdjointXStripLines {
       T* o = p.gp + r * p.zs + i;
       const V old = H::load(o);
       const V next = T(2) * g0 - old + H::load(p.w + r * p.ws + i) * acc;
-      H::store(o, Partial ? H::lanes_from(lo, next, old) : next);
+      store_strip_lanes<Partial, H>(o, next, lo);
     }
   }
 #endif

@@ -14,10 +14,32 @@
 // (tests/propagation/test_x_strip_lines.cpp).
 
 #include <algorithm>
+#include <type_traits>
 
 #include "pwave/physics/acoustic/kernels.hpp"
 
 namespace pwave::physics {
+
+#ifdef PWAVE_HOST_VECTOR_EXT
+/// The x strips' vector loop (XStripLines, AdjointXStripLines): f(i, lo, partial) for vectors
+/// of W = H::width lanes covering [0, n), n >= W: whole vectors at i = 0, W, 2W, ... (`partial`
+/// std::false_type, lo 0), then, when W does not divide n, one at n - W overlapping the one
+/// before (std::true_type), whose lanes [0, lo) that one covered.
+template <class H, class F>
+PWAVE_HOST_INLINE void for_each_strip_vector(int n, const F& f) {
+  constexpr int W = H::width;
+  int i = 0;
+  for (; i + W <= n; i += W) f(i, 0, std::false_type{});
+  if (i < n) f(n - W, i - (n - W), std::true_type{});
+}
+
+/// Stores v at p, or with Partial (for_each_strip_vector()'s overlapping last vector) only its
+/// lanes [lo, W): p keeps lanes [0, lo), which the vector before stored.
+template <bool Partial, class H, class T>
+PWAVE_HOST_INLINE void store_strip_lanes(T* p, const typename H::type& v, int lo) {
+  H::store(p, Partial ? H::lanes_from(lo, v, H::load(p)) : v);
+}
+#endif
 
 template <class T, int Order>
 struct XStripLines {
@@ -101,15 +123,8 @@ struct XStripLines {
     }
     p.a = st.cx.a.data() + x0, p.b = st.cx.b.data() + x0;
     p.ab = st.cx.ab.data() + x0, p.db = st.cx.db.data() + x0;
-    int i = 0;
-    for (; i + W <= n; i += W) vec<NR, false>(p, i, 0);
-    if (i < n) vec<NR, true>(p, n - W, i - (n - W));  // lanes [0, lo) were stored already
-  }
-
-  /// Stores v at p, or with Partial only its lanes [lo, W).
-  template <bool Partial>
-  static PWAVE_HOST_INLINE void put(T* p, const V& v, int lo) {
-    H::store(p, Partial ? H::lanes_from(lo, v, H::load(p)) : v);
+    for_each_strip_vector<H>(
+        n, [&](int i, int lo, auto partial) { vec<NR, decltype(partial)::value>(p, i, lo); });
   }
 
   /// Cells [i, i + W) of the block's NR lines (offsets from x0), CpmlStep::line's arithmetic.
@@ -140,12 +155,12 @@ struct XStripLines {
       const CpmlAt<V> prof{H::load(p.a + i), H::load(p.b + i), H::load(p.ab + i),
                            H::load(p.db + i)};
       const V lap_x = cpml_axis<V, T>(d2x, d1x, dpsi, prof, zeta, H::load(p.psc[r] + i), psi_next);
-      put<Partial>(p.zeta[r] + i, zeta, lo);
-      put<Partial>(p.psi_next[r] + i, psi_next, lo);
+      store_strip_lanes<Partial, H>(p.zeta[r] + i, zeta, lo);
+      store_strip_lanes<Partial, H>(p.psi_next[r] + i, psi_next, lo);
       T* o = p.un + r * p.zs + i;
       const V old = H::load(o);
       const V next = T(2) * u - old + H::load(p.vv + r * p.vs + i) * (lap_x + d2z + d2y);
-      H::store(o, Partial ? H::lanes_from(lo, next, old) : next);
+      store_strip_lanes<Partial, H>(o, next, lo);
     }
   }
 #endif
