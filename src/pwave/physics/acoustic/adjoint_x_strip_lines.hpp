@@ -54,17 +54,10 @@ struct AdjointXStripLines {
  private:
   template <int Block>
   void blocks(int s, int iz, int n, int iy, int x0, int x1) const {
-#ifdef PWAVE_HOST_VECTOR_EXT
-    if (x1 - x0 >= W && x1 - x0 <= max_cells) {
-      if (n == Block) {
-        block<Block>(s, iz, iy, x0, x1);
-      } else {
-        for (int r = 0; r < n; ++r) block<1>(s, iz + r, iy, x0, x1);
-      }
-      return;
-    }
-#endif
-    for (int r = 0; r < n; ++r) k.line(s, iz + r, iy, x0, x1);
+    for_strip_blocks<T, Block, max_cells>(
+        n, x1 - x0,
+        [&](auto nr, int r) { this->template block<decltype(nr)::value>(s, iz + r, iy, x0, x1); },
+        [&](int r) { k.line(s, iz + r, iy, x0, x1); });
   }
 
 #ifdef PWAVE_HOST_VECTOR_EXT

@@ -20,6 +20,28 @@
 
 namespace pwave::physics {
 
+/// The x strips' host path (XStripLines, AdjointXStripLines) for the lines of n <= Block depths,
+/// `cells` cells each: with the vector extension and W <= cells <= MaxCells, block(NR, r) over
+/// one block of NR = Block depths (r = 0) when n == Block, else over each depth r alone (NR = 1,
+/// the remainder of a slab); otherwise line(r) for each depth r < n (the cell-wise arithmetic's
+/// line path). NR is a std::integral_constant.
+template <class T, int Block, int MaxCells, class BlockF, class LineF>
+PWAVE_HOST_INLINE void for_strip_blocks(int n, int cells, const BlockF& block, const LineF& line) {
+#ifdef PWAVE_HOST_VECTOR_EXT
+  if (cells >= host::Vec<T>::width && cells <= MaxCells) {
+    if (n == Block) {
+      block(std::integral_constant<int, Block>{}, 0);
+    } else {
+      for (int r = 0; r < n; ++r) block(std::integral_constant<int, 1>{}, r);
+    }
+    return;
+  }
+#else
+  (void)cells, (void)block;
+#endif
+  for (int r = 0; r < n; ++r) line(r);
+}
+
 #ifdef PWAVE_HOST_VECTOR_EXT
 /// The x strips' vector loop (XStripLines, AdjointXStripLines): f(i, lo, partial) for vectors
 /// of W = H::width lanes covering [0, n), n >= W: whole vectors at i = 0, W, 2W, ... (`partial`
@@ -60,17 +82,10 @@ struct XStripLines {
   /// Host path: cells [x0, x1) (all in the left or all in the right strip) of the x lines
   /// (iz + r, iy), r < n <= block_lines.
   void lines(int s, int iz, int n, int iy, int x0, int x1) const {
-#ifdef PWAVE_HOST_VECTOR_EXT
-    if (x1 - x0 >= W && x1 - x0 <= max_cells) {
-      if (n == block_lines) {
-        block<block_lines>(s, iz, iy, x0, x1);
-      } else {
-        for (int r = 0; r < n; ++r) block<1>(s, iz + r, iy, x0, x1);
-      }
-      return;
-    }
-#endif
-    for (int r = 0; r < n; ++r) k.line(s, iz + r, iy, x0, x1);
+    for_strip_blocks<T, block_lines, max_cells>(
+        n, x1 - x0,
+        [&](auto nr, int r) { this->template block<decltype(nr)::value>(s, iz + r, iy, x0, x1); },
+        [&](int r) { k.line(s, iz + r, iy, x0, x1); });
   }
 
 #ifdef PWAVE_HOST_VECTOR_EXT
