@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/host_pages.hpp"
 #include "pwave/acquisition/wavelet.hpp"
 #include "pwave/core/types.hpp"
 #include "pwave/core/version.hpp"
@@ -209,6 +210,7 @@ int run(const Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  pwave::backend::request_huge_pages(argv);  // first: may re-execute the program
   Kokkos::ScopeGuard kokkos(argc, argv);
   const Options o = parse(argc, argv);
   return o.precision == "float64" ? run<double>(o) : run<float>(o);

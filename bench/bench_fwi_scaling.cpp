@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <string>
 
+#include "backends/host_pages.hpp"
 #include "pwave/acquisition/wavelet.hpp"
 #include "pwave/core/log.hpp"
 #include "pwave/inversion/fwi.hpp"
@@ -82,6 +83,7 @@ pwave::FwiConfig make_config(const Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  pwave::backend::request_huge_pages(argv);  // first: may re-execute the program
   pwave::parallel::Environment mpi(argc, argv);
   pwave::parallel::Communicator world;
   Kokkos::ScopeGuard kokkos(argc, argv);

@@ -37,6 +37,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/host_pages.hpp"
 #include "int_list.hpp"
 #include "pwave/acquisition/wavelet.hpp"
 #include "pwave/core/types.hpp"
@@ -330,6 +331,7 @@ int run(const Options& o) {
       pwave::ExecSpace::name(), o.nt, o.cpml, o.free_surface ? " (free surface on top)" : "",
       o.reps, o.interior_3d == pwave::Interior3D::z_march ? "z_march" : "cells", o.wavefront_steps,
       o.storage.c_str(), o.stride, pwave::to_string(o.compression));
+  std::printf("# host huge pages: %s\n", pwave::backend::huge_pages_status().c_str());
   std::printf(
       "# STREAM copy: %.2f GB/s -> roofline %.3f Gcell/s at %d B/update (constant density)\n",
       bw * 1e-9, bw / (4.0 * sizeof(T)) * 1e-9, int(4 * sizeof(T)));
@@ -407,6 +409,7 @@ int run(const Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  pwave::backend::request_huge_pages(argv);  // first: may re-execute the program
   Kokkos::ScopeGuard kokkos(argc, argv);
   const Options o = parse(argc, argv);
   return o.precision == "float64" ? run<double>(o) : run<float>(o);

@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/host_pages.hpp"
 #include "int_list.hpp"
 #include "pwave/physics/acoustic/kernels.hpp"
 #include "stream_copy.hpp"
@@ -160,6 +161,7 @@ class Sweeps {
 }  // namespace
 
 int main(int argc, char** argv) {
+  pwave::backend::request_huge_pages(argv);  // first: may re-execute the program
   Kokkos::ScopeGuard kokkos(argc, argv);
   const Options o = parse(argc, argv);
   double copy = 1e30;

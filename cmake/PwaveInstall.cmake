@@ -19,6 +19,7 @@ install(FILES "${PROJECT_BINARY_DIR}/src/pwave/generated/pwave/core/version.hpp"
         DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/pwave/core")
 install(FILES "${PROJECT_SOURCE_DIR}/backends/launch.hpp" "${PROJECT_SOURCE_DIR}/backends/host_vector.hpp"
               "${PROJECT_SOURCE_DIR}/backends/wavefront.hpp"
+              "${PROJECT_SOURCE_DIR}/backends/host_pages.hpp"
         DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/backends")
 install(PROGRAMS "${PROJECT_SOURCE_DIR}/tools/pwave-plot" DESTINATION "${CMAKE_INSTALL_BINDIR}")
 

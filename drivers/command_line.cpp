@@ -3,6 +3,7 @@
 #include <Kokkos_Core.hpp>
 #include <cstdlib>
 
+#include "backends/host_pages.hpp"
 #include "pwave/core/error.hpp"
 #include "pwave/core/version.hpp"
 
@@ -131,7 +132,8 @@ std::string help_text() {
 
 std::string version_text() {
   return std::string("pwave ") + version + "\nKokkos " + kokkos_version + ", " + kokkos_flavour +
-         "\ndefault execution space: " + Kokkos::DefaultExecutionSpace::name() + "\n";
+         "\ndefault execution space: " + Kokkos::DefaultExecutionSpace::name() +
+         "\nhost huge pages: " + backend::huge_pages_status() + "\n";
 }
 
 }  // namespace pwave::cli

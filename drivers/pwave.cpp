@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "backends/host_pages.hpp"
 #include "command_line.hpp"
 #include "commands.hpp"
 #include "mpi_context.hpp"
@@ -31,6 +32,8 @@ int report(const char* what, int code) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Before anything else: may re-execute pwave with huge pages for its host arrays.
+  pwave::backend::request_huge_pages(argv);
   // MPI first (finalised last, after Kokkos), so that the error paths below can still use it;
   // only under an MPI launcher: started alone, pwave is one rank without MPI. An Open MPI 4
   // singleton forks a daemon, and two starting together can fail in MPI_Init (a race on the

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "backends/host_pages.hpp"
 #include "pwave/acquisition/wavelet.hpp"
 #include "pwave/core/version.hpp"
 #include "pwave/propagation/forward.hpp"
@@ -44,6 +45,9 @@ pwave::ForwardProblem make_problem(double vp) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Optional, first thing: huge pages for the host arrays (may re-execute the program; see
+  // backends/host_pages.hpp). Setting GLIBC_TUNABLES=glibc.malloc.hugetlb=1 does the same.
+  pwave::backend::request_huge_pages(argv);
   // Kokkos must be initialised before any pwave call and finalised after the last View is gone:
   // the guard outlives everything below. Threads/GPU come from KOKKOS_NUM_THREADS /
   // KOKKOS_DEVICE_ID or --kokkos-num-threads= / --kokkos-device-id= on the command line.

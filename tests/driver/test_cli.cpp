@@ -4,7 +4,14 @@
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
+#ifdef __GLIBC__
+#include <gnu/libc-version.h>
+#endif
+
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "cli_fixtures.hpp"
@@ -53,6 +60,34 @@ TEST(Cli, Version) {
   EXPECT_TRUE(contains(r.out, std::string("pwave ") + pwave::version)) << r.out;
   EXPECT_TRUE(contains(r.out, std::string("Kokkos ") + pwave::kokkos_version)) << r.out;
   EXPECT_TRUE(contains(r.out, pwave::kokkos_flavour)) << r.out;
+}
+
+// `pwave --version` says how its host arrays are paged. Where the kernel gives transparent huge
+// pages on request only (THP mode `madvise`) and glibc knows glibc.malloc.hugetlb, pwave has
+// re-executed itself with that tunable set (backends/host_pages.hpp): its status says so, and
+// PWAVE_HUGE_PAGES=0 keeps it from doing that.
+TEST(Cli, VersionSaysHowHostArraysArePaged) {
+  const auto dir = scratch_dir("huge_pages");
+  const Result on = pwave("--version", dir);
+  ASSERT_EQ(on.code, 0) << on.err;
+  EXPECT_TRUE(contains(on.out, "host huge pages: ")) << on.out;
+  setenv("PWAVE_HUGE_PAGES", "0", 1);
+  const Result off = pwave("--version", dir);
+  unsetenv("PWAVE_HUGE_PAGES");
+  ASSERT_EQ(off.code, 0) << off.err;
+  std::ifstream thp("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string mode;
+  std::getline(thp, mode);
+  bool tunable_known = false;
+#ifdef __GLIBC__
+  int major = 0, minor = 0;
+  std::sscanf(gnu_get_libc_version(), "%d.%d", &major, &minor);
+  tunable_known = major > 2 || (major == 2 && minor >= 35);
+#endif
+  if (contains(mode, "[madvise]") && tunable_known && !std::getenv("GLIBC_TUNABLES")) {
+    EXPECT_TRUE(contains(on.out, "host huge pages: on (glibc.malloc.hugetlb=1)")) << on.out;
+    EXPECT_TRUE(contains(off.out, "host huge pages: off (PWAVE_HUGE_PAGES)")) << off.out;
+  }
 }
 
 TEST(Cli, UsageErrorsExitWithTwo) {
