@@ -3,9 +3,8 @@
 // from 2R + 1 rows (2D) or planes (3D) of several arrays: with 4 KiB pages every one of those
 // rows or planes is its own page, the TLB holds too few of them, and each miss is a page walk
 // (two-level under a virtual machine). Backed by 2 MiB pages, a 200^3 float32 field is 16
-// pages. Measured on a 2-vCPU KVM guest (bench/README.md, "Huge pages"): the 3D acoustic
-// forward with CPML and the 2D acoustic forward about 1.25x faster, the 3D elastic forward
-// about 1.5x.
+// pages. Measured on a 2-vCPU KVM guest (bench/README.md, "Huge pages"): forward runs 1.1-1.4x
+// faster (the 3D elastic one 1.4x), gradients 5-15 %, a memory copy 1.25x.
 //
 // Linux gives huge pages to every anonymous mapping when its THP mode is `always` (the default
 // of many HPC distributions), and only to ranges a process advises when it is `madvise` (e.g.
