@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <string>
 
+#include "backends/host_pages.hpp"
 #include "commands.hpp"
 #include "mpi_context.hpp"
 #include "pwave/core/error.hpp"
@@ -91,7 +92,7 @@ int run_command(const CommandLine& cl) {
   log::open_file((dir / "pwave.log").string());
   try {
     log::info(std::string("pwave ") + version + ", Kokkos " + kokkos_version + " (" +
-              ExecSpace::name() + ")");
+              ExecSpace::name() + "), host huge pages " + backend::huge_pages_status());
     std::string command = "deck " + deck.path + " (task " + deck.task + ")";
     for (const std::string& s : cl.sets) command += " --set '" + s + "'";
     if (cl.resume) command += " --resume";
