@@ -411,10 +411,10 @@ struct ReverseStepBox {
     rebuild(s, iz, iy, ix);
     adjoint(s, iz, iy, ix);
   }
-  /// Host path (2D): rows [iz, iz + n).
+  /// Host path (2D): rows [iz, iz + n), both updates in one pass (the imaging's G^{n+1} is the
+  /// adjoint step's current field: InteriorStep::rows_reverse_and_adjoint).
   void rows(int s, int iz, int n, int x0, int x1) const {
-    rebuild_rows.rows_imaging(s, iz, n, x0, x1, rebuild.g, rebuild.acc);
-    adjoint.rows(s, iz, n, x0, x1);
+    rebuild_rows.rows_reverse_and_adjoint(s, iz, n, x0, x1, adjoint, rebuild.acc);
   }
   /// Host path (3D): the x lines (iz + r, iy), r < n.
   void lines(int s, int iz, int n, int iy, int x0, int x1) const {

@@ -189,6 +189,10 @@ struct InteriorStep {
   /// line loaded are still in L1/L2. Measured (AVX-512, 160^3, order 8): 1.23 Gcell/s with 4,
   /// 1.10-1.21 with 2, 3, 5 or 6, 0.98 with 8, 0.60 with 16; order 4 and 100^3 within 8 %.
   static constexpr int block_lines = 4;
+  /// Rows rows_reverse_and_adjoint() updates together (two fields' z columns in registers).
+  /// Measured (AVX-512, 2D 2000^2 order 8, boundary gradient): 4 as fast as 8 or faster.
+  static constexpr int pair_rows = 4;
+  static_assert(block_rows % pair_rows == 0, "block_rows is a multiple of pair_rows");
   Field<T> u_next;  // holds u^{n-1} on entry
   Field<T> u_cur;
   GridView<T> v2dt2;
@@ -266,6 +270,28 @@ struct InteriorStep {
 
   /// Host path for one row (launch.hpp's generic row interface).
   void row(int s, int iz, int x0, int x1) const { rows(s, iz, 1, x0, x1); }
+
+  /// rows_imaging() with `adjoint.u_cur` as its g (the reversed step of the boundary storage
+  /// and its imaging term) and adjoint.rows() (this update on the adjoint fields), in one pass
+  /// over rows [iz, iz + n): each vector of v^2 dt^2 and of G^{n+1} is loaded once for both.
+  /// Neither update reads what the other writes; every cell gets the bits of the two calls.
+  void rows_reverse_and_adjoint(int s, int iz, int n, int x0, int x1, const InteriorStep& adjoint,
+                                const Field<T>& acc) const {
+#ifdef PWAVE_HOST_VECTOR_EXT
+    if (n == block_rows && x1 - x0 >= W) {
+      const long zs = long(u_cur.stride(1)), vs = long(v2dt2.stride(0));
+      for (int z = iz; z < iz + n; z += pair_rows) {
+        const Pair p{&adjoint.u_cur(s, z + halo, halo), &adjoint.u_next(s, z + halo, halo),
+                     &acc(s, z, 0)};
+        pair_block<pair_rows>(&u_cur(s, z + halo, halo), &u_next(s, z + halo, halo), &v2dt2(z, 0),
+                              zs, vs, x0, x1, p);
+      }
+      return;
+    }
+#endif
+    rows_imaging(s, iz, n, x0, x1, adjoint.u_cur, acc);
+    adjoint.rows(s, iz, n, x0, x1);
+  }
 
  private:
   template <bool Image>
@@ -449,6 +475,90 @@ struct InteriorStep {
     if (xe < x1) vec<NR, true, Image>(k, uc, un, vv, zs, ys, vs, x1 - W, xe - (x1 - W), W, im);
   }
 
+  /// The Laplacian (laplacian_of's order) of the W cells at `u`, given the vectors of their z
+  /// column from R above to R below (`col`, loaded once per block of rows). `ys`: 3D only.
+  PWAVE_HOST_INLINE static V row_laplacian(const Coef& k, const V* col, const T* u, long ys) {
+    using H = host::Vec<T>;
+    V lap = k.c0 * col[R];
+    PWAVE_UNROLL
+    for (int j = 1; j <= R; ++j) {
+      lap += k.cz[j] * (col[R + j] + col[R - j]) + k.cx[j] * (H::load(u + j) + H::load(u - j));
+      if constexpr (Dim == 3) lap += k.cy[j] * (H::load(u + j * ys) + H::load(u - j * ys));
+    }
+    return lap;
+  }
+
+  /// What rows_reverse_and_adjoint() adds to a block of the reversed step: the adjoint fields
+  /// G^{n+1} (read; also the imaging's g) and G^{n+2} (overwritten by G^n) and the imaging
+  /// accumulator, at (shot, first row, grid column 0) as in Imaging.
+  struct Pair {
+    const T* gc;
+    T* gn;
+    T* acc;
+  };
+
+  /// block<NR, true>() (the reversed step with its imaging, on this functor's fields) and
+  /// block<NR, false>() on the adjoint fields of `p`, over the same vectors.
+  template <int NR>
+  void pair_block(const T* uc, T* un, const T* vv, long zs, long vs, int x0, int x1,
+                  const Pair& p) const {
+    const Coef k(c);
+    const int mis = int((reinterpret_cast<std::uintptr_t>(uc + x0) / sizeof(T)) % W);
+    const int xa = mis ? std::min(x0 + (W - mis), x1 - W) : x0;
+    const int xe = xa + (x1 - xa) / W * W;
+    if (xa > x0) pair_vec<NR, true>(k, uc, un, vv, zs, vs, x0, 0, xa - x0, p);
+    for (int ix = xa; ix < xe; ix += W) {
+      const int px = std::min(ix + prefetch_ahead * W, x1 - W);
+      PWAVE_UNROLL
+      for (int r = 0; r < NR; ++r) {
+        __builtin_prefetch(uc + (R + r) * zs + px, 0, 3);
+        __builtin_prefetch(p.gc + (R + r) * zs + px, 0, 3);
+        __builtin_prefetch(un + r * zs + px, 1, 3);
+        __builtin_prefetch(p.gn + r * zs + px, 1, 3);
+        __builtin_prefetch(vv + r * vs + px, 0, 3);
+        __builtin_prefetch(p.acc + r * vs + px, 1, 3);
+      }
+      pair_vec<NR, false>(k, uc, un, vv, zs, vs, ix, 0, W, p);
+    }
+    if (xe < x1) pair_vec<NR, true>(k, uc, un, vv, zs, vs, x1 - W, xe - (x1 - W), W, p);
+  }
+
+  /// Cells [ix, ix + W) of NR rows of both updates (pair_block()); with Partial, stores lanes
+  /// [lo, hi) only. The arithmetic of vec<NR, Partial, true> on u and vec<NR, Partial, false>
+  /// on G, cell by cell.
+  template <int NR, bool Partial>
+  PWAVE_HOST_INLINE void pair_vec(const Coef& k, const T* PWAVE_RESTRICT uc, T* PWAVE_RESTRICT un,
+                                  const T* PWAVE_RESTRICT vv, long zs, long vs, int ix, int lo,
+                                  int hi, const Pair& p) const {
+    using H = host::Vec<T>;
+    const T* PWAVE_RESTRICT gc = p.gc;
+    T* PWAVE_RESTRICT gn = p.gn;
+    T* PWAVE_RESTRICT acc = p.acc;
+    V cu[NR + 2 * R], cg[NR + 2 * R];
+    PWAVE_UNROLL
+    for (int q = 0; q < NR + 2 * R; ++q) {
+      cu[q] = H::load(uc + (q - R) * zs + ix);
+      cg[q] = H::load(gc + (q - R) * zs + ix);
+    }
+    const auto put = [lo, hi](T* o, const V& old, const V& v) {
+      H::store(o, Partial ? H::lanes_from(hi, old, H::lanes_from(lo, v, old)) : v);
+    };
+    PWAVE_UNROLL
+    for (int r = 0; r < NR; ++r) {
+      const V w = H::load(vv + r * vs + ix);
+      const V wlap = w * row_laplacian(k, cu + r, uc + r * zs + ix, 0);
+      T* ou = un + r * zs + ix;
+      const V old_u = H::load(ou);
+      put(ou, old_u, k.two * cu[r + R] - old_u + wlap);
+      T* a = acc + r * vs + ix;
+      const V before = H::load(a);
+      put(a, before, before + cg[r + R] * wlap);
+      T* og = gn + r * zs + ix;
+      const V old_g = H::load(og);
+      put(og, old_g, k.two * cg[r + R] - old_g + w * row_laplacian(k, cg + r, gc + r * zs + ix, 0));
+    }
+  }
+
   /// Cells [ix, ix + W) of NR rows (3D: NR lines of successive depths); with Partial, stores
   /// lanes [lo, hi) only. `ys` is the stride of a y step (3D only). With Image, also adds
   /// g w D2 u into acc.
@@ -462,14 +572,7 @@ struct InteriorStep {
     for (int q = 0; q < NR + 2 * R; ++q) col[q] = H::load(uc + (q - R) * zs + ix);
     PWAVE_UNROLL
     for (int r = 0; r < NR; ++r) {
-      const T* ur = uc + r * zs + ix;
-      V lap = k.c0 * col[r + R];
-      PWAVE_UNROLL
-      for (int j = 1; j <= R; ++j) {
-        lap += k.cz[j] * (col[r + R + j] + col[r + R - j]) +
-               k.cx[j] * (H::load(ur + j) + H::load(ur - j));
-        if constexpr (Dim == 3) lap += k.cy[j] * (H::load(ur + j * ys) + H::load(ur - j * ys));
-      }
+      const V lap = row_laplacian(k, col + r, uc + r * zs + ix, ys);
       T* o = un + r * zs + ix;
       const V old = H::load(o);
       const V wlap = H::load(vv + r * vs + ix) * lap;
