@@ -3,16 +3,21 @@
 // group) once and each after what it reads, and a 2D constant-density forward run of several
 // steps per sweep gives the traces of the step-by-step run bit for bit (CPML on every side or a
 // free surface, sources and receivers between grid points, in the strips and across groups,
-// orders 2 to 8, float and double, NaN checks due within sweeps).
+// orders 2 to 8, float and double, NaN checks due within sweeps); a `boundary` gradient, whose
+// forward run sweeps too and keeps each group's frame as it goes, is the step-by-step gradient
+// bit for bit.
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "backends/wavefront.hpp"
 #include "pwave/propagation/forward.hpp"
+#include "pwave/propagation/gradient.hpp"
 #include "support/problems.hpp"
 
 namespace pwave {
@@ -129,6 +134,45 @@ TEST(Wavefront, ForwardTracesEqualTheStepByStepRunBitwise) {
   expect_same_traces<double>(4, true, 16, 50);
   expect_same_traces<float>(2, false, 3, 1000);
   expect_same_traces<float>(6, true, 2, 9);
+}
+
+template <class T>
+void expect_same_gradient(int order, bool free_surface, int levels) {
+  ForwardProblem stepwise = varied_problem(order, free_surface, 120);
+  stepwise.wavefront_steps = 1;
+  ForwardProblem swept = stepwise;
+  swept.wavefront_steps = levels;
+  ForwardProblem true_model = stepwise;  // observed data: a slower patch
+  for (int iz = 30; iz < 45; ++iz)
+    for (int ix = 20; ix < 40; ++ix) true_model.model.vp[std::size_t(iz) * 63 + ix] *= 0.95;
+  const HostArray3<T> observed = forward_model<T>(true_model);
+  const GradientResult<T> a = misfit_gradient<T>(stepwise, observed, Storage::boundary);
+  const GradientResult<T> b = misfit_gradient<T>(swept, observed, Storage::boundary);
+  const std::string what = "order " + std::to_string(order) +
+                           (free_surface ? ", free surface, " : ", ") + std::to_string(levels) +
+                           " steps per sweep";
+  EXPECT_EQ(std::memcmp(&a.misfit, &b.misfit, sizeof(double)), 0) << what;
+  const auto count_differences = [](const auto& x, const auto& y) {
+    long differ = 0;
+    for (std::size_t i = 0; i < x.size(); ++i)
+      if (std::memcmp(&x.data()[i], &y.data()[i], sizeof(T)) != 0) ++differ;
+    return differ;
+  };
+  ASSERT_EQ(a.synthetic.size(), b.synthetic.size());
+  ASSERT_EQ(a.gradient.size(), b.gradient.size());
+  double peak = 0;
+  for (std::size_t i = 0; i < a.gradient.size(); ++i)
+    peak = std::max(peak, std::abs(double(a.gradient.data()[i])));
+  ASSERT_GT(peak, 0.0) << what;
+  EXPECT_EQ(count_differences(a.synthetic, b.synthetic), 0) << "traces, " << what;
+  EXPECT_EQ(count_differences(a.gradient, b.gradient), 0) << "gradient, " << what;
+}
+
+TEST(Wavefront, BoundaryGradientEqualsTheStepByStepRunBitwise) {
+  expect_same_gradient<float>(8, false, 8);
+  expect_same_gradient<float>(8, true, 5);
+  expect_same_gradient<double>(4, true, 16);
+  expect_same_gradient<double>(2, false, 3);
 }
 
 }  // namespace

@@ -156,22 +156,33 @@ void AcousticPropagator<T>::forward_impl(int count, const Traces<T>& traces,
   };
   using StepsOf = Forward<Physics, Order, Dim>;
   if constexpr (StepsOf::sweeps && backend::runs_wavefronts<ExecSpace>()) {
-    // A run that keeps nothing: several steps per sweep down each shot's grid, when there are
-    // shots enough for every thread (one shot's wavefront runs on one thread). A NaN check
+    // A run that keeps nothing or a `boundary` history: several steps per sweep down each
+    // shot's grid, when there are shots enough for every thread (one shot's wavefront runs on
+    // one thread); the frame of each group's rows kept as the sweep reaches them. A NaN check
     // due within a sweep looks at the state after it.
+    const auto* frames = history.template get_if<FrameHistory<T>>();
     if (!recompute && problem_.wavefront_steps > 1 && count >= int(exec.concurrency()) &&
-        history.empty()) {
+        (history.empty() || frames)) {
       const typename StepsOf::Wavefront wavefront = forward.wavefront(count);
       const int check = problem_.check_interval;
-      sweep_loop(
-          problem_.wavefront_steps, n_begin, n_end,
-          [&](int p, int n, int m) { forward.sweep(exec, count, p, n, m, wavefront); },
-          [&](int before, int done) {
-            if (check > 0 && done / check > before / check) {
-              check_finite(forward.current((done - n_begin) & 1), count, done);
-            }
-            if (progress) progress(steps_before + done, steps_total);
-          });
+      const auto sweeps = [&](const auto& keep_rows) {
+        sweep_loop(
+            problem_.wavefront_steps, n_begin, n_end,
+            [&](int p, int n, int m) { forward.sweep(exec, count, p, n, m, wavefront, keep_rows); },
+            [&](int before, int done) {
+              if (check > 0 && done / check > before / check) {
+                check_finite(forward.current((done - n_begin) & 1), count, done);
+              }
+              if (progress) progress(steps_before + done, steps_total);
+            });
+      };
+      if (frames) {
+        const KeepFrames<T> keep(*frames, steps, frame_region(), count);
+        sweeps([&](int s, int q, int n, int z0, int z1) { keep.before_rows(q, s, n, z0, z1); });
+        keep.finish(exec, (n_end - n_begin) & 1, n_end);
+      } else {
+        sweeps([](int, int, int, int, int) {});
+      }
       st_ = forward.fields((n_end - n_begin) & 1);
       exec.fence();
       return;

@@ -57,14 +57,19 @@ class AcousticPropagator<T>::ConstantDensityForward : public PressureForward {
   /// Steps [n, n + m) (step n of parity p) of shots [0, count) as one host wavefront per shot
   /// (backends/wavefront.hpp): each group of rows of each step gets the updates step() gives
   /// it (the same units of for_each_frame_cell), and its receivers, source taps and free surface
-  /// as record(), inject() and free_surface() do; the same values, bit for bit.
-  void sweep(const ExecSpace& exec, int count, int p, int n, int m, const Wavefront& w) const {
+  /// as record(), inject() and free_surface() do; the same values, bit for bit. Before a group's
+  /// update, `keep_rows(s, q, step, z0, z1)`: what a history keeps of rows [z0, z1) of the
+  /// state the step starts from (parity q), which the sweep has finished and not yet overwritten.
+  template <class KeepRows>
+  void sweep(const ExecSpace& exec, int count, int p, int n, int m, const Wavefront& w,
+             const KeepRows& keep_rows) const {
     if constexpr (Dim == 2 && backend::runs_wavefronts<ExecSpace>()) {
       const backend::WavefrontGroups& g = w.groups;
       backend::for_each_shot_wavefront(
           "pwave::physics::acoustic::wavefront", exec, count, g.count(), m,
           [&](int s, int j, int i) {
             const int q = (p + j) & 1, step = n + j;
+            keep_rows(s, q, step, g.first_row(i), g.first_row(i + 1));
             this->points_before(w.points, s, i, q, step);
             for (int u = g.first[std::size_t(i)]; u < g.first[std::size_t(i) + 1]; ++u) {
               backend::host_frame_unit(g.units, s, u, interior_[q], side_[q], band_[q], corner_[q]);

@@ -163,6 +163,20 @@ struct FrameHistory {
   }
 };
 
+/// Host: f.segment(s, iz, iy, x0, x1, k0) for the frame cells of x line (iz, iy) of shot s, the
+/// whole line or its left and right strips, in the order they are stored.
+template <class F>
+void stored_segments_of_line(const FrameRegion& region, const F& f, int s, int iz, int iy) {
+  if (region.whole_line(iz, iy)) {
+    f.segment(s, iz, iy, 0, region.nx, region.index(iz, iy, 0));
+    return;
+  }
+  if (region.x_lo > 0) f.segment(s, iz, iy, 0, region.x_lo, region.index(iz, iy, 0));
+  if (region.x_hi < region.nx) {
+    f.segment(s, iz, iy, region.x_hi, region.nx, region.index(iz, iy, region.x_hi));
+  }
+}
+
 /// Calls f(s, k) for every shot s in [0, ns) and frame cell k. GPUs launch it cell by cell;
 /// host backends call f.segment(s, iz, iy, x0, x1, k0) once per run of frame cells along an x
 /// line (cells [x0, x1) of line (iz, iy) are frame cells k0, k0 + 1, ...): the frame is stored
@@ -173,21 +187,11 @@ void for_each_stored_cell(const char* name, const Exec& exec, int ns, const Fram
   if (ns <= 0 || region.size() <= 0) return;
   if constexpr (backend::uses_row_paths<Exec>()) {
     const long lines = long(region.nz) * region.ny;
-    Kokkos::parallel_for(
-        name, Kokkos::RangePolicy<Exec>(exec, 0, long(ns) * lines), [=](const long item) {
-          const int s = int(item / lines), iz = int(item % lines / region.ny);
-          const int iy = int(item % region.ny);
-          if (region.whole_line(iz, iy)) {
-            f.segment(s, iz, iy, 0, region.nx, region.index(iz, iy, 0));
-            return;
-          }
-          if (region.x_lo > 0) {
-            f.segment(s, iz, iy, 0, region.x_lo, region.index(iz, iy, 0));
-          }
-          if (region.x_hi < region.nx) {
-            f.segment(s, iz, iy, region.x_hi, region.nx, region.index(iz, iy, region.x_hi));
-          }
-        });
+    Kokkos::parallel_for(name, Kokkos::RangePolicy<Exec>(exec, 0, long(ns) * lines),
+                         [=](const long item) {
+                           const int s = int(item / lines), iz = int(item % lines / region.ny);
+                           stored_segments_of_line(region, f, s, iz, int(item % region.ny));
+                         });
   } else {
     using Policy = Kokkos::MDRangePolicy<Exec, Kokkos::Rank<2>, Kokkos::IndexType<long>>;
     Kokkos::parallel_for(
@@ -259,6 +263,15 @@ class StateFrames {
     launch("pwave::propagation::store_frame", exec, count, all_, n);
     history_.template copy_memory<false>(exec, memory_, n, count);
   }
+  /// Host wavefronts (one shot's on one thread): the frame cells of rows [z0, z1) of shot s
+  /// into slot n. For a state without memory variables kept whole (the acoustic equations').
+  void store_rows(int s, int n, int z0, int z1) const {
+    FrameFields<T, false> f = all_;
+    f.n = n;
+    for (int iz = z0; iz < z1; ++iz) {
+      for (int iy = 0; iy < region_.ny; ++iy) stored_segments_of_line(region_, f, s, iz, iy);
+    }
+  }
   /// The frames of fields [0, split) from slot n.
   void restore_leading(const ExecSpace& exec, int count, int n) const {
     launch("pwave::propagation::restore_frame", exec, count, leading_, n);
@@ -308,6 +321,10 @@ class KeepFrames {
   void before(const ExecSpace& exec, int p, int n) const { parity_[p].store(exec, count_, n); }
   void after(const ExecSpace&, int, int) const {}
   void finish(const ExecSpace& exec, int p, int n) const { parity_[p].store(exec, count_, n); }
+  /// Host wavefronts: before() for rows [z0, z1) of shot s, as the sweep reaches them.
+  void before_rows(int p, int s, int n, int z0, int z1) const {
+    parity_[p].store_rows(s, n, z0, z1);
+  }
 
  private:
   const StateFrames<T> parity_[2];
