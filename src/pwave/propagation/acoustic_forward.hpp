@@ -178,6 +178,10 @@ void AcousticPropagator<T>::forward_impl(int count, const Traces<T>& traces,
       };
       if (frames) {
         const KeepFrames<T> keep(*frames, steps, frame_region(), count);
+        if (!keep.keeps_by_rows()) {
+          throw RuntimeError(
+              "AcousticPropagator::forward: a sweeping run cannot keep memory variables whole");
+        }
         sweeps([&](int s, int q, int n, int z0, int z1) { keep.before_rows(q, s, n, z0, z1); });
         keep.finish(exec, (n_end - n_begin) & 1, n_end);
       } else {

@@ -308,7 +308,7 @@ class AcousticPropagator<T>::ConstantDensityBackward {
     const Field<T>& u_now = p == 0 ? st.u_prev : st.u_cur;
     const State& a = parity(p);
     return propagation::ReverseStepBox<T, Order, Dim>(
-        {u_next, u_now, a.g_cur, prop_.shot_grad_, a.v2dt2, coef_, st.halo, st.hy, st.ys, st.nx},
+        {u_next, u_now, {}, prop_.shot_grad_, a.v2dt2, coef_, st.halo, st.hy, st.ys, st.nx},
         physics::InteriorStep<T, Order, Dim>(a.as_forward(), coef_));
   }
 

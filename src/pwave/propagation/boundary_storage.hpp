@@ -263,8 +263,10 @@ class StateFrames {
     launch("pwave::propagation::store_frame", exec, count, all_, n);
     history_.template copy_memory<false>(exec, memory_, n, count);
   }
+  /// Whether store_rows() keeps everything store() keeps: no memory variables kept whole.
+  bool stores_by_rows() const { return memory_.empty(); }
   /// Host wavefronts (one shot's on one thread): the frame cells of rows [z0, z1) of shot s
-  /// into slot n. For a state without memory variables kept whole (the acoustic equations').
+  /// into slot n. Only for a state that stores_by_rows() (the acoustic equations').
   void store_rows(int s, int n, int z0, int z1) const {
     FrameFields<T, false> f = all_;
     f.n = n;
@@ -321,7 +323,10 @@ class KeepFrames {
   void before(const ExecSpace& exec, int p, int n) const { parity_[p].store(exec, count_, n); }
   void after(const ExecSpace&, int, int) const {}
   void finish(const ExecSpace& exec, int p, int n) const { parity_[p].store(exec, count_, n); }
-  /// Host wavefronts: before() for rows [z0, z1) of shot s, as the sweep reaches them.
+  /// Whether before_rows() can stand for before(): the state keeps no memory variables whole.
+  bool keeps_by_rows() const { return parity_[0].stores_by_rows() && parity_[1].stores_by_rows(); }
+  /// Host wavefronts: before() for rows [z0, z1) of shot s, as the sweep reaches them. Only
+  /// where keeps_by_rows().
   void before_rows(int p, int s, int n, int z0, int z1) const {
     parity_[p].store_rows(s, n, z0, z1);
   }
@@ -415,10 +420,14 @@ struct ReverseStepBox {
   Step adjoint;
   Step rebuild_rows;  ///< rebuild's update, for the host row/line paths
 
+  /// `r.g` is not read: the imaging's G^{n+1} is the adjoint step's current field, set here so
+  /// that the cell-wise and host paths cannot image with different fields.
   ReverseStepBox(const ReconstructImage<T, Order, Dim>& r, const Step& a)
       : rebuild(r),
         adjoint(a),
-        rebuild_rows(r.u_next, r.u_cur, r.w, r.c, r.halo, r.hy, r.ys, r.nx) {}
+        rebuild_rows(r.u_next, r.u_cur, r.w, r.c, r.halo, r.hy, r.ys, r.nx) {
+    rebuild.g = adjoint.u_cur;
+  }
 
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int ix) const {
     rebuild(s, iz, ix);
@@ -435,7 +444,7 @@ struct ReverseStepBox {
   }
   /// Host path (3D): the x lines (iz + r, iy), r < n.
   void lines(int s, int iz, int n, int iy, int x0, int x1) const {
-    rebuild_rows.lines_imaging(s, iz, n, iy, x0, x1, rebuild.g, rebuild.acc);
+    rebuild_rows.lines_imaging(s, iz, n, iy, x0, x1, adjoint.u_cur, rebuild.acc);
     adjoint.lines(s, iz, n, iy, x0, x1);
   }
 };

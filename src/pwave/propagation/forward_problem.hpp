@@ -41,8 +41,9 @@ struct ForwardProblem {
   int shot_batch = 0;                          ///< shots propagated together per launch; 0 = all
   int check_interval = 10;                     ///< steps between NaN/Inf checks of the wavefield
   Interior3D interior_3d = Interior3D::cells;  ///< the 3D interior launch (constant density)
-  /// Host backends, 2D constant-density forward runs that keep no history: steps per sweep
-  /// down the grid (backends/wavefront.hpp; execution.wavefront_steps); 1 = one step at a time.
+  /// Host backends, 2D constant-density forward runs that keep no history or keep `boundary`
+  /// frames: steps per sweep down the grid (backends/wavefront.hpp; execution.wavefront_steps);
+  /// 1 = one step at a time.
   int wavefront_steps = 32;
 };
 
