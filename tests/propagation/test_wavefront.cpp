@@ -4,8 +4,10 @@
 // steps per sweep gives the traces of the step-by-step run bit for bit (CPML on every side or a
 // free surface, sources and receivers between grid points, in the strips and across groups,
 // orders 2 to 8, float and double, NaN checks due within sweeps); a `boundary` gradient, whose
-// forward run sweeps too and keeps each group's frame as it goes, is the step-by-step gradient
-// bit for bit.
+// forward run sweeps too and keeps each group's frame as it goes, and whose backward run sweeps
+// up from the last step restoring them (the reversed step, the adjoint step with its CPML, the
+// residuals injected and the source term reversed group by group), is the step-by-step
+// gradient bit for bit.
 
 #include <gtest/gtest.h>
 

@@ -5,6 +5,7 @@
 // segment). What a step computes is the equation's Backward class. Included by the .cpp files
 // that define those classes, which instantiate it for their equation.
 
+#include "backends/wavefront.hpp"
 #include "pwave/core/error.hpp"
 #include "pwave/propagation/acoustic_propagator.hpp"
 #include "pwave/propagation/backward_loop.hpp"
@@ -42,6 +43,20 @@ void AcousticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
   };
   const auto no_segments = [](int, int, int) {};
   if (frames) {
+    if constexpr (Steps::sweeps && backend::runs_wavefronts<ExecSpace>()) {
+      // Several steps per sweep down each shot's grid, as the forward run that kept the frames,
+      // when there are shots enough for every thread (and no source adjoint is asked for).
+      if (problem_.wavefront_steps > 1 && count >= int(exec.concurrency()) &&
+          source_adjoint.extent(0) == 0) {
+        const typename Steps::Wavefront wavefront = steps.wavefront();
+        propagation::backward_sweep_loop(problem_.wavefront_steps, nt, [&](int p, int n, int m) {
+          steps.sweep(exec, p, n, m, wavefront, *frames);
+        });
+        steps.finish(exec, grad);
+        exec.fence();
+        return;
+      }
+    }
     backward_loop(nt, 0, no_segments, [&](int p, int n) {
       step_back(p, n, [&] { steps.rebuild_and_image(exec, p, n, *frames); });
     });

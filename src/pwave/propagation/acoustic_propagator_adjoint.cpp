@@ -2,13 +2,17 @@
 // of its forward step, with the imaging condition for dJ/d(v^2 dt^2); the loop that runs it is
 // acoustic_backward.hpp's, the entry points acoustic_propagator_backward.cpp.
 
+#include <algorithm>
+
 #include "backends/launch.hpp"
+#include "backends/wavefront.hpp"
 #include "backends/z_march.hpp"
 #include "pwave/core/error.hpp"
 #include "pwave/physics/acoustic/adjoint_x_strip_lines.hpp"
 #include "pwave/physics/point_sources.hpp"
 #include "pwave/propagation/acoustic_backward.hpp"
 #include "pwave/propagation/acoustic_propagator.hpp"
+#include "pwave/propagation/wavefront_points.hpp"
 
 namespace pwave {
 
@@ -91,6 +95,26 @@ struct RecordSourceAdjoint {
   }
 };
 
+/// Zeroes the frame cells (propagation::FrameRegion) of `fields` fields. Launched with
+/// for_each_stored_cell.
+template <class T>
+struct ZeroFrameCells {
+  Field<T> field[12];
+  int fields = 0;
+  propagation::FrameRegion region;
+  KOKKOS_INLINE_FUNCTION void operator()(int s, long k) const {
+    int iz, iy, ix;
+    region.cell(k, iz, iy, ix);
+    const int z = iz + region.halo, x = region.column(iy, ix);
+    for (int j = 0; j < fields; ++j) field[j](s, z, x) = T(0);
+  }
+  /// Host path: cells [x0, x1) of line (iz, iy), contiguous in every field.
+  void segment(int s, int iz, int iy, int x0, int x1, long) const {
+    const int z = iz + region.halo, x = region.column(iy, x0);
+    for (int j = 0; j < fields; ++j) std::fill_n(&field[j](s, z, x), x1 - x0, T(0));
+  }
+};
+
 /// grad_w += (sum over shots [0, count) of per_shot) / w^2 on [0, nz) x [0, nx), shots summed
 /// in order. A free function: nvcc rejects extended (KOKKOS_LAMBDA) lambdas in private member
 /// functions.
@@ -158,12 +182,8 @@ class AcousticPropagator<T>::ConstantDensityBackward {
                          const propagation::FrameHistory<T>& frames) const {
     const int R = prop_.st_.halo;
     const Field<T>& u_next = reverse_[p].rebuild.u_next;  // u^{n+1}, to become u^{n-1}
-    const Field<T>& u_now = reverse_[p].rebuild.u_cur;
-    const auto& st = parity(p);
-    propagation::for_each_stored_cell(
-        "pwave::propagation::frame_image_restore", exec, count_, region_,
-        propagation::FrameImageRestore<T>{frames.frames, u_next, u_now, st.g_cur, prop_.shot_grad_,
-                                          region_, n, R});
+    propagation::for_each_stored_cell("pwave::propagation::frame_image_restore", exec, count_,
+                                      region_, frame_image_restore(p, n, frames));
     // The box is the adjoint interior, so the whole adjoint step runs here with the box's
     // launch in the frame's sweep (adjoint_step() then has nothing left to do): on hosts the
     // strip cells beside the box join its work items, which have just loaded their z taps.
@@ -184,16 +204,81 @@ class AcousticPropagator<T>::ConstantDensityBackward {
     } else {
       adjoint_step_2d(exec, p, reverse_[p]);
     }
-    Kokkos::parallel_for(
-        "pwave::propagation::reconstruct_source", Kokkos::RangePolicy<ExecSpace>(exec, 0, count_),
-        propagation::ReconstructSource<T>{u_next, st.g_cur, prop_.shot_grad_, st.v2dt2,
-                                          prop_.taps_.sources(), prop_.scaled_wavelet_, region_, n,
-                                          R, 0});
+    Kokkos::parallel_for("pwave::propagation::reconstruct_source",
+                         Kokkos::RangePolicy<ExecSpace>(exec, 0, count_), reconstruct_source(p, n));
     if (FreeSurface) {
       Kokkos::parallel_for("pwave::physics::acoustic::free_surface",
                            Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>(
                                exec, {0, 0}, {count_, int(u_next.extent(2))}),
                            physics::FreeSurface<T>{u_next, R});
+    }
+  }
+
+  /// 2D: a FrameHistory's backward run sweeps as host wavefronts too (sweep()).
+  static constexpr bool sweeps = Dim == 2;
+  /// What a backward run's wavefronts need: the units of the backward step's frame (the box
+  /// and the region the history keeps) in groups of at least the stencil's reach, the source
+  /// taps and residual cells of each group, and the group after which the free surface
+  /// mirrors (-1: none).
+  struct Wavefront {
+    backend::WavefrontGroups groups;
+    propagation::WavefrontPoints<T> points;
+    int surface = -1;
+  };
+  Wavefront wavefront() const {
+    const backend::Frame frame = box_frame();
+    backend::WavefrontGroups groups = backend::wavefront_groups(
+        backend::frame_units<propagation::ReverseStepBox<T, Order, Dim>>(frame), prop_.st_.halo);
+    propagation::WavefrontPoints<T> points(prop_.taps_.sources(), prop_.taps_.receiver_cells(),
+                                           count_, groups);
+    // The mirrors read rows 1 .. halo below the surface (FreeSurface).
+    const int surface = FreeSurface ? groups.group_of(std::min(prop_.st_.halo, frame.nz - 1)) : -1;
+    return {std::move(groups), std::move(points), surface};
+  }
+  /// Backward steps n, n - 1, .., n - m + 1 (step n of parity p) with a FrameHistory, as one
+  /// host wavefront per shot (backends/wavefront.hpp): each group of rows of each step gets
+  /// what rebuild_and_image(), adjoint_step() and inject_residual() give it, in their order
+  /// (the frame restored with its imaging term; the box's reversed step with the adjoint step,
+  /// and the adjoint frame; the reversed source term; u's mirror; the residuals; G's mirror):
+  /// the same values, bit for bit. Every step reads the step before it at most a stencil's
+  /// reach away and keeps its other state cell-local (the adjoint memory variables are double
+  /// buffered like G), as the wavefronts require.
+  void sweep(const ExecSpace& exec, int p, int n, int m, const Wavefront& w,
+             const propagation::FrameHistory<T>& frames) const {
+    if constexpr (Dim == 2 && backend::runs_wavefronts<ExecSpace>()) {
+      const int R = prop_.st_.halo;
+      const propagation::FrameImageRestore<T> restore[2] = {frame_image_restore(0, n, frames),
+                                                            frame_image_restore(1, n, frames)};
+      const propagation::ReconstructSource<T> source[2] = {reconstruct_source(0, n),
+                                                           reconstruct_source(1, n)};
+      const backend::WavefrontGroups& g = w.groups;
+      backend::for_each_shot_wavefront(
+          "pwave::physics::acoustic::backward_wavefront", exec, count_, g.count(), m,
+          [&](int s, int j, int i) {
+            const int q = (p + j) & 1, step = n - j;
+            propagation::FrameImageRestore<T> frame = restore[q];
+            frame.n = step;
+            for (int iz = g.first_row(i); iz < g.first_row(i + 1); ++iz) {
+              propagation::stored_segments_of_line(region_, frame, s, iz, 0);
+            }
+            for (int u = g.first[std::size_t(i)]; u < g.first[std::size_t(i) + 1]; ++u) {
+              backend::host_frame_unit(g.units, s, u, reverse_[q], side_[q], band_[q], corner_[q]);
+            }
+            propagation::ReconstructSource<T> src = source[q];
+            src.n = step;
+            w.points.each_source_tap(s, i, [&](int k) { src.tap(s, k); });
+            const Field<T>& u_next = reverse_[q].rebuild.u_next;
+            const Field<T>& g_next = parity(q).g_prev;
+            if (i == w.surface) {
+              const physics::FreeSurface<T> mirror{u_next, R};
+              for (int x = 0; x < int(u_next.extent(2)); ++x) mirror(s, x);
+            }
+            w.points.each_residual_cell(s, i, [&](int c) { inject_[q](s, c, step); });
+            if (i == w.surface) {
+              const physics::FreeSurface<T> mirror{g_next, R};
+              for (int x = 0; x < int(g_next.extent(2)); ++x) mirror(s, x);
+            }
+          });
     }
   }
 
@@ -249,10 +334,8 @@ class AcousticPropagator<T>::ConstantDensityBackward {
   /// rows with its side cells while they are in cache).
   template <class Interior>
   void adjoint_step_2d(const ExecSpace& exec, int p, const Interior& interior) const {
-    const backend::Frame frame{prop_.st_.nz, prop_.st_.nx, region_.z_lo,
-                               region_.z_hi, region_.x_lo, region_.x_hi};
-    backend::for_each_frame_cell("pwave::physics::acoustic::adjoint_step", exec, count_, frame,
-                                 interior, side_[p], band_[p], corner_[p]);
+    backend::for_each_frame_cell("pwave::physics::acoustic::adjoint_step", exec, count_,
+                                 box_frame(), interior, side_[p], band_[p], corner_[p]);
   }
 
   /// The residuals of step n injected into G^n, and the free surface's S with its mirror.
@@ -282,13 +365,20 @@ class AcousticPropagator<T>::ConstantDensityBackward {
  private:
   using State = physics::AcousticAdjointState<T>;
   const State& parity(int p) const { return p == 0 ? even_ : odd_; }
+  /// G, the imaging sums and the adjoint memory variables zeroed for a run. The memory
+  /// variables only on the frame (FrameRegion): the backward step writes them nowhere else, so
+  /// the box keeps the zeros of their allocation.
   static State zeroed(AcousticPropagator& prop) {
     auto& a = prop.adj_;
-    for (auto* f : {&a.g_prev, &a.g_cur, &a.psi_x, &a.psi_x_next, &a.zeta_x, &a.zeta_x_next,
-                    &a.psi_z, &a.psi_z_next, &a.zeta_z, &a.zeta_z_next, &a.psi_y, &a.psi_y_next,
-                    &a.zeta_y, &a.zeta_y_next, &prop.shot_grad_}) {
-      Kokkos::deep_copy(*f, T(0));
-    }
+    for (auto* f : {&a.g_prev, &a.g_cur, &prop.shot_grad_}) Kokkos::deep_copy(*f, T(0));
+    ZeroFrameCells<T> memory{
+        {a.psi_x, a.psi_x_next, a.zeta_x, a.zeta_x_next, a.psi_z, a.psi_z_next, a.zeta_z,
+         a.zeta_z_next, a.psi_y, a.psi_y_next, a.zeta_y, a.zeta_y_next},
+        0,
+        prop.frame_region()};
+    memory.fields = prop.problem_.model.grid.is_3d() ? 12 : 8;  // 2D: no y variables
+    propagation::for_each_stored_cell("pwave::physics::acoustic::zero_adjoint_memory", ExecSpace(),
+                                      int(a.psi_x.extent(0)), memory.region, memory);
     return a;
   }
   static State swapped(const State& even) {
@@ -301,6 +391,36 @@ class AcousticPropagator<T>::ConstantDensityBackward {
     std::swap(odd.psi_y, odd.psi_y_next);
     std::swap(odd.zeta_y, odd.zeta_y_next);
     return odd;
+  }
+  /// The 2D adjoint step's frame: the box where no stencil reaches a strip, and around it.
+  backend::Frame box_frame() const {
+    return {prop_.st_.nz, prop_.st_.nx, region_.z_lo, region_.z_hi, region_.x_lo, region_.x_hi};
+  }
+  /// Backward step n's frame restore with its imaging term (parity p's fields).
+  propagation::FrameImageRestore<T> frame_image_restore(
+      int p, int n, const propagation::FrameHistory<T>& frames) const {
+    return {frames.frames,
+            reverse_[p].rebuild.u_next,
+            reverse_[p].rebuild.u_cur,
+            parity(p).g_cur,
+            prop_.shot_grad_,
+            region_,
+            n,
+            prop_.st_.halo};
+  }
+  /// Backward step n's reversed source term in the box, with its imaging term.
+  propagation::ReconstructSource<T> reconstruct_source(int p, int n) const {
+    const State& st = parity(p);
+    return {reverse_[p].rebuild.u_next,
+            st.g_cur,
+            prop_.shot_grad_,
+            st.v2dt2,
+            prop_.taps_.sources(),
+            prop_.scaled_wavelet_,
+            region_,
+            n,
+            prop_.st_.halo,
+            0};
   }
   propagation::ReverseStepBox<T, Order, Dim> reverse_step(int p) const {
     const auto& st = prop_.st_;

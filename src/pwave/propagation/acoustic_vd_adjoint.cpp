@@ -96,6 +96,7 @@ template <int Order, bool FreeSurface, int Dim>
 class AcousticPropagator<T>::VariableDensityBackward {
  public:
   static constexpr bool images_differences = false;
+  static constexpr bool sweeps = false;  ///< its backward run steps one step at a time
 
   VariableDensityBackward(AcousticPropagator& prop, int count, const Traces<T>& residual,
                           const SourceAdjoint& source_adjoint, bool boundary)

@@ -25,4 +25,17 @@ void backward_loop(int nt, int interval, const Recompute& recompute, const StepB
   }
 }
 
+/// Steps n = nt - 1 .. 0 as backward_loop (no segments) in sweeps of at most `levels` steps
+/// and near-equal length (host wavefronts): `sweep(p, n, m)` runs steps n, n - 1, ..,
+/// n - m + 1, step n of parity p.
+template <class Sweep>
+void backward_sweep_loop(int levels, int nt, const Sweep& sweep) {
+  const int sweeps = (nt + levels - 1) / levels, most = (nt + sweeps - 1) / sweeps;
+  for (int n = nt - 1; n >= 0;) {
+    const int m = n + 1 < most ? n + 1 : most;
+    sweep((nt - 1 - n) & 1, n, m);
+    n -= m;
+  }
+}
+
 }  // namespace pwave::propagation

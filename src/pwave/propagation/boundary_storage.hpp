@@ -460,15 +460,17 @@ struct ReconstructSource {
   FrameRegion region;
   int n, halo, first_shot;
   KOKKOS_INLINE_FUNCTION void operator()(int s) const {
+    for (int k = 0; k < source.taps(); ++k) tap(s, k);
+  }
+  /// Tap k of shot s (host wavefronts: the taps of each group of rows as the sweep reaches it).
+  KOKKOS_INLINE_FUNCTION void tap(int s, int k) const {
     const physics::ColumnMap column{region.nx, region.hy, region.ys, halo};
-    for (int k = 0; k < source.taps(); ++k) {
-      const physics::GridTap<T> t = source.at(first_shot + s, 0, k, column);
-      const int iy = t.q / region.nx, ix = t.q % region.nx;
-      if (t.h == T(0) || !region.inside_box(t.iz, iy, ix)) continue;
-      const T wf = w(t.iz, t.q) * wavelet(first_shot + s, n) * t.h;
-      u_next(s, t.z, t.x) += wf;
-      acc(s, t.iz, t.q) += g(s, t.z, t.x) * wf;
-    }
+    const physics::GridTap<T> t = source.at(first_shot + s, 0, k, column);
+    const int iy = t.q / region.nx, ix = t.q % region.nx;
+    if (t.h == T(0) || !region.inside_box(t.iz, iy, ix)) return;
+    const T wf = w(t.iz, t.q) * wavelet(first_shot + s, n) * t.h;
+    u_next(s, t.z, t.x) += wf;
+    acc(s, t.iz, t.q) += g(s, t.z, t.x) * wf;
   }
 };
 

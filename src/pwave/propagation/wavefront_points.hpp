@@ -41,25 +41,45 @@ class WavefrontPoints {
                   int count, const backend::WavefrontGroups& groups)
       : groups_(groups.count()) {
     const auto rc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), receivers.cell);
-    const auto sc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), sources.cell);
-    std::vector<std::vector<int>> rec(std::size_t(count) * groups_), src(rec.size());
+    std::vector<std::vector<int>> rec(std::size_t(count) * groups_);
     for (int s = 0; s < count; ++s) {
       for (int r = 0; r < int(rc.extent(1)); ++r) {
         int last = 0;
         for (int k = 0; k < int(rc.extent(2)); ++k) last = std::max(last, rc(s, r, k, 0));
         rec[std::size_t(s) * groups_ + groups.group_of(last)].push_back(r);
       }
-      for (int k = 0; k < int(sc.extent(2)); ++k) {
-        src[std::size_t(s) * groups_ + groups.group_of(sc(s, 0, k, 0))].push_back(k);
-      }
     }
     flatten(rec, receivers_start_, receivers_);
-    flatten(src, sources_start_, sources_);
+    table_sources(sources, count, groups);
+  }
+  /// A backward run's: the source taps as above (the reversed step's source term), and each
+  /// cell of the residuals' injection into G^n (`residual_cells`, CellTaps) after step n's
+  /// update of the group holding it, before the next step reads it.
+  WavefrontPoints(const physics::PointTaps<T>& sources, const physics::CellTaps<T>& residual_cells,
+                  int count, const backend::WavefrontGroups& groups)
+      : groups_(groups.count()) {
+    const auto cell = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), residual_cells.cell);
+    const auto start =
+        Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), residual_cells.start);
+    std::vector<std::vector<int>> res(std::size_t(count) * groups_);
+    for (int s = 0; s < count; ++s) {
+      for (int c = 0; c < int(cell.extent(1)); ++c) {
+        if (start(s, c) == start(s, c + 1)) continue;  // no contributions
+        res[std::size_t(s) * groups_ + groups.group_of(cell(s, c, 0))].push_back(c);
+      }
+    }
+    flatten(res, receivers_start_, receivers_);
+    table_sources(sources, count, groups);
   }
 
   /// f(r) for each receiver recorded before group i of shot s, in ascending order.
   template <class F>
   void each_receiver(int s, int i, F&& f) const {
+    each(receivers_start_, receivers_, s, i, f);
+  }
+  /// f(c) for each residual cell injected after group i of shot s (a backward run's table).
+  template <class F>
+  void each_residual_cell(int s, int i, F&& f) const {
     each(receivers_start_, receivers_, s, i, f);
   }
   /// f(k) for each source tap injected after group i of shot s, in ascending order.
@@ -69,6 +89,17 @@ class WavefrontPoints {
   }
 
  private:
+  void table_sources(const physics::PointTaps<T>& sources, int count,
+                     const backend::WavefrontGroups& groups) {
+    const auto sc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), sources.cell);
+    std::vector<std::vector<int>> src(std::size_t(count) * groups_);
+    for (int s = 0; s < count; ++s) {
+      for (int k = 0; k < int(sc.extent(2)); ++k) {
+        src[std::size_t(s) * groups_ + groups.group_of(sc(s, 0, k, 0))].push_back(k);
+      }
+    }
+    flatten(src, sources_start_, sources_);
+  }
   static void flatten(const std::vector<std::vector<int>>& lists, std::vector<int>& start,
                       std::vector<int>& items) {
     start.assign(1, 0);
@@ -85,6 +116,7 @@ class WavefrontPoints {
   }
 
   std::size_t groups_;
+  /// Forward runs: receivers by the group they record before; backward runs: residual cells.
   std::vector<int> receivers_start_, receivers_, sources_start_, sources_;
 };
 
