@@ -262,10 +262,7 @@ void AcousticPropagator<T>::store_snapshot(const ExecSpace& exec, int count, con
     backend::for_each_cell_3d("pwave::propagation::store", exec, count,
                               backend::Box{0, st_.nz, 0, st_.ny, 0, st_.nx}, f);
   } else {
-    Kokkos::parallel_for(
-        "pwave::propagation::store",
-        Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>(exec, {0, 0, 0}, {count, st_.nz, st_.nx}),
-        f);
+    backend::for_each_cell("pwave::propagation::store", exec, count, 0, st_.nz, 0, st_.nx, f);
   }
 }
 

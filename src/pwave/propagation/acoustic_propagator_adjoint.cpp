@@ -307,10 +307,8 @@ class AcousticPropagator<T>::ConstantDensityBackward {
       backend::for_each_cell_3d("pwave::physics::acoustic3d::imaging", exec, count_,
                                 backend::Box{0, st.nz, 0, st.ny, 0, st.nx}, image);
     } else {
-      Kokkos::parallel_for("pwave::physics::acoustic::imaging",
-                           Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>(
-                               exec, {0, 0, 0}, {count_, st.nz, st.nx}),
-                           image);
+      backend::for_each_cell("pwave::physics::acoustic::imaging", exec, count_, 0, st.nz, 0, st.nx,
+                             image);
     }
   }
 

@@ -18,6 +18,8 @@
 // Away from the strips (b = db = ab = 0) T^ = G and this is exactly the forward interior update
 // applied to G, so the interior kernel is InteriorStep itself (vectorised, 16 bytes per cell).
 
+#include <algorithm>
+
 #include "pwave/physics/acoustic/kernels.hpp"
 #include "pwave/physics/point_sources.hpp"
 
@@ -328,6 +330,8 @@ struct InjectResidual {
 /// Stores u^k (padded grid, halo dropped) as snapshot k of a forward history [k][shot][z][x].
 template <class T>
 struct StoreSnapshot {
+  static constexpr bool host_rows = true;   ///< promises row() (backends/launch.hpp)
+  static constexpr bool host_lines = true;  ///< promises line() (backends/launch.hpp)
   Kokkos::View<T****, Kokkos::LayoutRight, MemSpace> history;
   Field<T> u;
   int k, halo;
@@ -337,6 +341,14 @@ struct StoreSnapshot {
   }
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
     history(k, s, iz, iy * nx + ix) = u(s, iz + halo, (iy + hy) * ys + ix + halo);
+  }
+  /// Host paths: cells [x0, x1) of row iz (2D) or of x line (iz, iy) (3D), one copy each.
+  void row(int s, int iz, int x0, int x1) const {
+    std::copy_n(&u(s, iz + halo, x0 + halo), x1 - x0, &history(k, s, iz, x0));
+  }
+  void line(int s, int iz, int iy, int x0, int x1) const {
+    std::copy_n(&u(s, iz + halo, (iy + hy) * ys + x0 + halo), x1 - x0,
+                &history(k, s, iz, iy * nx + x0));
   }
 };
 
@@ -367,6 +379,33 @@ struct AccumulateGradient {
     const T prev = k > 0 ? history(k - 1, s, iz, q) : T(0);
     acc(s, iz, q) += g(s, iz + halo, (iy + hy) * ys + ix + halo) *
                      (history(k + 1, s, iz, q) - T(2) * history(k, s, iz, q) + prev);
+  }
+  /// Host paths: cells [x0, x1) of row iz (2D) or of x line (iz, iy) (3D), the same arithmetic
+  /// in one vector loop.
+  static constexpr bool host_rows = true;   ///< promises row() (backends/launch.hpp)
+  static constexpr bool host_lines = true;  ///< promises line() (backends/launch.hpp)
+  void row(int s, int iz, int x0, int x1) const {
+    cells(s, iz, x0, &g(s, iz + halo, x0 + halo), x1 - x0);
+  }
+  void line(int s, int iz, int iy, int x0, int x1) const {
+    cells(s, iz, iy * nx + x0, &g(s, iz + halo, (iy + hy) * ys + x0 + halo), x1 - x0);
+  }
+
+ private:
+  /// `count` cells from plane index q0 of depth iz, G^{n+1} from `gg`.
+  void cells(int s, int iz, int q0, const T* PWAVE_RESTRICT gg, int count) const {
+    const int k = n - base;
+    T* PWAVE_RESTRICT a = &acc(s, iz, q0);
+    const T* PWAVE_RESTRICT next = &history(k + 1, s, iz, q0);
+    const T* PWAVE_RESTRICT now = &history(k, s, iz, q0);
+    if (k > 0) {
+      const T* PWAVE_RESTRICT before = &history(k - 1, s, iz, q0);
+      PWAVE_SIMD
+      for (int i = 0; i < count; ++i) a[i] += gg[i] * (next[i] - T(2) * now[i] + before[i]);
+    } else {
+      PWAVE_SIMD
+      for (int i = 0; i < count; ++i) a[i] += gg[i] * (next[i] - T(2) * now[i] + T(0));
+    }
   }
 };
 
