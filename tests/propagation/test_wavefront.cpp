@@ -7,7 +7,7 @@
 // forward run sweeps too and keeps each group's frame as it goes, and whose backward run sweeps
 // up from the last step restoring them (the reversed step, the adjoint step with its CPML, the
 // residuals injected and the source term reversed group by group), is the step-by-step
-// gradient bit for bit.
+// gradient bit for bit; so is a `full` one (each group's snapshot rows kept, then imaged).
 
 #include <gtest/gtest.h>
 
@@ -139,7 +139,7 @@ TEST(Wavefront, ForwardTracesEqualTheStepByStepRunBitwise) {
 }
 
 template <class T>
-void expect_same_gradient(int order, bool free_surface, int levels) {
+void expect_same_gradient(int order, bool free_surface, int levels, Storage storage) {
   ForwardProblem stepwise = varied_problem(order, free_surface, 120);
   stepwise.wavefront_steps = 1;
   ForwardProblem swept = stepwise;
@@ -148,9 +148,10 @@ void expect_same_gradient(int order, bool free_surface, int levels) {
   for (int iz = 30; iz < 45; ++iz)
     for (int ix = 20; ix < 40; ++ix) true_model.model.vp[std::size_t(iz) * 63 + ix] *= 0.95;
   const HostArray3<T> observed = forward_model<T>(true_model);
-  const GradientResult<T> a = misfit_gradient<T>(stepwise, observed, Storage::boundary);
-  const GradientResult<T> b = misfit_gradient<T>(swept, observed, Storage::boundary);
-  const std::string what = "order " + std::to_string(order) +
+  const GradientResult<T> a = misfit_gradient<T>(stepwise, observed, storage);
+  const GradientResult<T> b = misfit_gradient<T>(swept, observed, storage);
+  const std::string what = std::string(storage == Storage::full ? "full, " : "boundary, ") +
+                           "order " + std::to_string(order) +
                            (free_surface ? ", free surface, " : ", ") + std::to_string(levels) +
                            " steps per sweep";
   EXPECT_EQ(std::memcmp(&a.misfit, &b.misfit, sizeof(double)), 0) << what;
@@ -171,10 +172,17 @@ void expect_same_gradient(int order, bool free_surface, int levels) {
 }
 
 TEST(Wavefront, BoundaryGradientEqualsTheStepByStepRunBitwise) {
-  expect_same_gradient<float>(8, false, 8);
-  expect_same_gradient<float>(8, true, 5);
-  expect_same_gradient<double>(4, true, 16);
-  expect_same_gradient<double>(2, false, 3);
+  expect_same_gradient<float>(8, false, 8, Storage::boundary);
+  expect_same_gradient<float>(8, true, 5, Storage::boundary);
+  expect_same_gradient<double>(4, true, 16, Storage::boundary);
+  expect_same_gradient<double>(2, false, 3, Storage::boundary);
+}
+
+TEST(Wavefront, FullGradientEqualsTheStepByStepRunBitwise) {
+  expect_same_gradient<float>(8, false, 8, Storage::full);
+  expect_same_gradient<float>(8, true, 5, Storage::full);
+  expect_same_gradient<double>(4, true, 16, Storage::full);
+  expect_same_gradient<double>(2, false, 3, Storage::full);
 }
 
 }  // namespace

@@ -42,24 +42,28 @@ void AcousticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
     steps.inject_residual(exec, p, n);
   };
   const auto no_segments = [](int, int, int) {};
-  if (frames) {
+  // Host wavefronts (2D, FrameHistory or FullHistory): several steps per sweep down each
+  // shot's grid, as the forward run that kept the history, when there are shots enough for
+  // every thread (and no source adjoint is asked for). Returns whether it ran.
+  const auto swept = [&](const auto& history_of_step) {
     if constexpr (Steps::sweeps && backend::runs_wavefronts<ExecSpace>()) {
-      // Several steps per sweep down each shot's grid, as the forward run that kept the frames,
-      // when there are shots enough for every thread (and no source adjoint is asked for).
       if (problem_.wavefront_steps > 1 && count >= int(exec.concurrency()) &&
           source_adjoint.extent(0) == 0) {
         const typename Steps::Wavefront wavefront = steps.wavefront();
         propagation::backward_sweep_loop(problem_.wavefront_steps, nt, [&](int p, int n, int m) {
-          steps.sweep(exec, p, n, m, wavefront, *frames);
+          steps.sweep(exec, p, n, m, wavefront, history_of_step);
         });
-        steps.finish(exec, grad);
-        exec.fence();
-        return;
+        return true;
       }
     }
-    backward_loop(nt, 0, no_segments, [&](int p, int n) {
-      step_back(p, n, [&] { steps.rebuild_and_image(exec, p, n, *frames); });
-    });
+    return false;
+  };
+  if (frames) {
+    if (!swept(*frames)) {
+      backward_loop(nt, 0, no_segments, [&](int p, int n) {
+        step_back(p, n, [&] { steps.rebuild_and_image(exec, p, n, *frames); });
+      });
+    }
   } else if (diff) {
     backward_loop(nt, 0, no_segments, [&](int p, int n) {
       step_back(p, n, [&] {
@@ -67,9 +71,11 @@ void AcousticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
       });
     });
   } else if (full) {
-    backward_loop(nt, 0, no_segments, [&](int p, int n) {
-      step_back(p, n, [&] { steps.image_snapshots(exec, p, n, full->snapshots, 0); });
-    });
+    if (!swept(full->snapshots)) {
+      backward_loop(nt, 0, no_segments, [&](int p, int n) {
+        step_back(p, n, [&] { steps.image_snapshots(exec, p, n, full->snapshots, 0); });
+      });
+    }
   } else {
     // Each segment's snapshots recomputed from its checkpoint (segment slot 0 holds step
     // segment_begin - 1).

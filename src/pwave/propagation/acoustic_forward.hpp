@@ -156,13 +156,14 @@ void AcousticPropagator<T>::forward_impl(int count, const Traces<T>& traces,
   };
   using StepsOf = Forward<Physics, Order, Dim>;
   if constexpr (StepsOf::sweeps && backend::runs_wavefronts<ExecSpace>()) {
-    // A run that keeps nothing or a `boundary` history: several steps per sweep down each
-    // shot's grid, when there are shots enough for every thread (one shot's wavefront runs on
-    // one thread); the frame of each group's rows kept as the sweep reaches them. A NaN check
-    // due within a sweep looks at the state after it.
+    // A run that keeps nothing, a `boundary` history or an exact `full` one: several steps per
+    // sweep down each shot's grid, when there are shots enough for every thread (one shot's
+    // wavefront runs on one thread); the frame or the snapshot of each group's rows kept as the
+    // sweep reaches them. A NaN check due within a sweep looks at the state after it.
     const auto* frames = history.template get_if<FrameHistory<T>>();
+    const auto* full = history.template get_if<FullHistory<T>>();
     if (!recompute && problem_.wavefront_steps > 1 && count >= int(exec.concurrency()) &&
-        (history.empty() || frames)) {
+        (history.empty() || frames || full)) {
       const typename StepsOf::Wavefront wavefront = forward.wavefront(count);
       const int check = problem_.check_interval;
       const auto sweeps = [&](const auto& keep_rows) {
@@ -184,6 +185,17 @@ void AcousticPropagator<T>::forward_impl(int count, const Traces<T>& traces,
         }
         sweeps([&](int s, int q, int n, int z0, int z1) { keep.before_rows(q, s, n, z0, z1); });
         keep.finish(exec, (n_end - n_begin) & 1, n_end);
+      } else if (full) {
+        const auto store = [&](int q, int n) {
+          return physics::StoreSnapshot<T>{
+              full->snapshots, forward.current(q), n, st_.halo, st_.hy, st_.ys, st_.nx};
+        };
+        sweeps([&](int s, int q, int n, int z0, int z1) {
+          const physics::StoreSnapshot<T> u = store(q, n);
+          for (int iz = z0; iz < z1; ++iz) u.row(s, iz, 0, st_.nx);
+        });
+        store_snapshot<Dim>(exec, count, full->snapshots, forward.current((n_end - n_begin) & 1),
+                            n_end);
       } else {
         sweeps([](int, int, int, int, int) {});
       }

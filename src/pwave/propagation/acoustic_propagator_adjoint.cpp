@@ -236,50 +236,41 @@ class AcousticPropagator<T>::ConstantDensityBackward {
     return {std::move(groups), std::move(points), surface};
   }
   /// Backward steps n, n - 1, .., n - m + 1 (step n of parity p) with a FrameHistory, as one
-  /// host wavefront per shot (backends/wavefront.hpp): each group of rows of each step gets
-  /// what rebuild_and_image(), adjoint_step() and inject_residual() give it, in their order
-  /// (the frame restored with its imaging term; the box's reversed step with the adjoint step,
-  /// and the adjoint frame; the reversed source term; u's mirror; the residuals; G's mirror):
-  /// the same values, bit for bit. Every step reads the step before it at most a stencil's
-  /// reach away and keeps its other state cell-local (the adjoint memory variables are double
-  /// buffered like G), as the wavefronts require.
+  /// host wavefront per shot (sweep_with()): the frame restored with its imaging term, the box's
+  /// reversed step with the adjoint step, the reversed source term and u's mirror.
   void sweep(const ExecSpace& exec, int p, int n, int m, const Wavefront& w,
              const propagation::FrameHistory<T>& frames) const {
-    if constexpr (Dim == 2 && backend::runs_wavefronts<ExecSpace>()) {
-      const int R = prop_.st_.halo;
-      const propagation::FrameImageRestore<T> restore[2] = {frame_image_restore(0, n, frames),
-                                                            frame_image_restore(1, n, frames)};
-      const propagation::ReconstructSource<T> source[2] = {reconstruct_source(0, n),
-                                                           reconstruct_source(1, n)};
-      const backend::WavefrontGroups& g = w.groups;
-      backend::for_each_shot_wavefront(
-          "pwave::physics::acoustic::backward_wavefront", exec, count_, g.count(), m,
-          [&](int s, int j, int i) {
-            const int q = (p + j) & 1, step = n - j;
-            propagation::FrameImageRestore<T> frame = restore[q];
-            frame.n = step;
-            for (int iz = g.first_row(i); iz < g.first_row(i + 1); ++iz) {
-              propagation::stored_segments_of_line(region_, frame, s, iz, 0);
-            }
-            for (int u = g.first[std::size_t(i)]; u < g.first[std::size_t(i) + 1]; ++u) {
-              backend::host_frame_unit(g.units, s, u, reverse_[q], side_[q], band_[q], corner_[q]);
-            }
-            propagation::ReconstructSource<T> src = source[q];
-            src.n = step;
-            w.points.each_source_tap(s, i, [&](int k) { src.tap(s, k); });
-            const Field<T>& u_next = reverse_[q].rebuild.u_next;
-            const Field<T>& g_next = parity(q).g_prev;
-            if (i == w.surface) {
-              const physics::FreeSurface<T> mirror{u_next, R};
-              for (int x = 0; x < int(u_next.extent(2)); ++x) mirror(s, x);
-            }
-            w.points.each_residual_cell(s, i, [&](int c) { inject_[q](s, c, step); });
-            if (i == w.surface) {
-              const physics::FreeSurface<T> mirror{g_next, R};
-              for (int x = 0; x < int(g_next.extent(2)); ++x) mirror(s, x);
-            }
-          });
-    }
+    const propagation::FrameImageRestore<T> restore[2] = {frame_image_restore(0, n, frames),
+                                                          frame_image_restore(1, n, frames)};
+    const propagation::ReconstructSource<T> source[2] = {reconstruct_source(0, n),
+                                                         reconstruct_source(1, n)};
+    const auto image_rows = [&](int s, int q, int step, int z0, int z1) {
+      propagation::FrameImageRestore<T> frame = restore[q];
+      frame.n = step;
+      for (int iz = z0; iz < z1; ++iz)
+        propagation::stored_segments_of_line(region_, frame, s, iz, 0);
+    };
+    const auto after_box = [&](int s, int q, int step, int i) {
+      propagation::ReconstructSource<T> src = source[q];
+      src.n = step;
+      w.points.each_source_tap(s, i, [&](int k) { src.tap(s, k); });
+      if (i == w.surface) mirror(reverse_[q].rebuild.u_next, s);
+    };
+    sweep_with(exec, p, n, m, w, image_rows, reverse_, after_box);
+  }
+  /// The same with a FullHistory: each group's imaging from the snapshots (AccumulateGradient)
+  /// before the adjoint step.
+  void sweep(const ExecSpace& exec, int p, int n, int m, const Wavefront& w,
+             const Snapshots& snapshots) const {
+    const physics::AccumulateGradient<T> image[2] = {image_snapshot(0, n, snapshots, 0),
+                                                     image_snapshot(1, n, snapshots, 0)};
+    const int nx = prop_.st_.nx;
+    const auto image_rows = [&](int s, int q, int step, int z0, int z1) {
+      physics::AccumulateGradient<T> f = image[q];
+      f.n = step;
+      for (int iz = z0; iz < z1; ++iz) f.row(s, iz, 0, nx);
+    };
+    sweep_with(exec, p, n, m, w, image_rows, interior_, [](int, int, int, int) {});
   }
 
   /// A DifferenceHistory: its stored second differences, every stride-th step.
@@ -301,8 +292,7 @@ class AcousticPropagator<T>::ConstantDensityBackward {
   void image_snapshots(const ExecSpace& exec, int p, int n, const Snapshots& snapshots,
                        int base) const {
     const auto& st = prop_.st_;
-    const physics::AccumulateGradient<T> image{
-        prop_.shot_grad_, parity(p).g_cur, snapshots, n, st.halo, base, st.hy, st.ys, st.nx};
+    const physics::AccumulateGradient<T> image = image_snapshot(p, n, snapshots, base);
     if constexpr (Dim == 3) {
       backend::for_each_cell_3d("pwave::physics::acoustic3d::imaging", exec, count_,
                                 backend::Box{0, st.nz, 0, st.ny, 0, st.nx}, image);
@@ -389,6 +379,47 @@ class AcousticPropagator<T>::ConstantDensityBackward {
     std::swap(odd.psi_y, odd.psi_y_next);
     std::swap(odd.zeta_y, odd.zeta_y_next);
     return odd;
+  }
+  /// Backward steps n, n - 1, .., n - m + 1 (step n of parity p) as one host wavefront per
+  /// shot (backends/wavefront.hpp): each group of rows [z0, z1) of each step gets what the
+  /// step-by-step backward step gives it, in its order: `image_rows(s, q, step, z0, z1)` (the
+  /// history's imaging), the adjoint step with `box[q]` in the box (and the adjoint frame),
+  /// `after_box(s, q, step, i)`, the residuals and G's mirror: the same values, bit for bit.
+  /// Every step reads the step before it at most a stencil's reach away and keeps its other
+  /// state cell-local (the adjoint memory variables are double buffered like G), as the
+  /// wavefronts require.
+  template <class ImageRows, class Box, class AfterBox>
+  void sweep_with(const ExecSpace& exec, int p, int n, int m, const Wavefront& w,
+                  const ImageRows& image_rows, const Box (&box)[2],
+                  const AfterBox& after_box) const {
+    if constexpr (Dim == 2 && backend::runs_wavefronts<ExecSpace>()) {
+      static_assert(Box::block_rows == propagation::ReverseStepBox<T, Order, Dim>::block_rows,
+                    "the wavefront's units (wavefront()) are the box functor's");
+      const backend::WavefrontGroups& g = w.groups;
+      backend::for_each_shot_wavefront(
+          "pwave::physics::acoustic::backward_wavefront", exec, count_, g.count(), m,
+          [&](int s, int j, int i) {
+            const int q = (p + j) & 1, step = n - j;
+            image_rows(s, q, step, g.first_row(i), g.first_row(i + 1));
+            for (int u = g.first[std::size_t(i)]; u < g.first[std::size_t(i) + 1]; ++u) {
+              backend::host_frame_unit(g.units, s, u, box[q], side_[q], band_[q], corner_[q]);
+            }
+            after_box(s, q, step, i);
+            w.points.each_residual_cell(s, i, [&](int c) { inject_[q](s, c, step); });
+            if (i == w.surface) mirror(parity(q).g_prev, s);
+          });
+    }
+  }
+  /// The free surface's mirror of field f, shot s (host wavefronts).
+  void mirror(const Field<T>& f, int s) const {
+    const physics::FreeSurface<T> surface{f, prop_.st_.halo};
+    for (int x = 0; x < int(f.extent(2)); ++x) surface(s, x);
+  }
+  /// Backward step n's imaging from snapshots (slot k holds u^{base + k}).
+  physics::AccumulateGradient<T> image_snapshot(int p, int n, const Snapshots& snapshots,
+                                                int base) const {
+    const auto& st = prop_.st_;
+    return {prop_.shot_grad_, parity(p).g_cur, snapshots, n, st.halo, base, st.hy, st.ys, st.nx};
   }
   /// The 2D adjoint step's frame: the box where no stencil reaches a strip, and around it.
   backend::Frame box_frame() const {
