@@ -7,7 +7,8 @@
 // forward run sweeps too and keeps each group's frame as it goes, and whose backward run sweeps
 // up from the last step restoring them (the reversed step, the adjoint step with its CPML, the
 // residuals injected and the source term reversed group by group), is the step-by-step
-// gradient bit for bit; so is a `full` one (each group's snapshot rows kept, then imaged).
+// gradient bit for bit; so are a `full` one (each group's snapshot rows kept, then imaged) and
+// a `checkpoint` one (each segment recomputed and stepped back through in sweeps).
 
 #include <gtest/gtest.h>
 
@@ -150,7 +151,9 @@ void expect_same_gradient(int order, bool free_surface, int levels, Storage stor
   const HostArray3<T> observed = forward_model<T>(true_model);
   const GradientResult<T> a = misfit_gradient<T>(stepwise, observed, storage);
   const GradientResult<T> b = misfit_gradient<T>(swept, observed, storage);
-  const std::string what = std::string(storage == Storage::full ? "full, " : "boundary, ") +
+  const std::string what = std::string(storage == Storage::full         ? "full, "
+                                       : storage == Storage::checkpoint ? "checkpoint, "
+                                                                        : "boundary, ") +
                            "order " + std::to_string(order) +
                            (free_surface ? ", free surface, " : ", ") + std::to_string(levels) +
                            " steps per sweep";
@@ -176,6 +179,15 @@ TEST(Wavefront, BoundaryGradientEqualsTheStepByStepRunBitwise) {
   expect_same_gradient<float>(8, true, 5, Storage::boundary);
   expect_same_gradient<double>(4, true, 16, Storage::boundary);
   expect_same_gradient<double>(2, false, 3, Storage::boundary);
+}
+
+// The checkpoints' segments (120 steps: 11 checkpoints 11 steps apart, the last segment 10
+// steps) recomputed in sweeps, each segment's backward steps swept within it.
+TEST(Wavefront, CheckpointGradientEqualsTheStepByStepRunBitwise) {
+  expect_same_gradient<float>(8, false, 8, Storage::checkpoint);
+  expect_same_gradient<float>(8, true, 5, Storage::checkpoint);
+  expect_same_gradient<double>(4, true, 16, Storage::checkpoint);
+  expect_same_gradient<double>(2, false, 3, Storage::checkpoint);
 }
 
 TEST(Wavefront, FullGradientEqualsTheStepByStepRunBitwise) {

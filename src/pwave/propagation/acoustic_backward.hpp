@@ -42,24 +42,29 @@ void AcousticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
     steps.inject_residual(exec, p, n);
   };
   const auto no_segments = [](int, int, int) {};
-  // Host wavefronts (2D, FrameHistory or FullHistory): several steps per sweep down each
-  // shot's grid, as the forward run that kept the history, when there are shots enough for
-  // every thread (and no source adjoint is asked for). Returns whether it ran.
-  const auto swept = [&](const auto& history_of_step) {
+  // Host wavefronts (2D; a FrameHistory, a FullHistory or a CheckpointHistory's segments):
+  // several steps per sweep down each shot's grid, as the forward run that kept the history,
+  // when there are shots enough for every thread (and no source adjoint is asked for):
+  // `sweep(steps, p, n, m, wavefront)` runs steps n .. n - m + 1 (steps passed in, so that
+  // equations without sweeps never instantiate the call). Returns whether it ran.
+  const auto swept = [&](int interval, const auto& recompute, const auto& sweep) {
     if constexpr (Steps::sweeps && backend::runs_wavefronts<ExecSpace>()) {
       if (problem_.wavefront_steps > 1 && count >= int(exec.concurrency()) &&
           source_adjoint.extent(0) == 0) {
         const typename Steps::Wavefront wavefront = steps.wavefront();
-        propagation::backward_sweep_loop(problem_.wavefront_steps, nt, [&](int p, int n, int m) {
-          steps.sweep(exec, p, n, m, wavefront, history_of_step);
-        });
+        propagation::backward_sweep_loop(
+            problem_.wavefront_steps, nt, interval, recompute,
+            [&](int p, int n, int m) { sweep(steps, p, n, m, wavefront); });
         return true;
       }
     }
     return false;
   };
   if (frames) {
-    if (!swept(*frames)) {
+    const auto sweep = [&](const auto& st, int p, int n, int m, const auto& w) {
+      st.sweep(exec, p, n, m, w, *frames);
+    };
+    if (!swept(0, no_segments, sweep)) {
       backward_loop(nt, 0, no_segments, [&](int p, int n) {
         step_back(p, n, [&] { steps.rebuild_and_image(exec, p, n, *frames); });
       });
@@ -71,7 +76,10 @@ void AcousticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
       });
     });
   } else if (full) {
-    if (!swept(full->snapshots)) {
+    const auto sweep = [&](const auto& st, int p, int n, int m, const auto& w) {
+      st.sweep(exec, p, n, m, w, full->snapshots, 0);
+    };
+    if (!swept(0, no_segments, sweep)) {
       backward_loop(nt, 0, no_segments, [&](int p, int n) {
         step_back(p, n, [&] { steps.image_snapshots(exec, p, n, full->snapshots, 0); });
       });
@@ -80,18 +88,21 @@ void AcousticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
     // Each segment's snapshots recomputed from its checkpoint (segment slot 0 holds step
     // segment_begin - 1).
     int segment_begin = 0;
-    backward_loop(
-        nt, checkpoints->interval,
-        [&](int c, int n0, int n1) {
-          checkpoints->template copy<true>(exec, st_, c, count);
-          forward_impl<Physics, Order, Dim>(count, Traces<T>(), {}, 0, 0, history, n0, n1, true);
-          segment_begin = n0;
-        },
-        [&](int p, int n) {
-          step_back(p, n, [&] {
-            steps.image_snapshots(exec, p, n, checkpoints->segment, segment_begin - 1);
-          });
+    const auto recompute = [&](int c, int n0, int n1) {
+      checkpoints->template copy<true>(exec, st_, c, count);
+      forward_impl<Physics, Order, Dim>(count, Traces<T>(), {}, 0, 0, history, n0, n1, true);
+      segment_begin = n0;
+    };
+    const auto sweep = [&](const auto& st, int p, int n, int m, const auto& w) {
+      st.sweep(exec, p, n, m, w, checkpoints->segment, segment_begin - 1);
+    };
+    if (!swept(checkpoints->interval, recompute, sweep)) {
+      backward_loop(nt, checkpoints->interval, recompute, [&](int p, int n) {
+        step_back(p, n, [&] {
+          steps.image_snapshots(exec, p, n, checkpoints->segment, segment_begin - 1);
         });
+      });
+    }
   }
   steps.finish(exec, grad);
   exec.fence();

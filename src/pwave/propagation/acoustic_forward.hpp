@@ -156,15 +156,21 @@ void AcousticPropagator<T>::forward_impl(int count, const Traces<T>& traces,
   };
   using StepsOf = Forward<Physics, Order, Dim>;
   if constexpr (StepsOf::sweeps && backend::runs_wavefronts<ExecSpace>()) {
-    // A run that keeps nothing, a `boundary` history or an exact `full` one: several steps per
-    // sweep down each shot's grid, when there are shots enough for every thread (one shot's
-    // wavefront runs on one thread); the frame or the snapshot of each group's rows kept as the
-    // sweep reaches them. A NaN check due within a sweep looks at the state after it.
-    const auto* frames = history.template get_if<FrameHistory<T>>();
-    const auto* full = history.template get_if<FullHistory<T>>();
-    if (!recompute && problem_.wavefront_steps > 1 && count >= int(exec.concurrency()) &&
-        (history.empty() || frames || full)) {
-      const typename StepsOf::Wavefront wavefront = forward.wavefront(count);
+    // A run that keeps nothing, a `boundary` history, an exact `full` one or a checkpoint
+    // segment's snapshots (recompute): several steps per sweep down each shot's grid, when
+    // there are shots enough for every thread (one shot's wavefront runs on one thread); the
+    // frame or the snapshot of each group's rows kept as the sweep reaches them. A NaN check
+    // due within a sweep looks at the state after it.
+    const auto* frames = recompute ? nullptr : history.template get_if<FrameHistory<T>>();
+    const auto* full = recompute ? nullptr : history.template get_if<FullHistory<T>>();
+    // The snapshots kept (slot n - base holds u^n), if any.
+    const Snapshots* snapshots = full        ? &full->snapshots
+                                 : recompute ? &checkpoints->segment
+                                             : nullptr;
+    const int base = recompute ? n_begin - 1 : 0;
+    if (problem_.wavefront_steps > 1 && count >= int(exec.concurrency()) &&
+        ((history.empty() && !recompute) || frames || snapshots)) {
+      const typename StepsOf::Wavefront wavefront = forward.wavefront(count, !recompute);
       const int check = problem_.check_interval;
       const auto sweeps = [&](const auto& keep_rows) {
         sweep_loop(
@@ -185,17 +191,19 @@ void AcousticPropagator<T>::forward_impl(int count, const Traces<T>& traces,
         }
         sweeps([&](int s, int q, int n, int z0, int z1) { keep.before_rows(q, s, n, z0, z1); });
         keep.finish(exec, (n_end - n_begin) & 1, n_end);
-      } else if (full) {
+      } else if (snapshots) {
+        // A segment's slot 0: u^{n_begin - 1} (as in the step-by-step recompute below).
+        if (recompute) store_snapshot<Dim>(exec, count, *snapshots, forward.next(0), 0);
         const auto store = [&](int q, int n) {
           return physics::StoreSnapshot<T>{
-              full->snapshots, forward.current(q), n, st_.halo, st_.hy, st_.ys, st_.nx};
+              *snapshots, forward.current(q), n - base, st_.halo, st_.hy, st_.ys, st_.nx};
         };
         sweeps([&](int s, int q, int n, int z0, int z1) {
           const physics::StoreSnapshot<T> u = store(q, n);
           for (int iz = z0; iz < z1; ++iz) u.row(s, iz, 0, st_.nx);
         });
-        store_snapshot<Dim>(exec, count, full->snapshots, forward.current((n_end - n_begin) & 1),
-                            n_end);
+        store_snapshot<Dim>(exec, count, *snapshots, forward.current((n_end - n_begin) & 1),
+                            n_end - base);
       } else {
         sweeps([](int, int, int, int, int) {});
       }

@@ -258,12 +258,13 @@ class AcousticPropagator<T>::ConstantDensityBackward {
     };
     sweep_with(exec, p, n, m, w, image_rows, reverse_, after_box);
   }
-  /// The same with a FullHistory: each group's imaging from the snapshots (AccumulateGradient)
-  /// before the adjoint step.
+  /// The same with snapshots (a FullHistory, base 0, or a CheckpointHistory's segment: slot k
+  /// holds u^{base + k}): each group's imaging from them (AccumulateGradient) before the
+  /// adjoint step.
   void sweep(const ExecSpace& exec, int p, int n, int m, const Wavefront& w,
-             const Snapshots& snapshots) const {
-    const physics::AccumulateGradient<T> image[2] = {image_snapshot(0, n, snapshots, 0),
-                                                     image_snapshot(1, n, snapshots, 0)};
+             const Snapshots& snapshots, int base) const {
+    const physics::AccumulateGradient<T> image[2] = {image_snapshot(0, n, snapshots, base),
+                                                     image_snapshot(1, n, snapshots, base)};
     const int nx = prop_.st_.nx;
     const auto image_rows = [&](int s, int q, int step, int z0, int z1) {
       physics::AccumulateGradient<T> f = image[q];

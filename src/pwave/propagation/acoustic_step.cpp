@@ -34,13 +34,14 @@ class AcousticPropagator<T>::ConstantDensityForward : public PressureForward {
   static constexpr bool sweeps = Dim == 2;
   /// What a run's wavefronts need: the frame's units in groups of rows (at least the stencil's
   /// reach and a receiver's rows), the receivers and source taps of each group, and the group
-  /// after which the free surface mirrors u^{n+1} (-1: none).
+  /// after which the free surface mirrors u^{n+1} (-1: none). `record`: whether the run records
+  /// its receivers.
   struct Wavefront {
     backend::WavefrontGroups groups;
     propagation::WavefrontPoints<T> points;
     int surface = -1;
   };
-  Wavefront wavefront(int count) const {
+  Wavefront wavefront(int count, bool record = true) const {
     const auto& taps = prop_.taps_;
     const int rows =
         std::max(physics::Stencil<Order>::radius,
@@ -48,6 +49,7 @@ class AcousticPropagator<T>::ConstantDensityForward : public PressureForward {
     backend::WavefrontGroups groups = backend::wavefront_groups(
         backend::frame_units<physics::InteriorStep<T, Order>>(frame_), rows);
     propagation::WavefrontPoints<T> points(taps.sources(), taps.receivers(), count, groups);
+    if (!record) points.drop_receivers();
     // The surface reads rows 1 .. halo below it (FreeSurface).
     const int surface = prop_.problem_.boundary.free_surface
                             ? groups.group_of(std::min(prop_.st_.halo, frame_.nz - 1))

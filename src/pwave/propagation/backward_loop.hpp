@@ -25,16 +25,24 @@ void backward_loop(int nt, int interval, const Recompute& recompute, const StepB
   }
 }
 
-/// Steps n = nt - 1 .. 0 as backward_loop (no segments) in sweeps of at most `levels` steps
-/// and near-equal length (host wavefronts): `sweep(p, n, m)` runs steps n, n - 1, ..,
-/// n - m + 1, step n of parity p.
-template <class Sweep>
-void backward_sweep_loop(int levels, int nt, const Sweep& sweep) {
-  const int sweeps = (nt + levels - 1) / levels, most = (nt + sweeps - 1) / sweeps;
-  for (int n = nt - 1; n >= 0;) {
-    const int m = n + 1 < most ? n + 1 : most;
-    sweep((nt - 1 - n) & 1, n, m);
-    n -= m;
+/// Steps n = nt - 1 .. 0 as backward_loop, segments included, in sweeps of at most `levels`
+/// steps (host wavefronts) that stay within a segment, of near-equal length within it:
+/// `sweep(p, n, m)` runs steps n, n - 1, .., n - m + 1, step n of parity p.
+template <class Recompute, class Sweep>
+void backward_sweep_loop(int levels, int nt, int interval, const Recompute& recompute,
+                         const Sweep& sweep) {
+  const int segment = interval > 0 ? interval : nt;
+  for (int n1 = nt; n1 > 0;) {
+    const int n0 = (n1 - 1) / segment * segment;  // the segment [n0, n1) holding step n1 - 1
+    if (interval > 0) recompute(n0 / interval, n0, n1);
+    const int length = n1 - n0, sweeps = (length + levels - 1) / levels;
+    const int most = (length + sweeps - 1) / sweeps;
+    for (int n = n1 - 1; n >= n0;) {
+      const int m = n - n0 + 1 < most ? n - n0 + 1 : most;
+      sweep((nt - 1 - n) & 1, n, m);
+      n -= m;
+    }
+    n1 = n0;
   }
 }
 

@@ -72,6 +72,12 @@ class WavefrontPoints {
     table_sources(sources, count, groups);
   }
 
+  /// No receiver recorded anywhere (a run that records nothing: a checkpoint segment's
+  /// recomputation).
+  void drop_receivers() {
+    receivers_start_.assign(receivers_start_.size(), 0);
+    receivers_.clear();
+  }
   /// f(r) for each receiver recorded before group i of shot s, in ascending order.
   template <class F>
   void each_receiver(int s, int i, F&& f) const {
