@@ -151,6 +151,8 @@ void AcousticPropagator<T>::forward_impl(int count, const Traces<T>& traces,
     }
     if (progress) progress(steps_before + done, steps_total);
   };
+  // A checkpoint segment's slot 0: u^{n_begin - 1}; slot n - n_begin + 1 then holds u^n.
+  if (recompute) store_snapshot<Dim>(exec, count, checkpoints->segment, forward.next(0), 0);
   const auto run = [&](const auto& keep) {
     forward_loop(exec, steps, keep, n_begin, n_end, !recompute, report);
   };
@@ -192,8 +194,6 @@ void AcousticPropagator<T>::forward_impl(int count, const Traces<T>& traces,
         sweeps([&](int s, int q, int n, int z0, int z1) { keep.before_rows(q, s, n, z0, z1); });
         keep.finish(exec, (n_end - n_begin) & 1, n_end);
       } else if (snapshots) {
-        // A segment's slot 0: u^{n_begin - 1} (as in the step-by-step recompute below).
-        if (recompute) store_snapshot<Dim>(exec, count, *snapshots, forward.next(0), 0);
         const auto store = [&](int q, int n) {
           return physics::StoreSnapshot<T>{
               *snapshots, forward.current(q), n - base, st_.halo, st_.hy, st_.ys, st_.nx};
@@ -220,8 +220,6 @@ void AcousticPropagator<T>::forward_impl(int count, const Traces<T>& traces,
     return keep_with(store, keep_none, store);
   };
   if (recompute) {
-    // Segment slot 0: u^{n_begin - 1}; slot n - n_begin + 1: u^n.
-    store_snapshot<Dim>(exec, count, checkpoints->segment, forward.next(0), 0);
     run(keep_u(checkpoints->segment, n_begin - 1));
   } else {
     history.visit([&](const auto& h) {

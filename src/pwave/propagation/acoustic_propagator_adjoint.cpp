@@ -360,12 +360,12 @@ class AcousticPropagator<T>::ConstantDensityBackward {
   static State zeroed(AcousticPropagator& prop) {
     auto& a = prop.adj_;
     for (auto* f : {&a.g_prev, &a.g_cur, &prop.shot_grad_}) Kokkos::deep_copy(*f, T(0));
-    ZeroFrameCells<T> memory{
-        {a.psi_x, a.psi_x_next, a.zeta_x, a.zeta_x_next, a.psi_z, a.psi_z_next, a.zeta_z,
-         a.zeta_z_next, a.psi_y, a.psi_y_next, a.zeta_y, a.zeta_y_next},
-        0,
-        prop.frame_region()};
-    memory.fields = prop.problem_.model.grid.is_3d() ? 12 : 8;  // 2D: no y variables
+    ZeroFrameCells<T> memory{{}, 0, prop.frame_region()};
+    for (Field<T>* f :
+         {&a.psi_x, &a.psi_x_next, &a.zeta_x, &a.zeta_x_next, &a.psi_z, &a.psi_z_next, &a.zeta_z,
+          &a.zeta_z_next, &a.psi_y, &a.psi_y_next, &a.zeta_y, &a.zeta_y_next}) {
+      if (f->extent(0) > 0) memory.field[memory.fields++] = *f;  // 2D: no y variables
+    }
     propagation::for_each_stored_cell("pwave::physics::acoustic::zero_adjoint_memory", ExecSpace(),
                                       int(a.psi_x.extent(0)), memory.region, memory);
     return a;

@@ -48,8 +48,7 @@ class AcousticPropagator<T>::ConstantDensityForward : public PressureForward {
                  propagation::WavefrontPoints<T>::receiver_rows(taps.receivers(), count));
     backend::WavefrontGroups groups = backend::wavefront_groups(
         backend::frame_units<physics::InteriorStep<T, Order>>(frame_), rows);
-    propagation::WavefrontPoints<T> points(taps.sources(), taps.receivers(), count, groups);
-    if (!record) points.drop_receivers();
+    propagation::WavefrontPoints<T> points(taps.sources(), taps.receivers(), count, groups, record);
     // The surface reads rows 1 .. halo below it (FreeSurface).
     const int surface = prop_.problem_.boundary.free_surface
                             ? groups.group_of(std::min(prop_.st_.halo, frame_.nz - 1))

@@ -4,6 +4,8 @@
 // loop enters it. What a backward step computes, and which history feeds its imaging, is the
 // equation's.
 
+#include "pwave/propagation/forward_loop.hpp"
+
 namespace pwave::propagation {
 
 /// Steps n = nt - 1 .. 0; step n has parity p = (nt - 1 - n) & 1 (as in forward_loop, for the
@@ -35,8 +37,7 @@ void backward_sweep_loop(int levels, int nt, int interval, const Recompute& reco
   for (int n1 = nt; n1 > 0;) {
     const int n0 = (n1 - 1) / segment * segment;  // the segment [n0, n1) holding step n1 - 1
     if (interval > 0) recompute(n0 / interval, n0, n1);
-    const int length = n1 - n0, sweeps = (length + levels - 1) / levels;
-    const int most = (length + sweeps - 1) / sweeps;
+    const int most = sweep_length(n1 - n0, levels);
     for (int n = n1 - 1; n >= n0;) {
       const int m = n - n0 + 1 < most ? n - n0 + 1 : most;
       sweep((nt - 1 - n) & 1, n, m);

@@ -61,6 +61,13 @@ void forward_loop(const ExecSpace& exec, const Steps& steps, const Keep& keep, i
   keep.finish(exec, (n_end - n_begin) & 1, n_end);
 }
 
+/// The longest sweep when `length` steps run in sweeps of at most `levels` steps and near-equal
+/// length (sweep_loop, backward_sweep_loop).
+inline int sweep_length(int length, int levels) {
+  const int sweeps = (length + levels - 1) / levels;
+  return (length + sweeps - 1) / sweeps;
+}
+
 /// Steps [n_begin, n_end) of a run that keeps nothing, up to `levels` steps per sweep (host
 /// wavefronts, backends/wavefront.hpp), in sweeps of near-equal length: `sweep(p, n, m)` runs
 /// steps [n, n + m), step n of parity p (as forward_loop's), recording and injecting as
@@ -68,9 +75,9 @@ void forward_loop(const ExecSpace& exec, const Steps& steps, const Keep& keep, i
 /// state after the sweep is left to check).
 template <class Sweep, class Report>
 void sweep_loop(int levels, int n_begin, int n_end, const Sweep& sweep, const Report& report) {
-  const int left = n_end - n_begin, sweeps = (left + levels - 1) / levels;
+  const int most = sweep_length(n_end - n_begin, levels);
   for (int n = n_begin; n < n_end;) {
-    const int m = std::min(n_end - n, (left + sweeps - 1) / sweeps);
+    const int m = std::min(n_end - n, most);
     sweep((n - n_begin) & 1, n, m);
     report(n, n + m);
     n += m;

@@ -37,12 +37,14 @@ class WavefrontPoints {
   /// row lies in `last`: step n - 1 has updated every row of the receiver, and step n + 1, one
   /// group behind step n, has not yet reached the group above); source tap k is injected after
   /// step n's update of the group holding its cell.
+  /// With `record` false, no receiver is recorded anywhere (a run that records nothing: a
+  /// checkpoint segment's recomputation).
   WavefrontPoints(const physics::PointTaps<T>& sources, const physics::PointTaps<T>& receivers,
-                  int count, const backend::WavefrontGroups& groups)
+                  int count, const backend::WavefrontGroups& groups, bool record = true)
       : groups_(groups.count()) {
     const auto rc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), receivers.cell);
     std::vector<std::vector<int>> rec(std::size_t(count) * groups_);
-    for (int s = 0; s < count; ++s) {
+    for (int s = 0; s < count && record; ++s) {
       for (int r = 0; r < int(rc.extent(1)); ++r) {
         int last = 0;
         for (int k = 0; k < int(rc.extent(2)); ++k) last = std::max(last, rc(s, r, k, 0));
@@ -68,16 +70,10 @@ class WavefrontPoints {
         res[std::size_t(s) * groups_ + groups.group_of(cell(s, c, 0))].push_back(c);
       }
     }
-    flatten(res, receivers_start_, receivers_);
+    flatten(res, residual_cells_start_, residual_cells_);
     table_sources(sources, count, groups);
   }
 
-  /// No receiver recorded anywhere (a run that records nothing: a checkpoint segment's
-  /// recomputation).
-  void drop_receivers() {
-    receivers_start_.assign(receivers_start_.size(), 0);
-    receivers_.clear();
-  }
   /// f(r) for each receiver recorded before group i of shot s, in ascending order.
   template <class F>
   void each_receiver(int s, int i, F&& f) const {
@@ -86,7 +82,7 @@ class WavefrontPoints {
   /// f(c) for each residual cell injected after group i of shot s (a backward run's table).
   template <class F>
   void each_residual_cell(int s, int i, F&& f) const {
-    each(receivers_start_, receivers_, s, i, f);
+    each(residual_cells_start_, residual_cells_, s, i, f);
   }
   /// f(k) for each source tap injected after group i of shot s, in ascending order.
   template <class F>
@@ -117,13 +113,17 @@ class WavefrontPoints {
   template <class F>
   void each(const std::vector<int>& start, const std::vector<int>& items, int s, int i,
             F& f) const {
+    if (start.empty()) return;  // the other kind of run's table
     const std::size_t list = std::size_t(s) * groups_ + i;
     for (int k = start[list]; k < start[list + 1]; ++k) f(items[std::size_t(k)]);
   }
 
   std::size_t groups_;
-  /// Forward runs: receivers by the group they record before; backward runs: residual cells.
-  std::vector<int> receivers_start_, receivers_, sources_start_, sources_;
+  /// Each list [shot][group] flattened: a forward run's receivers (by the group they record
+  /// before) and source taps, a backward run's residual cells and source taps; a run's other
+  /// table stays empty.
+  std::vector<int> receivers_start_, receivers_, residual_cells_start_, residual_cells_;
+  std::vector<int> sources_start_, sources_;
 };
 
 }  // namespace pwave::propagation
