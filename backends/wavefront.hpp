@@ -5,6 +5,9 @@
 // temporal blocking"). GPU backends and the cell-wise host build step one step at a time.
 
 #include <algorithm>
+#include <atomic>
+#include <memory>
+#include <thread>
 #include <vector>
 
 #include "backends/launch.hpp"
@@ -57,6 +60,30 @@ inline WavefrontGroups wavefront_groups(const FrameUnits& units, int min_rows) {
   return w;
 }
 
+/// Per thread of a pipelined wavefront (for_each_shot_wavefront): the number of groups its
+/// last level has finished, each counter on its own cache line. Kept per calling host thread
+/// and grown only, so that the sweeps of a run allocate nothing after the first.
+class WavefrontProgress {
+ public:
+  static WavefrontProgress& of_this_thread(int threads) {
+    thread_local WavefrontProgress progress;
+    if (progress.size_ < threads) {
+      progress.slots_ = std::make_unique<Slot[]>(std::size_t(threads));
+      progress.size_ = threads;
+    }
+    for (int t = 0; t < threads; ++t) progress.slots_[std::size_t(t)].groups.store(0);
+    return progress;
+  }
+  std::atomic<int>& groups(int thread) { return slots_[std::size_t(thread)].groups; }
+
+ private:
+  struct alignas(64) Slot {
+    std::atomic<int> groups{0};
+  };
+  std::unique_ptr<Slot[]> slots_;
+  int size_ = 0;
+};
+
 /// Host backends: `levels` consecutive steps of shots [0, ns) as one wavefront per shot. At
 /// front f, level j (the sweep's j-th step) runs group f - j, levels in ascending order:
 /// work(s, j, i). Group i of level j reads level j - 1's rows up to min_rows (WavefrontGroups)
@@ -64,19 +91,51 @@ inline WavefrontGroups wavefront_groups(const FrameUnits& units, int min_rows) {
 /// the rows level j - 2 left there, which level j - 1 has finished reading (its groups up to
 /// i + 1). So, for a step whose stencil reads at most min_rows rows either side and whose other
 /// state is cell-local, every cell gets the values the step-by-step sweep gives it, bit for bit.
-/// Shots run in parallel, each shot's wavefront on one thread.
+///
+/// With shots enough for every thread, each shot's wavefront runs on one thread. With fewer
+/// (OpenMP, one big shot), each shot gets a team of threads that pipeline its levels: thread r
+/// of a team runs levels [r m / P, (r + 1) m / P) of the P threads' m levels in the front order
+/// above, its first level's group i only once thread r - 1's last level has finished group
+/// i + 1 (an acquire of its count of groups done). Each cell then sees the same operations in
+/// the same order as on one thread (level j at group i always after level j - 1 at groups up to
+/// i + 1, and before level j + 1 at group i - 1): the same values, bit for bit, on any number
+/// of threads.
 template <class Exec, class Work>
 void for_each_shot_wavefront(const char* name, const Exec& exec, int ns, int groups, int levels,
                              const Work& work) {
   static_assert(runs_wavefronts<Exec>(), "wavefronts run on host backends only");
   if (ns <= 0 || groups <= 0 || levels <= 0) return;
-  Kokkos::parallel_for(name, Kokkos::RangePolicy<Exec>(exec, 0, ns), [=](const int s) {
-    for (int f = 0; f < groups + levels - 1; ++f) {
-      for (int j = std::max(0, f - groups + 1); j <= std::min(f, levels - 1); ++j) {
-        work(s, j, f - j);
+  const int threads = std::min(levels, int(exec.concurrency()) / ns);
+  if (threads <= 1) {
+    Kokkos::parallel_for(name, Kokkos::RangePolicy<Exec>(exec, 0, ns), [=](const int s) {
+      for (int f = 0; f < groups + levels - 1; ++f) {
+        for (int j = std::max(0, f - groups + 1); j <= std::min(f, levels - 1); ++j) {
+          work(s, j, f - j);
+        }
       }
+    });
+    return;
+  }
+  WavefrontProgress& done = WavefrontProgress::of_this_thread(ns * threads);
+  using Policy = Kokkos::TeamPolicy<Exec>;
+  const auto run = [=, &done](const typename Policy::member_type& team) {
+    const int s = team.league_rank(), r = team.team_rank(), P = team.team_size();
+    const int j0 = r * levels / P, j1 = (r + 1) * levels / P;  // this thread's levels
+    std::atomic<int>* const before = r > 0 ? &done.groups(s * P + r - 1) : nullptr;
+    std::atomic<int>& mine = done.groups(s * P + r);
+    for (int f = 0; f < groups + (j1 - j0) - 1; ++f) {
+      const int first = std::max(j0, j0 + f - groups + 1), last = std::min(j0 + f, j1 - 1);
+      if (before && first == j0) {  // level j0 - 1 must have finished group f + 1
+        const int need = std::min(f + 2, groups);
+        while (before->load(std::memory_order_acquire) < need) std::this_thread::yield();
+      }
+      for (int j = first; j <= last; ++j) work(s, j, j0 + f - j);
+      if (last == j1 - 1) mine.store(f - (j1 - 1 - j0) + 1, std::memory_order_release);
     }
-  });
+  };
+  Policy policy(exec, ns, threads);
+  const int most = policy.team_size_max(run, Kokkos::ParallelForTag());
+  if (most < threads) policy = Policy(exec, ns, std::max(1, most));
+  Kokkos::parallel_for(name, policy, run);
 }
-
 }  // namespace pwave::backend

@@ -13,6 +13,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -47,36 +49,41 @@ TEST(Wavefront, GroupsCoverTheUnitsWithAtLeastTheRowsAsked) {
 }
 
 // Each (shot, level, group) once; level j at group i after level j - 1 at group i + 1 (what it
-// reads below) and before level j + 1 at group i - 1 (which writes over what it reads).
+// reads below) and before level j + 1 at group i - 1 (which writes over what it reads). With
+// fewer shots than threads, a shot's levels run on several threads (a pipeline): each visit's
+// start and end are stamped from one atomic clock.
 template <class Exec>
-void check_schedule() {
-  const int ns = 3, groups = 7, levels = 5;
-  std::vector<std::vector<int>> order(ns);  // [shot]: level * groups + group, in visit order
+void check_schedule(int ns) {
+  const int groups = 7, levels = 5;
+  std::atomic<int> clock{0};
+  std::vector<int> start(std::size_t(ns) * groups * levels, -1), end(start.size(), -1);
+  const auto at = [&](int s, int j, int i) { return (std::size_t(s) * levels + j) * groups + i; };
   backend::for_each_shot_wavefront(
-      "pwave::test::wavefront_order", Exec(), ns, groups, levels,
-      [&](int s, int j, int i) { order[std::size_t(s)].push_back(j * groups + i); });
+      "pwave::test::wavefront_order", Exec(), ns, groups, levels, [&](int s, int j, int i) {
+        start[at(s, j, i)] = clock++;
+        // long enough for the other threads to overtake
+        const auto t = std::chrono::steady_clock::now();
+        while (std::chrono::steady_clock::now() - t < std::chrono::microseconds(50)) {
+        }
+        end[at(s, j, i)] = clock++;
+      });
   Kokkos::fence();
-  for (int s = 0; s < ns; ++s) {
-    std::vector<int> when(groups * levels, -1);
-    const std::vector<int>& o = order[std::size_t(s)];
-    ASSERT_EQ(int(o.size()), groups * levels);
-    for (int t = 0; t < int(o.size()); ++t) {
-      ASSERT_EQ(when[std::size_t(o[std::size_t(t)])], -1) << "visited twice";
-      when[std::size_t(o[std::size_t(t)])] = t;
-    }
+  ASSERT_EQ(clock.load(), 2 * ns * groups * levels) << ns << " shots: each visit once";
+  for (int s = 0; s < ns; ++s)
     for (int j = 0; j < levels; ++j)
       for (int i = 0; i < groups; ++i) {
-        const int t = when[std::size_t(j * groups + i)];
-        if (j > 0) EXPECT_LT(when[std::size_t((j - 1) * groups + std::min(i + 1, groups - 1))], t);
-        if (j + 1 < levels && i > 0) EXPECT_GT(when[std::size_t((j + 1) * groups + i - 1)], t);
+        const int t = start[at(s, j, i)];
+        ASSERT_GE(t, 0) << "not visited";
+        if (j > 0) EXPECT_LT(end[at(s, j - 1, std::min(i + 1, groups - 1))], t);
+        if (j + 1 < levels && i > 0) EXPECT_GT(start[at(s, j + 1, i - 1)], end[at(s, j, i)]);
       }
-  }
 }
 
 template <class Exec>
 void check_schedule_where_it_runs() {
   if constexpr (backend::runs_wavefronts<Exec>()) {
-    check_schedule<Exec>();
+    check_schedule<Exec>(3);
+    check_schedule<Exec>(1);  // OpenMP: one shot's levels on several threads
   } else {
     GTEST_SKIP() << "this build steps one step at a time (no host row paths)";
   }
@@ -87,9 +94,10 @@ TEST(Wavefront, ScheduleRunsEachGroupOnceAfterWhatItReads) {
 }
 
 // A layered, laterally varying model; three shots (enough for every thread of the OpenMP
-// tests) whose sources and receivers lie between grid points, in the CPML, near the surface
-// and across the rows of two groups.
-ForwardProblem varied_problem(int order, bool free_surface, int nt) {
+// tests; with one, each shot's levels are pipelined over the threads) whose sources and
+// receivers lie between grid points, in the CPML, near the surface and across the rows of two
+// groups.
+ForwardProblem varied_problem(int order, bool free_surface, int nt, int shots = 3) {
   const int nz = 71, nx = 63;
   const double h = 10.0;
   ForwardProblem p = test::homogeneous_problem(nz, nx, h, 2000.0, 0.001, nt, 15.0, order, 20);
@@ -106,12 +114,14 @@ ForwardProblem varied_problem(int order, bool free_surface, int nt) {
   p.shots = {ShotGeometry{Position{311.0, 23.0}, receivers},
              ShotGeometry{Position{7.0, 653.0}, receivers},
              ShotGeometry{Position{600.0, 345.5}, receivers}};
+  p.shots.resize(std::size_t(shots));
   return p;
 }
 
 template <class T>
-void expect_same_traces(int order, bool free_surface, int levels, int check_interval) {
-  ForwardProblem stepwise = varied_problem(order, free_surface, 120);
+void expect_same_traces(int order, bool free_surface, int levels, int check_interval,
+                        int shots = 3) {
+  ForwardProblem stepwise = varied_problem(order, free_surface, 120, shots);
   stepwise.wavefront_steps = 1;
   stepwise.check_interval = check_interval;
   ForwardProblem swept = stepwise;
@@ -127,7 +137,8 @@ void expect_same_traces(int order, bool free_surface, int levels, int check_inte
   }
   ASSERT_GT(peak, 0.0);
   EXPECT_EQ(differ, 0) << "order " << order << (free_surface ? ", free surface" : "") << ", "
-                       << levels << " steps per sweep, NaN check every " << check_interval;
+                       << levels << " steps per sweep, NaN check every " << check_interval << ", "
+                       << shots << " shots";
 }
 
 TEST(Wavefront, ForwardTracesEqualTheStepByStepRunBitwise) {
@@ -137,11 +148,13 @@ TEST(Wavefront, ForwardTracesEqualTheStepByStepRunBitwise) {
   expect_same_traces<double>(4, true, 16, 50);
   expect_same_traces<float>(2, false, 3, 1000);
   expect_same_traces<float>(6, true, 2, 9);
+  expect_same_traces<float>(8, true, 7, 10, 1);
 }
 
 template <class T>
-void expect_same_gradient(int order, bool free_surface, int levels, Storage storage) {
-  ForwardProblem stepwise = varied_problem(order, free_surface, 120);
+void expect_same_gradient(int order, bool free_surface, int levels, Storage storage,
+                          int shots = 3) {
+  ForwardProblem stepwise = varied_problem(order, free_surface, 120, shots);
   stepwise.wavefront_steps = 1;
   ForwardProblem swept = stepwise;
   swept.wavefront_steps = levels;
@@ -156,7 +169,7 @@ void expect_same_gradient(int order, bool free_surface, int levels, Storage stor
                                                                         : "boundary, ") +
                            "order " + std::to_string(order) +
                            (free_surface ? ", free surface, " : ", ") + std::to_string(levels) +
-                           " steps per sweep";
+                           " steps per sweep, " + std::to_string(shots) + " shots";
   EXPECT_EQ(std::memcmp(&a.misfit, &b.misfit, sizeof(double)), 0) << what;
   const auto count_differences = [](const auto& x, const auto& y) {
     long differ = 0;
@@ -179,6 +192,7 @@ TEST(Wavefront, BoundaryGradientEqualsTheStepByStepRunBitwise) {
   expect_same_gradient<float>(8, true, 5, Storage::boundary);
   expect_same_gradient<double>(4, true, 16, Storage::boundary);
   expect_same_gradient<double>(2, false, 3, Storage::boundary);
+  expect_same_gradient<float>(8, true, 7, Storage::boundary, 1);
 }
 
 // The checkpoints' segments (120 steps: 11 checkpoints 11 steps apart, the last segment 10
@@ -188,6 +202,7 @@ TEST(Wavefront, CheckpointGradientEqualsTheStepByStepRunBitwise) {
   expect_same_gradient<float>(8, true, 5, Storage::checkpoint);
   expect_same_gradient<double>(4, true, 16, Storage::checkpoint);
   expect_same_gradient<double>(2, false, 3, Storage::checkpoint);
+  expect_same_gradient<float>(8, true, 7, Storage::checkpoint, 1);
 }
 
 TEST(Wavefront, FullGradientEqualsTheStepByStepRunBitwise) {
@@ -195,6 +210,7 @@ TEST(Wavefront, FullGradientEqualsTheStepByStepRunBitwise) {
   expect_same_gradient<float>(8, true, 5, Storage::full);
   expect_same_gradient<double>(4, true, 16, Storage::full);
   expect_same_gradient<double>(2, false, 3, Storage::full);
+  expect_same_gradient<float>(8, true, 7, Storage::full, 1);
 }
 
 }  // namespace

@@ -159,9 +159,9 @@ void AcousticPropagator<T>::forward_impl(int count, const Traces<T>& traces,
   using StepsOf = Forward<Physics, Order, Dim>;
   if constexpr (StepsOf::sweeps && backend::runs_wavefronts<ExecSpace>()) {
     // A run that keeps nothing, a `boundary` history, an exact `full` one or a checkpoint
-    // segment's snapshots (recompute): several steps per sweep down each shot's grid, when
-    // there are shots enough for every thread (one shot's wavefront runs on one thread); the
-    // frame or the snapshot of each group's rows kept as the sweep reaches them. A NaN check
+    // segment's snapshots (recompute): several steps per sweep down each shot's grid (a shot's
+    // wavefront on one thread, or pipelined over several when shots are fewer than threads);
+    // the frame or the snapshot of each group's rows kept as the sweep reaches them. A NaN check
     // due within a sweep looks at the state after it.
     const auto* frames = recompute ? nullptr : history.template get_if<FrameHistory<T>>();
     const auto* full = recompute ? nullptr : history.template get_if<FullHistory<T>>();
@@ -170,8 +170,7 @@ void AcousticPropagator<T>::forward_impl(int count, const Traces<T>& traces,
                                  : recompute ? &checkpoints->segment
                                              : nullptr;
     const int base = recompute ? n_begin - 1 : 0;
-    if (problem_.wavefront_steps > 1 && count >= int(exec.concurrency()) &&
-        ((history.empty() && !recompute) || frames || snapshots)) {
+    if (problem_.wavefront_steps > 1 && ((history.empty() && !recompute) || frames || snapshots)) {
       const typename StepsOf::Wavefront wavefront = forward.wavefront(count, !recompute);
       const int check = problem_.check_interval;
       const auto sweeps = [&](const auto& keep_rows) {
