@@ -158,11 +158,11 @@ void AcousticPropagator<T>::forward_impl(int count, const Traces<T>& traces,
   };
   using StepsOf = Forward<Physics, Order, Dim>;
   if constexpr (StepsOf::sweeps && backend::runs_wavefronts<ExecSpace>()) {
-    // A run that keeps nothing, a `boundary` history, an exact `full` one or a checkpoint
-    // segment's snapshots (recompute): several steps per sweep down each shot's grid (a shot's
-    // wavefront on one thread, or pipelined over several when shots are fewer than threads);
-    // the frame or the snapshot of each group's rows kept as the sweep reaches them. A NaN check
-    // due within a sweep looks at the state after it.
+    // A run that keeps nothing, a `boundary` history, an exact `full` one, a checkpoint
+    // history's checkpoints or a segment's snapshots (recompute): several steps per sweep down each
+    // shot's grid (a shot's wavefront on one thread, or pipelined over several when shots are fewer
+    // than threads); the frame, checkpoint or snapshot of each group's rows kept as the sweep
+    // reaches them. A NaN check due within a sweep looks at the state after it.
     const auto* frames = recompute ? nullptr : history.template get_if<FrameHistory<T>>();
     const auto* full = recompute ? nullptr : history.template get_if<FullHistory<T>>();
     // The snapshots kept (slot n - base holds u^n), if any.
@@ -170,7 +170,10 @@ void AcousticPropagator<T>::forward_impl(int count, const Traces<T>& traces,
                                  : recompute ? &checkpoints->segment
                                              : nullptr;
     const int base = recompute ? n_begin - 1 : 0;
-    if (problem_.wavefront_steps > 1 && ((history.empty() && !recompute) || frames || snapshots)) {
+    // The first forward run of a `checkpoint` gradient: its checkpoints, row by row.
+    const auto* first_run = recompute ? nullptr : checkpoints;
+    if (problem_.wavefront_steps > 1 &&
+        ((history.empty() && !recompute) || frames || snapshots || first_run)) {
       const typename StepsOf::Wavefront wavefront = forward.wavefront(count, !recompute);
       const int check = problem_.check_interval;
       const auto sweeps = [&](const auto& keep_rows) {
@@ -203,6 +206,11 @@ void AcousticPropagator<T>::forward_impl(int count, const Traces<T>& traces,
         });
         store_snapshot<Dim>(exec, count, *snapshots, forward.current((n_end - n_begin) & 1),
                             n_end - base);
+      } else if (first_run) {
+        const int interval = first_run->interval;
+        sweeps([&](int s, int q, int n, int z0, int z1) {
+          if (n % interval == 0) first_run->store_rows(forward.fields(q), n / interval, s, z0, z1);
+        });
       } else {
         sweeps([](int, int, int, int, int) {});
       }

@@ -78,6 +78,18 @@ struct CheckpointHistory {
       f(Kokkos::subview(saved[i++], c, ALL, ALL, ALL), field);
     }
   }
+  /// Host backends: the rows of the state `st` that hold its padded rows [z0, z1) (its
+  /// each_checkpointed_row()), shot s, into checkpoint c; a host wavefront keeps a checkpoint
+  /// group by group this way, the same values copy<false>() keeps.
+  template <class State>
+  void store_rows(const State& st, int c, int s, int z0, int z1) const {
+    const auto fields = st.checkpointed();
+    st.each_checkpointed_row(z0, z1, [&](int k, int r) {
+      const Field<T>& field = fields[std::size_t(k)];
+      if (field.extent(2) == 0) return;  // 2D: no y variables
+      std::copy_n(&field(s, r, 0), field.extent(2), &saved[std::size_t(k)](c, s, r, 0));
+    });
+  }
   /// Copies the state `st` (shots [0, count)) into checkpoint c (`Restore` false) or back from
   /// it (true).
   template <bool Restore, class State>

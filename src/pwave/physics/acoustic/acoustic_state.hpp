@@ -9,6 +9,14 @@
 
 namespace pwave::physics {
 
+/// Index in strip storage of padded index i along an axis of n cells whose CPML strips are its
+/// first `lo` and last `hi` cells (stored one after the other), or -1 between them.
+KOKKOS_INLINE_FUNCTION int strip_index(int i, int n, int lo, int hi) {
+  if (i >= 0 && i < lo) return i;
+  if (i >= n - hi && i < n) return i - n + lo + hi;
+  return -1;
+}
+
 /// Device data of one shot batch, shared by all acoustic kernels, 2D and 3D.
 ///
 /// 3D fields keep the 2D layout [shot][z][column]: the (y, x) plane of a depth is flattened
@@ -41,15 +49,25 @@ struct AcousticState {
   std::array<Field<T>, 8> checkpointed() const {
     return {u_prev, u_cur, psi_x, zeta_x, psi_z, zeta_z, psi_y, zeta_y};
   }
+  /// f(k, r) for each row r of checkpointed()[k] that holds padded rows [z0, z1) (a host
+  /// wavefront's group; 0 <= z0 < z1 <= nz): the wavefields' rows z + halo, with their halo
+  /// rows above row 0 and below row nz - 1 when the range reaches them; the x and y memory
+  /// variables' rows z; the z ones' strip rows.
+  template <class F>
+  void each_checkpointed_row(int z0, int z1, F&& f) const {
+    const int r0 = z0 == 0 ? 0 : z0 + halo, r1 = z1 == nz ? nz + 2 * halo : z1 + halo;
+    for (int k = 0; k < 2; ++k)
+      for (int r = r0; r < r1; ++r) f(k, r);
+    for (int z = z0; z < z1; ++z) {
+      for (int k : {2, 3, 6, 7}) f(k, z);
+      const int r = strip_index(z, nz, strip_top, strip_bottom);
+      if (r >= 0) {
+        f(4, r);
+        f(5, r);
+      }
+    }
+  }
 };
-
-/// Index in strip storage of padded index i along an axis of n cells whose CPML strips are its
-/// first `lo` and last `hi` cells (stored one after the other), or -1 between them.
-KOKKOS_INLINE_FUNCTION int strip_index(int i, int n, int lo, int hi) {
-  if (i >= 0 && i < lo) return i;
-  if (i >= n - hi && i < n) return i - n + lo + hi;
-  return -1;
-}
 
 /// Column of x-strip storage for padded column ix, or -1 outside the x strips.
 template <class T>
