@@ -99,7 +99,8 @@ class WavefrontProgress {
 /// i + 1 (an acquire of its count of groups done). Each cell then sees the same operations in
 /// the same order as on one thread (level j at group i always after level j - 1 at groups up to
 /// i + 1, and before level j + 1 at group i - 1): the same values, bit for bit, on any number
-/// of threads.
+/// of threads. The waits rely on a team's threads running at the same time, as Kokkos' host
+/// backends run them (team_barrier relies on it too); Serial's teams have one thread.
 template <class Exec, class Work>
 void for_each_shot_wavefront(const char* name, const Exec& exec, int ns, int groups, int levels,
                              const Work& work) {
@@ -138,4 +139,5 @@ void for_each_shot_wavefront(const char* name, const Exec& exec, int ns, int gro
   if (most < threads) policy = Policy(exec, ns, std::max(1, most));
   Kokkos::parallel_for(name, policy, run);
 }
+
 }  // namespace pwave::backend

@@ -46,6 +46,7 @@ struct AcousticState {
   KOKKOS_INLINE_FUNCTION int plane(int iy, int ix) const { return iy * nx + ix; }
   /// The state a step starts from, which a checkpoint keeps (propagation::CheckpointHistory):
   /// u^{n-1}, u^n, and every axis' psi^{n-1} and zeta^{n-1} (the y ones empty in 2D).
+  /// each_checkpointed_row() maps rows by these positions: keep the two in step.
   std::array<Field<T>, 8> checkpointed() const {
     return {u_prev, u_cur, psi_x, zeta_x, psi_z, zeta_z, psi_y, zeta_y};
   }
