@@ -114,6 +114,61 @@ void expect_fused_step_equals_cellwise(const ForwardProblem& p) {
   expect_same_bits("zeta_z", a.st.zeta_z, b.st.zeta_z, what);
 }
 
+/// The reversed step of boundary storage in the box inside the frame (rows and columns a stencil
+/// radius clear of the strips): FusedStep with its imaging against the cell-wise flux launch
+/// over the box and a radius around it, then ReverseUpdate: u^{n-1} and the dJ/dw image.
+template <class T, int Order>
+void expect_fused_reversal_equals_cellwise(const ForwardProblem& p) {
+  AcousticPropagator<T> prop(p, 1);
+  vd::State<T> a = prop.vd_state();
+  ASSERT_TRUE((vd::FusedStep<T, Order, true>::fits(a.st)));
+  const auto& st = a.st;
+  const int R = st.halo;
+  const auto lo = [&](int strip) { return strip > 0 ? strip + R : 0; };
+  const backend::Box box{lo(st.strip_top),  st.nz - lo(st.strip_bottom), 0, 1,
+                         lo(st.strip_left), st.nx - lo(st.strip_right)};
+  const backend::Box flux_box{std::max(box.z0 - R, 0), std::min(box.z1 + R, st.nz), 0, 1,
+                              std::max(box.x0 - R, 0), std::min(box.x1 + R, st.nx)};
+  a.st.u_cur = copy_of(a.st.u_cur);
+  a.st.u_prev = copy_of(a.st.u_prev);
+  a.flux_x = copy_of(a.flux_x), a.flux_z = copy_of(a.flux_z);
+  fill_grid(a.st.u_cur, st, 0.1), fill_grid(a.st.u_prev, st, 0.2);
+  Kokkos::deep_copy(a.flux_x, T(0)), Kokkos::deep_copy(a.flux_z, T(0));
+  const Field<T> g = copy_of(a.st.u_cur);
+  fill_grid(g, st, 0.7);
+  const Field<T> acc_a("acc", 1, st.nz, st.nx);
+  fill(acc_a, 0.8);
+  const Field<T> acc_b = copy_of(acc_a);
+  vd::State<T> b = a;
+  b.st.u_prev = copy_of(a.st.u_prev);
+  const Grid& grid = p.model.grid;
+  const vd::Coefficients<T, Order> coef(grid.dz, grid.dx);
+
+  backend::for_each_cell_3d(
+      "pwave::test::vd_fused_reversal", ExecSpace(), 1, box,
+      vd::FusedStep<T, Order, true>{a, coef, p.boundary.free_surface, box.z0, box.z1, g, acc_a});
+
+  backend::for_each_cell_3d("pwave::test::vd_reverse_flux", ExecSpace(), 1, flux_box,
+                            Cellwise<vd::InteriorFlux<T, Order, 2>>{{b, coef}});
+  if (p.boundary.free_surface) {
+    Kokkos::parallel_for(
+        "pwave::test::vd_mirror",
+        Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {1, int(b.flux_z.extent(2))}),
+        vd::MirrorFlux<T>{b.flux_z, st.halo});
+  }
+  backend::for_each_cell_3d("pwave::test::vd_reverse_update", ExecSpace(), 1, box,
+                            Cellwise<vd::ReverseUpdate<T, Order, 2>>{{b, coef, g, acc_b}});
+  Kokkos::fence();
+
+  const std::string what = "reversed step, order " + std::to_string(Order) + ", padded " +
+                           std::to_string(st.nz) + " x " + std::to_string(st.nx) + ", box " +
+                           std::to_string(box.z0) + ".." + std::to_string(box.z1) + " x " +
+                           std::to_string(box.x0) + ".." + std::to_string(box.x1) +
+                           (p.boundary.free_surface ? ", free surface" : "");
+  expect_same_bits("u^{n-1}", a.st.u_prev, b.st.u_prev, what);
+  expect_same_bits("dJ/dw image", acc_a, acc_b, what);
+}
+
 TEST(VariableDensityFusedStep, EqualsTheCellWiseLaunchesBitwise) {
   expect_fused_step_equals_cellwise<double, 8>(problem(8, 40, 60, 12, 12, 12, false));
   expect_fused_step_equals_cellwise<float, 4>(problem(4, 30, 50, 10, 14, 10, true));
@@ -126,6 +181,17 @@ TEST(VariableDensityFusedStep, WideRowsCutIntoChunksEqualTheCellWiseLaunchesBitw
   static_assert(vd::FusedStep<float, 8>::chunk < 4320 && vd::FusedStep<double, 8>::chunk < 2270);
   expect_fused_step_equals_cellwise<float, 8>(problem(8, 12, 4300, 10, 10, 10, false));
   expect_fused_step_equals_cellwise<double, 8>(problem(8, 12, 1100, 1150, 20, 10, true));
+}
+
+// The reversed step with its imaging (boundary storage's backward run): narrow rows, rows cut
+// into chunks, a free surface (no frame on top: the z flux above row 0 mirrored), a side
+// without CPML (the box reaching the grid's edge).
+TEST(VariableDensityFusedStep, ReversedStepEqualsTheCellWiseLaunchesBitwise) {
+  expect_fused_reversal_equals_cellwise<double, 8>(problem(8, 40, 60, 12, 12, 12, false));
+  expect_fused_reversal_equals_cellwise<float, 4>(problem(4, 30, 50, 10, 14, 10, true));
+  expect_fused_reversal_equals_cellwise<float, 2>(problem(2, 20, 30, 6, 0, 6, false));
+  expect_fused_reversal_equals_cellwise<float, 8>(problem(8, 24, 4300, 10, 10, 10, false));
+  expect_fused_reversal_equals_cellwise<double, 8>(problem(8, 24, 1100, 1150, 20, 10, true));
 }
 
 }  // namespace

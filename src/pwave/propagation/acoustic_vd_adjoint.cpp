@@ -126,6 +126,8 @@ class AcousticPropagator<T>::VariableDensityBackward {
                              std::min(region_.x_hi + R, nx)};
     box_ = backend::Box{region_.z_lo, region_.z_hi, region_.y_lo,
                         region_.y_hi, region_.x_lo, region_.x_hi};
+    if constexpr (fuses_reversal)
+      fuse_reversal_ = !box_.empty() && vd::FusedStep<T, Order, true>::fits(st);
   }
   VariableDensityBackward(const VariableDensityBackward&) = delete;
   VariableDensityBackward& operator=(const VariableDensityBackward&) = delete;
@@ -158,15 +160,30 @@ class AcousticPropagator<T>::VariableDensityBackward {
     vd::State<T> rv = prop_.vd_;
     rv.st = st;
     rv.st.u_cur = u_now, rv.st.u_prev = u_next;
-    backend::for_each_cell_3d("pwave::physics::acoustic_vd::reverse_flux", exec, count_, flux_box_,
-                              vd::InteriorFlux<T, Order, Dim>{rv, coef_});
-    if (FreeSurface) {
-      Kokkos::parallel_for("pwave::physics::acoustic_vd::mirror_flux",
-                           Range2(exec, {0, 0}, {count_, fx}), vd::MirrorFlux<T>{rv.flux_z, R});
+    // Host backends, 2D: the box in one pass whose flux stays in registers and row buffers
+    // (vd::FusedStep with the imaging, as the forward's rows); else the flux launch over the
+    // box and a stencil radius around it, then the update. The same bits.
+    bool fused = false;
+    if constexpr (fuses_reversal) {
+      fused = fuse_reversal_;
+      if (fused) {
+        backend::for_each_cell_3d(
+            "pwave::physics::acoustic_vd::fused_reverse_step", exec, count_, box_,
+            vd::FusedStep<T, Order, true>{rv, coef_, FreeSurface, box_.z0, box_.z1, a.g_cur,
+                                          prop_.shot_grad_});
+      }
     }
-    backend::for_each_cell_3d(
-        "pwave::physics::acoustic_vd::reverse_step", exec, count_, box_,
-        vd::ReverseUpdate<T, Order, Dim>{rv, coef_, a.g_cur, prop_.shot_grad_});
+    if (!fused) {
+      backend::for_each_cell_3d("pwave::physics::acoustic_vd::reverse_flux", exec, count_,
+                                flux_box_, vd::InteriorFlux<T, Order, Dim>{rv, coef_});
+      if (FreeSurface) {
+        Kokkos::parallel_for("pwave::physics::acoustic_vd::mirror_flux",
+                             Range2(exec, {0, 0}, {count_, fx}), vd::MirrorFlux<T>{rv.flux_z, R});
+      }
+      backend::for_each_cell_3d(
+          "pwave::physics::acoustic_vd::reverse_step", exec, count_, box_,
+          vd::ReverseUpdate<T, Order, Dim>{rv, coef_, a.g_cur, prop_.shot_grad_});
+    }
     Kokkos::parallel_for(
         "pwave::propagation::reconstruct_source", Kokkos::RangePolicy<ExecSpace>(exec, 0, count_),
         propagation::ReconstructSource<T>{u_next, a.g_cur, prop_.shot_grad_, st.v2dt2,
@@ -273,6 +290,9 @@ class AcousticPropagator<T>::VariableDensityBackward {
   const physics::InjectResidual<T> inject_[2];  ///< into G^n: the parity's g_prev
   backend::BoxCuts cuts_;
   backend::Box grid_, flux_box_, box_;
+  /// Host backends in 2D run the reversed step fused (rebuild_and_image).
+  static constexpr bool fuses_reversal = Dim == 2 && backend::uses_row_paths<ExecSpace>();
+  bool fuse_reversal_ = false;
 };
 
 template void AcousticPropagator<float>::allocate_adjoint_vd();

@@ -92,6 +92,17 @@ KOKKOS_FORCEINLINE_FUNCTION T leapfrog(T u, T u_prev, T w, T lap) {
   return 2 * u - u_prev + w * lap;
 }
 
+/// The leapfrog run backwards (boundary storage's reversed step): u^{n-1} = 2 u^n - u^{n+1} +
+/// w L u^n written over u^{n+1} (`u_next`), the forward's arithmetic with the product w L u^n
+/// kept for the imaging term of dJ/dw, acc += G^{n+1} w L u^n. The one formula of cells, rows
+/// and the fused rows (T a scalar or a host vector).
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION void reverse_leapfrog(T u, T& u_next, T w, T lap, T g, T& acc) {
+  const T wl = w * lap;
+  u_next = 2 * u - u_next + wl;
+  acc += g * wl;
+}
+
 /// The CPML memory term of one axis at a point: m <- a m + b g, returns g + m (psi and the
 /// flux at a half point, zeta and D- f at a cell). The one formula for cells and rows.
 template <class T>
@@ -353,7 +364,12 @@ struct Update {
 /// to the bit. The passes prefetch what they stream from memory, which the hardware
 /// prefetchers fetch too late: the update pass a few vectors ahead (its block's rows are many
 /// streams), the x term pass a row ahead (its rows are short).
-template <class T, int Order>
+///
+/// `Imaging`: the reversed step of boundary storage in the box inside the frame (rows and
+/// columns a stencil radius clear of the strips, so no CPML term is met): u^{n-1} over u^{n+1}
+/// with the imaging term of dJ/dw (reverse_leapfrog; `g` = G^{n+1}, `acc` the per-shot image),
+/// the arithmetic of Flux + ReverseUpdate, so their bits.
+template <class T, int Order, bool Imaging = false>
 struct FusedStep {
   static constexpr bool host_lines = true;  ///< promises line()/lines() (backends/launch.hpp)
   static constexpr int R = StaggeredStencil<Order>::radius;
@@ -381,6 +397,7 @@ struct FusedStep {
   Coefficients<T, Order> c;
   bool free_surface = false;
   int z0 = 0, z1 = 0;  ///< the box's rows (its columns are those lines() is given)
+  Field<T> g, acc;     ///< Imaging: G^{n+1} (halo layout), dJ/dw per shot [shot][nz][ny nx]
 
   /// Whether the fused step can run the rows of `st` whole (x strips included): a grid wider
   /// than a chunk is cut R half points clear of the x strips (a chunk advances the strips' psi
@@ -431,10 +448,12 @@ struct FusedStep {
     const T *w, *bx, *bz;
     long zs, ms;
     int c0, cn, nz, nx;
-    T* ring;    ///< z flux rows, the q-th above the next block's own at + q buffer
-    T* hx;      ///< D-_x f_x of the block's rows, row r at + r buffer
-    T* fx;      ///< x flux of a row, from R half points before column c0
-    T* flux_z;  ///< the z flux array at (row 0, column c0)
+    T* ring;               ///< z flux rows, the q-th above the next block's own at + q buffer
+    T* hx;                 ///< D-_x f_x of the block's rows, row r at + r buffer
+    T* fx;                 ///< x flux of a row, from R half points before column c0
+    T* flux_z;             ///< the z flux array at (row 0, column c0)
+    const T* g = nullptr;  ///< Imaging: G^{n+1} at (row 0, column c0), rows as u
+    T* acc = nullptr;      ///< Imaging: the image at (row 0, column c0), rows as w
     /// The x strips: psi and zeta of grid row 0 (row z at + z ps), the left strip's column
     /// ix at [ix], the right one's at [ix - right_shift]; the profiles by grid column.
     T *psi = nullptr, *zeta = nullptr;
@@ -457,6 +476,7 @@ struct FusedStep {
     p.zs = long(st.u_cur.stride(1)), p.ms = long(v.w.stride(0));
     p.c0 = c0, p.cn = cn, p.nz = st.nz, p.nx = st.nx;
     p.flux_z = &v.flux_z(s, h, h + c0);
+    if constexpr (Imaging) p.g = &g(s, h, h + c0), p.acc = &acc(s, 0, c0);
     p.left = st.strip_left, p.right = st.nx - st.strip_right;
     p.right_shift = p.right - st.strip_left;
     if (st.strip_left + st.strip_right > 0) {
@@ -472,7 +492,8 @@ struct FusedStep {
     p.fx = fx + lead - H::width + mis;
     for (int q = 0; q < Q; ++q) z_flux_row<H>(p, iz - R + q, p.ring + q * buffer);
     // The z flux the top strip's updates read: rows [z0, z0 + R - 1) of the box, in the ring.
-    if (iz == z0) {
+    // (The reversed step's box has no strip updates beside it.)
+    if (!Imaging && iz == z0) {
       for (int j = z0; j < std::min(z0 + R - 1, z1); ++j)
         store_row(p, p.ring + (j - iz + R) * buffer, j);
     }
@@ -482,7 +503,7 @@ struct FusedStep {
     }
     for (; z < iz + n; ++z) block<1, H>(p, z, z + 1 < iz + n);
     // The bottom strip's: rows [z1 - R, z1), the ring's first R rows after the last block.
-    if (iz + n == z1) {
+    if (!Imaging && iz + n == z1) {
       for (int j = std::max(z1 - R, z0); j < z1; ++j)
         store_row(p, p.ring + (j - z1 + R) * buffer, j);
     }
@@ -590,6 +611,8 @@ struct FusedStep {
     const T* const bz = p.bz + (z0 + R - 1) * ms;  // the block's first new z flux row
     const T* const ring = p.ring;
     const T* const hx = p.hx;
+    const T* const g = Imaging ? p.g + z0 * zs : nullptr;
+    T* const acc = Imaging ? p.acc + z0 * ms : nullptr;
     host::for_each_vector<H>(u, 0, p.cn, [&](int i, int lo, int hi, auto partial) {
       constexpr bool part = decltype(partial)::value;
       {  // The rows this pass streams from memory: u^n's new rows, u^{n-1}, w, beta_z.
@@ -606,11 +629,17 @@ struct FusedStep {
         }
         const T *pu = u + (Q + rows) * zs + ahead, *pn = un + rows * zs + ahead;
         const T *pw = w + rows * ms + ahead, *pb = bz + rows * ms + ahead;
+        const T *pg = nullptr, *pa = nullptr;
+        if constexpr (Imaging) pg = g + rows * zs + ahead, pa = acc + rows * ms + ahead;
         PWAVE_UNROLL
         for (int r = 0; r < NR; ++r) {
           host::prefetch<false>(pu), host::prefetch<true>(pn);
           host::prefetch<false>(pw), host::prefetch<false>(pb);
           pu += zs, pn += zs, pw += ms, pb += ms;
+          if constexpr (Imaging) {
+            host::prefetch<false>(pg), host::prefetch<true>(pa);
+            pg += zs, pa += ms;
+          }
         }
       }
       // Registers: u^n rows z0 + q (uw[q]) and z flux rows z0 - R + q (fzw[q]).
@@ -625,6 +654,8 @@ struct FusedStep {
       const T* br = bz + i;
       const T* wr = w + i;
       T* o = un + i;
+      const T* gr = Imaging ? g + i : nullptr;
+      T* ar = Imaging ? acc + i : nullptr;
       PWAVE_UNROLL
       for (int r = 0; r < NR; ++r) {
         // z flux row z0 + r + R - 1 from u^n rows z0 + r .. z0 + r + 2R - 1, rounded as the
@@ -639,7 +670,18 @@ struct FusedStep {
         // The update of row z0 + r from z flux rows z0 + r - R .. z0 + r + R - 1.
         const V hz = d_minus<R>(cz, [&](int k) { return fzw[r + R + k]; });
         const V old = H::load(o);
-        const V next = leapfrog(uw[r], old, H::load(wr), H::load(hx + r * buffer + i) + hz);
+        const V lap = H::load(hx + r * buffer + i) + hz;
+        V next;
+        if constexpr (Imaging) {
+          next = old;
+          const V old_acc = H::load(ar);
+          V sum = old_acc;
+          reverse_leapfrog(uw[r], next, H::load(wr), lap, H::load(gr), sum);
+          H::store(ar, part ? H::lanes_from(hi, old_acc, H::lanes_from(lo, sum, old_acc)) : sum);
+          gr += zs, ar += ms;
+        } else {
+          next = leapfrog(uw[r], old, H::load(wr), lap);
+        }
         H::store(o, part ? H::lanes_from(hi, old, H::lanes_from(lo, next, old)) : next);
         ur += zs, o += zs, br += ms, wr += ms;
       }
@@ -696,15 +738,6 @@ struct ReverseUpdate {
       lap += d_minus<R>(c.y, [&](int j) { return v.flux_y(s, z, x + j * ys); });
     reverse_leapfrog(st.u_cur(s, z, x), st.u_prev(s, z, x), v.w(iz, q), lap, g(s, z, x),
                      acc(s, iz, q));
-  }
-
-  /// u^{n-1} = 2 u^n - u^{n+1} + w lap over u^{n+1} (`u_next`), acc += G^{n+1} w lap: the one
-  /// formula of cells and rows (the leapfrog's arithmetic, w lap kept for the imaging).
-  KOKKOS_FORCEINLINE_FUNCTION static void reverse_leapfrog(T u, T& u_next, T w, T lap, T g,
-                                                           T& acc) {
-    const T wl = w * lap;
-    u_next = T(2) * u - u_next + wl;
-    acc += g * wl;
   }
 
   /// Host path: the forward's interior update lines (Update::lines_with) with the reversed
