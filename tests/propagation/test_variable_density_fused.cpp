@@ -12,6 +12,7 @@
 #include <string>
 
 #include "backends/launch.hpp"
+#include "pwave/physics/acoustic_vd/adjoint_kernels.hpp"
 #include "pwave/propagation/acoustic_propagator.hpp"
 #include "support/kernel_compare.hpp"
 #include "support/problems.hpp"
@@ -169,6 +170,90 @@ void expect_fused_reversal_equals_cellwise(const ForwardProblem& p) {
   expect_same_bits("dJ/dw image", acc_a, acc_b, what);
 }
 
+/// The backward step of boundary storage in the box two radii inside the strips (and below a
+/// free surface): ReverseAndAdjointRows against the cell-wise kernels it fuses, the reversed
+/// step (InteriorFlux over the box and a radius around it, ReverseUpdate) and the adjoint step
+/// (HBar and GBar over two and one radii around it, AdjointUpdate with the buoyancy imaging):
+/// u^{n-1}, G^n and both images.
+template <class T, int Order>
+void expect_reverse_and_adjoint_equal_cellwise(const ForwardProblem& p) {
+  AcousticPropagator<T> prop(p, 1);
+  vd::AdjointState<T> a;
+  a.v = prop.vd_state();
+  const auto& st = a.v.st;
+  const int R = st.halo, nz = st.nz, nx = st.nx;
+  const auto lo = [&](int strip) { return strip > 0 ? strip + 2 * R : 0; };
+  const backend::Box box{st.strip_top > 0          ? lo(st.strip_top)
+                         : p.boundary.free_surface ? 2 * R
+                                                   : 0,
+                         nz - lo(st.strip_bottom),
+                         0,
+                         1,
+                         lo(st.strip_left),
+                         nx - lo(st.strip_right)};
+  ASSERT_FALSE(box.empty());
+  const auto around = [&](int m) {
+    return backend::Box{std::max(box.z0 - m, 0), std::min(box.z1 + m, nz), 0, 1,
+                        std::max(box.x0 - m, 0), std::min(box.x1 + m, nx)};
+  };
+  const auto field = [&](const char* name, double seed) {
+    Field<T> f(std::string(name), 1, int(st.u_cur.extent(1)), int(st.u_cur.extent(2)));
+    fill_grid(f, st, seed);  // the halo zero, as in a run
+    return f;
+  };
+  const auto zero_field = [&](const char* name) {
+    return Field<T>(std::string(name), 1, int(st.u_cur.extent(1)), int(st.u_cur.extent(2)));
+  };
+  a.v.st.u_cur = field("u", 0.1);
+  const Field<T> u_next = field("u_next", 0.2);
+  a.g_cur = field("g_cur", 0.3), a.g_prev = field("g_prev", 0.4);
+  a.img_b = Field<T>(std::string("img_b"), 1, nz, nx);
+  fill(a.img_b, 0.5);
+  const Field<T> acc("acc", 1, nz, nx);
+  fill(acc, 0.6);
+  vd::AdjointState<T> b = a;
+  b.g_prev = copy_of(a.g_prev), b.img_b = copy_of(a.img_b);
+  b.hbar_x = zero_field("hbar_x"), b.hbar_z = zero_field("hbar_z");
+  b.gbar_x = zero_field("gbar_x"), b.gbar_z = zero_field("gbar_z");
+  b.v.flux_x = zero_field("flux_x"), b.v.flux_z = zero_field("flux_z");
+  b.v.st.u_prev = copy_of(u_next);
+  const Field<T> acc_b = copy_of(acc);
+  const Grid& grid = p.model.grid;
+  const vd::Coefficients<T, Order> coef(grid.dz, grid.dx);
+
+  backend::for_each_cell_3d("pwave::test::vd_reverse_and_adjoint", ExecSpace(), 1, box,
+                            vd::ReverseAndAdjointRows<T, Order>{a, coef, u_next, acc});
+
+  const auto cellwise = [&](const char* name, const backend::Box& on, const auto& kernel) {
+    backend::for_each_cell_3d(name, ExecSpace(), 1, on,
+                              Cellwise<std::decay_t<decltype(kernel)>>{kernel});
+  };
+  cellwise("pwave::test::vd_flux", around(R), vd::InteriorFlux<T, Order, 2>{b.v, coef});
+  cellwise("pwave::test::vd_reverse", box,
+           vd::ReverseUpdate<T, Order, 2>{b.v, coef, b.g_cur, acc_b});
+  cellwise("pwave::test::vd_hbar", around(2 * R), vd::HBar<T, Order, 2, false, false, false>{b});
+  if (p.boundary.free_surface) {
+    cellwise("pwave::test::vd_gbar", around(R),
+             vd::GBar<T, Order, 2, false, false, false, true>{b, coef});
+    cellwise("pwave::test::vd_update", box, vd::AdjointUpdate<T, Order, 2, true, true>{b, coef});
+  } else {
+    cellwise("pwave::test::vd_gbar", around(R),
+             vd::GBar<T, Order, 2, false, false, false, false>{b, coef});
+    cellwise("pwave::test::vd_update", box, vd::AdjointUpdate<T, Order, 2, false, true>{b, coef});
+  }
+  Kokkos::fence();
+
+  const std::string what = "reversed and adjoint step, order " + std::to_string(Order) +
+                           ", padded " + std::to_string(nz) + " x " + std::to_string(nx) +
+                           ", box " + std::to_string(box.z0) + ".." + std::to_string(box.z1) +
+                           " x " + std::to_string(box.x0) + ".." + std::to_string(box.x1) +
+                           (p.boundary.free_surface ? ", free surface" : "");
+  expect_same_bits("u^{n-1}", u_next, b.v.st.u_prev, what);
+  expect_same_bits("dJ/dw image", acc, acc_b, what);
+  expect_same_bits("G^n", a.g_prev, b.g_prev, what);
+  expect_same_bits("the buoyancy image", a.img_b, b.img_b, what);
+}
+
 TEST(VariableDensityFusedStep, EqualsTheCellWiseLaunchesBitwise) {
   expect_fused_step_equals_cellwise<double, 8>(problem(8, 40, 60, 12, 12, 12, false));
   expect_fused_step_equals_cellwise<float, 4>(problem(4, 30, 50, 10, 14, 10, true));
@@ -192,6 +277,19 @@ TEST(VariableDensityFusedStep, ReversedStepEqualsTheCellWiseLaunchesBitwise) {
   expect_fused_reversal_equals_cellwise<float, 2>(problem(2, 20, 30, 6, 0, 6, false));
   expect_fused_reversal_equals_cellwise<float, 8>(problem(8, 24, 4300, 10, 10, 10, false));
   expect_fused_reversal_equals_cellwise<double, 8>(problem(8, 24, 1100, 1150, 20, 10, true));
+}
+
+// The reversed and adjoint steps in one pass (ReverseAndAdjointRows): CPML on every side, a free
+// surface, sides without CPML (the box at the grid's edges: half points off the grid, the last
+// cell's whole buoyancy term), rows wider than a chunk.
+TEST(VariableDensityFusedStep, ReverseAndAdjointRowsEqualTheCellWiseKernelsBitwise) {
+  static_assert(vd::ReverseAndAdjointRows<float, 8>::chunk < 2500 / 2);
+  expect_reverse_and_adjoint_equal_cellwise<double, 8>(problem(8, 40, 60, 12, 12, 12, false));
+  expect_reverse_and_adjoint_equal_cellwise<float, 4>(problem(4, 30, 50, 10, 14, 10, true));
+  expect_reverse_and_adjoint_equal_cellwise<float, 2>(problem(2, 20, 30, 6, 0, 6, false));
+  expect_reverse_and_adjoint_equal_cellwise<float, 8>(problem(8, 30, 40, 0, 10, 0, false));
+  expect_reverse_and_adjoint_equal_cellwise<float, 8>(problem(8, 40, 2500, 10, 10, 10, false));
+  expect_reverse_and_adjoint_equal_cellwise<double, 6>(problem(6, 40, 2100, 0, 0, 10, true));
 }
 
 }  // namespace

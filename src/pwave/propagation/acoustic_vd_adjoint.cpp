@@ -26,6 +26,18 @@ struct LoadSnapshot {
   }
 };
 
+/// f(box) for each box of `outer` that `inner` (a box within it, or empty) leaves: the bands
+/// above and below it (outer's width), and left and right of it in its rows (2D: one y line).
+template <class F>
+void for_each_box_around(const backend::Box& outer, const backend::Box& inner, const F& f) {
+  if (inner.empty()) return f(outer);
+  const int y0 = outer.y0, y1 = outer.y1;
+  f(backend::Box{outer.z0, inner.z0, y0, y1, outer.x0, outer.x1});
+  f(backend::Box{inner.z1, outer.z1, y0, y1, outer.x0, outer.x1});
+  f(backend::Box{inner.z0, inner.z1, y0, y1, outer.x0, inner.x0});
+  f(backend::Box{inner.z0, inner.z1, y0, y1, inner.x1, outer.x1});
+}
+
 /// rows [0, nz) of out(s) = w imaging, rows [nz, 2 nz) = b imaging.
 template <class T>
 void pack_channels(const ExecSpace& exec, const Field<T>& out, const Field<T>& img_w,
@@ -126,8 +138,20 @@ class AcousticPropagator<T>::VariableDensityBackward {
                              std::min(region_.x_hi + R, nx)};
     box_ = backend::Box{region_.z_lo, region_.z_hi, region_.y_lo,
                         region_.y_hi, region_.x_lo, region_.x_hi};
-    if constexpr (fuses_reversal)
+    if constexpr (fuses_reversal) {
       fuse_reversal_ = !box_.empty() && vd::FusedStep<T, Order, true>::fits(st);
+      // The pair pass's box: two radii inside the strips, and below a free surface (so that
+      // what its cells read of the adjoint's fluxes is G's interior formula, no fold).
+      pair_ = backend::Box{st.strip_top > 0 ? st.strip_top + 2 * R
+                           : FreeSurface    ? 2 * R
+                                            : 0,
+                           st.strip_bottom > 0 ? nz - st.strip_bottom - 2 * R : nz,
+                           0,
+                           1,
+                           st.strip_left > 0 ? st.strip_left + 2 * R : 0,
+                           st.strip_right > 0 ? nx - st.strip_right - 2 * R : nx};
+      pairs_ = boundary && fuse_reversal_ && !pair_.empty();
+    }
   }
   VariableDensityBackward(const VariableDensityBackward&) = delete;
   VariableDensityBackward& operator=(const VariableDensityBackward&) = delete;
@@ -163,14 +187,24 @@ class AcousticPropagator<T>::VariableDensityBackward {
     // Host backends, 2D: the box in one pass whose flux stays in registers and row buffers
     // (vd::FusedStep with the imaging, as the forward's rows); else the flux launch over the
     // box and a stencil radius around it, then the update. The same bits.
+    // With pairs_, the cells of pair_ take their adjoint step here too (adjoint_step does the
+    // rest of the grid).
     bool fused = false;
     if constexpr (fuses_reversal) {
       fused = fuse_reversal_;
-      if (fused) {
+      const auto reverse = [&](const backend::Box& b) {
+        backend::for_each_cell_3d("pwave::physics::acoustic_vd::fused_reverse_step", exec, count_,
+                                  b,
+                                  vd::FusedStep<T, Order, true>{rv, coef_, FreeSurface, b.z0, b.z1,
+                                                                a.g_cur, prop_.shot_grad_});
+      };
+      if (pairs_) {
+        for_each_box_around(box_, pair_, reverse);
         backend::for_each_cell_3d(
-            "pwave::physics::acoustic_vd::fused_reverse_step", exec, count_, box_,
-            vd::FusedStep<T, Order, true>{rv, coef_, FreeSurface, box_.z0, box_.z1, a.g_cur,
-                                          prop_.shot_grad_});
+            "pwave::physics::acoustic_vd::reverse_and_adjoint", exec, count_, pair_,
+            vd::ReverseAndAdjointRows<T, Order>{a, coef_, u_next, prop_.shot_grad_});
+      } else if (fused) {
+        reverse(box_);
       }
     }
     if (!fused) {
@@ -217,21 +251,49 @@ class AcousticPropagator<T>::VariableDensityBackward {
   }
 
   /// G^n from G^{n+1}, G^{n+2}: the adjoint fluxes (H-bar, G-bar) per box, then the update.
+  /// With pairs_ (boundary storage, host backends, 2D) the cells of pair_ took theirs in
+  /// rebuild_and_image: here the rest, with the hbar and gbar they read (a radius into pair_,
+  /// and another for gbar's).
   void adjoint_step(const ExecSpace& exec, int p) const {
     const auto& a = parity(p);
+    const auto hbar = [&](auto in_x, auto in_y, auto in_z) {
+      return vd::HBar<T, Order, Dim, decltype(in_x)::value, decltype(in_z)::value,
+                      decltype(in_y)::value>{a};
+    };
+    const auto gbar = [&](auto in_x, auto in_y, auto in_z) {
+      return vd::GBar<T, Order, Dim, decltype(in_x)::value, decltype(in_z)::value,
+                      decltype(in_y)::value, FreeSurface>{a, coef_};
+    };
+    const vd::AdjointUpdate<T, Order, Dim, FreeSurface, true> update{a, coef_};
+    if (pairs_) {
+      const int R = prop_.st_.halo;
+      const backend::Box center{cuts_.z[1], cuts_.z[2], cuts_.y[1],
+                                cuts_.y[2], cuts_.x[1], cuts_.x[2]};
+      const std::false_type out{};
+      backend::for_each_box_3d("pwave::physics::acoustic_vd::adjoint_hbar", exec, count_, cuts_,
+                               hbar, true);
+      for_each_box_around(center, inside(pair_, 2 * R), [&](const backend::Box& b) {
+        backend::for_each_cell_3d("pwave::physics::acoustic_vd::adjoint_hbar", exec, count_, b,
+                                  hbar(out, out, out));
+      });
+      backend::for_each_box_3d("pwave::physics::acoustic_vd::adjoint_gbar", exec, count_, cuts_,
+                               gbar, true);
+      for_each_box_around(center, inside(pair_, R), [&](const backend::Box& b) {
+        backend::for_each_cell_3d("pwave::physics::acoustic_vd::adjoint_gbar", exec, count_, b,
+                                  gbar(out, out, out));
+      });
+      for_each_box_around(grid_, pair_, [&](const backend::Box& b) {
+        backend::for_each_cell_3d("pwave::physics::acoustic_vd::adjoint_update", exec, count_, b,
+                                  update);
+      });
+      return;
+    }
     backend::for_each_box_3d("pwave::physics::acoustic_vd::adjoint_hbar", exec, count_, cuts_,
-                             [&](auto in_x, auto in_y, auto in_z) {
-                               return vd::HBar<T, Order, Dim, decltype(in_x)::value,
-                                               decltype(in_z)::value, decltype(in_y)::value>{a};
-                             });
-    backend::for_each_box_3d(
-        "pwave::physics::acoustic_vd::adjoint_gbar", exec, count_, cuts_,
-        [&](auto in_x, auto in_y, auto in_z) {
-          return vd::GBar<T, Order, Dim, decltype(in_x)::value, decltype(in_z)::value,
-                          decltype(in_y)::value, FreeSurface>{a, coef_};
-        });
+                             hbar);
+    backend::for_each_box_3d("pwave::physics::acoustic_vd::adjoint_gbar", exec, count_, cuts_,
+                             gbar);
     backend::for_each_cell_3d("pwave::physics::acoustic_vd::adjoint_update", exec, count_, grid_,
-                              vd::AdjointUpdate<T, Order, Dim, FreeSurface, true>{a, coef_});
+                              update);
   }
 
   /// The residuals of step n injected into G^n; the free surface zeroes its row.
@@ -290,9 +352,17 @@ class AcousticPropagator<T>::VariableDensityBackward {
   const physics::InjectResidual<T> inject_[2];  ///< into G^n: the parity's g_prev
   backend::BoxCuts cuts_;
   backend::Box grid_, flux_box_, box_;
-  /// Host backends in 2D run the reversed step fused (rebuild_and_image).
+  /// Host backends in 2D run the reversed step fused (rebuild_and_image), and with boundary
+  /// storage the adjoint step of pair_'s cells in the same pass (pairs_).
   static constexpr bool fuses_reversal = Dim == 2 && backend::uses_row_paths<ExecSpace>();
-  bool fuse_reversal_ = false;
+  bool fuse_reversal_ = false, pairs_ = false;
+  backend::Box pair_;
+
+  /// b shrunk by m on each side that is not the grid's edge.
+  backend::Box inside(const backend::Box& b, int m) const {
+    return backend::Box{b.z0 > 0 ? b.z0 + m : 0, b.z1 < grid_.z1 ? b.z1 - m : b.z1, b.y0, b.y1,
+                        b.x0 > 0 ? b.x0 + m : 0, b.x1 < grid_.x1 ? b.x1 - m : b.x1};
+  }
 };
 
 template void AcousticPropagator<float>::allocate_adjoint_vd();

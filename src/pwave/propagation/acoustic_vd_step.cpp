@@ -106,7 +106,8 @@ void AcousticPropagator<T>::step_vd(
     if (fuse) {
       backend::for_each_cell_3d(
           "pwave::physics::acoustic_vd::fused_step", exec, count, rows,
-          vd::FusedStep<T, Order>{v, coef, problem_.boundary.free_surface, rows.z0, rows.z1});
+          vd::FusedStep<T, Order>{
+              v, coef, problem_.boundary.free_surface, rows.z0, rows.z1, {}, {}});
     }
   }
   if (problem_.boundary.free_surface) {

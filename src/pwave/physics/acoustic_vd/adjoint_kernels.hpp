@@ -53,6 +53,17 @@ KOKKOS_FORCEINLINE_FUNCTION T psi_transpose(T g, T& p, T a, T b) {
   return g + b * t;
 }
 
+/// phibar = -(D+ h) at a half point (= D-^T h): -sum_k c_k (h(k) - h(1 - k)), accumulated from
+/// zero by subtraction, h(j) the value j cells further along the axis. GBar's formula, for its
+/// cell and line paths and the fused rows alike.
+template <int R, class T, class H>
+KOKKOS_FORCEINLINE_FUNCTION T phibar(const T* c, const H& h) {
+  T f = 0;
+  PWAVE_UNROLL
+  for (int k = 1; k <= R; ++k) f -= c[k] * (h(k) - h(1 - k));
+  return f;
+}
+
 template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
 struct HBar {
   static constexpr bool host_lines = true;  ///< promises line()/lines() (backends/launch.hpp)
@@ -118,14 +129,10 @@ struct GBar {
   KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const {
     const AcousticState<T>& st = a.v.st;
     const int z = iz + st.halo, x = st.column(iy, ix), ys = st.ys, q = st.plane(iy, ix);
-    T fx = 0, fz = 0, fy = 0;
-    PWAVE_UNROLL
-    for (int k = 1; k <= R; ++k) {
-      fx -= c.x[k] * (a.hbar_x(s, z, x + k) - a.hbar_x(s, z, x + 1 - k));
-      fz -= c.z[k] * (a.hbar_z(s, z + k, x) - a.hbar_z(s, z + 1 - k, x));
-      if constexpr (Dim == 3)
-        fy -= c.y[k] * (a.hbar_y(s, z, x + k * ys) - a.hbar_y(s, z, x + (1 - k) * ys));
-    }
+    T fx = phibar<R>(c.x, [&](int j) { return a.hbar_x(s, z, x + j); });
+    T fz = phibar<R>(c.z, [&](int j) { return a.hbar_z(s, z + j, x); });
+    T fy = 0;
+    if constexpr (Dim == 3) fy = phibar<R>(c.y, [&](int j) { return a.hbar_y(s, z, x + j * ys); });
     if constexpr (FreeSurface) {
       if (iz < R) {  // half point -1-iz mirrors this one; hbar is zero above row 0
         for (int k = iz + 1; k <= R; ++k) fz -= c.z[k] * a.hbar_z(s, st.halo - 1 - iz + k, x);
@@ -179,13 +186,10 @@ struct GBar {
     const auto cells = [&](auto with_fold) {
       PWAVE_SIMD
       for (int i = x0; i < x1; ++i) {
-        T fx = 0, fz = 0, fy = 0;
-        PWAVE_UNROLL
-        for (int k = 1; k <= R; ++k) {
-          fx -= c.x[k] * (hx[i + k] - hx[i + 1 - k]);
-          fz -= c.z[k] * (hzr[k + R - 1][i] - hzr[R - k][i]);
-          if constexpr (Dim == 3) fy -= c.y[k] * (hy[i + k * ys] - hy[i + (1 - k) * ys]);
-        }
+        T fx = phibar<R>(c.x, [&](int j) { return hx[i + j]; });
+        T fz = phibar<R>(c.z, [&](int j) { return hzr[j + R - 1][i]; });
+        T fy = 0;
+        if constexpr (Dim == 3) fy = phibar<R>(c.y, [&](int j) { return hy[i + j * ys]; });
         if constexpr (decltype(with_fold)::value) {
           for (int k = iz + 1; k <= R; ++k) fz -= c.z[k] * fold_rows[k - 1][i];
         }
@@ -406,6 +410,127 @@ struct AdjointUpdate {
         if constexpr (Dim == 3) im += cell_share(pyb[i], pya[i], last_y);
         img[i] += im;
       }
+    }
+  }
+};
+
+/// Host backends, 2D, boundary storage: the backward step of the rows of a box at least two
+/// stencil radii inside the strips (and, with a free surface, two radii below row 0), where
+/// hbar = G, no CPML term is met and no fold: the reversed step with its dJ/dw imaging
+/// (InteriorFlux + ReverseUpdate) and the adjoint step with its buoyancy imaging (GBar +
+/// AdjointUpdate<Image>) in one pass, both reading u^n and G^{n+1}. Per chunk of columns, each
+/// half point's D+ u, u flux, gbar and buoyancy term is computed once, the z ones into a ring
+/// of 2R row buffers, the x ones into line buffers, instead of five launches through the
+/// grid-sized flux, hbar and gbar arrays. The same formulas on the same operands as those
+/// kernels (d_plus, phibar, d_minus, reverse_leapfrog, adjoint_leapfrog, buoyancy_term,
+/// cell_share), so their bits (test_variable_density_fused.cpp).
+template <class T, int Order>
+struct ReverseAndAdjointRows {
+  static constexpr bool host_lines = true;  ///< promises line()/lines() (backends/launch.hpp)
+  static constexpr int R = StaggeredStencil<Order>::radius;
+  /// Rows per work item: each recomputes the 2R - 1 half-point rows above its first.
+  static constexpr int block_lines = 64;
+  /// Columns per chunk: the ring's rows and the line buffers stay in L2.
+  static constexpr int chunk = 1024;
+  static constexpr int ring = 2 * R;
+  AdjointState<T> a;  ///< a.v.st.u_cur = u^n; a.g_cur = G^{n+1}, a.g_prev = G^{n+2} (becomes G^n)
+  Coefficients<T, Order> c;
+  Field<T> u_next;  ///< u^{n+1}, becomes u^{n-1}
+  Field<T> acc;     ///< dJ/dw per shot [shot][nz][nx]
+
+  /// Rows [iz, iz + n), columns [x0, x1) of the box.
+  void lines(int s, int iz, int n, int /*iy*/, int x0, int x1) const {
+    for (int c0 = x0; c0 < x1; c0 += chunk) band(s, iz, n, c0, std::min(chunk, x1 - c0));
+  }
+
+ private:
+  static int slot(int j) { return ((j % ring) + ring) % ring; }
+
+  void band(int s, int iz, int n, int c0, int cn) const {
+    // z half-point rows j (the half point after row j) at [slot(j)]: the u flux, gbar and the
+    // buoyancy term. x half points c0 - R + m at [m]: the same along the row.
+    alignas(64) T fz[ring][chunk], gz[ring][chunk], pz[ring][chunk];
+    alignas(64) T fx[chunk + 2 * R], gx[chunk + 2 * R], px[chunk + 2 * R];
+    for (int j = iz - R; j < iz + R - 1; ++j)
+      z_terms(s, j, c0, cn, fz[slot(j)], gz[slot(j)], pz[slot(j)]);
+    const AcousticState<T>& st = a.v.st;
+    for (int r = iz; r < iz + n; ++r) {
+      const int j = r + R - 1;
+      z_terms(s, j, c0, cn, fz[slot(j)], gz[slot(j)], pz[slot(j)]);
+      x_terms(s, r, c0, cn, fx, gx, px);
+      const T* fzr[ring];
+      const T* gzr[ring];
+      for (int k = -R; k < R; ++k) fzr[k + R] = fz[slot(r + k)], gzr[k + R] = gz[slot(r + k)];
+      const int z = r + st.halo, col = st.column(0, c0);
+      cells(c, &st.u_cur(s, z, col), &u_next(s, z, col), &a.g_cur(s, z, col), &a.g_prev(s, z, col),
+            &a.v.w(r, c0), &acc(s, r, c0), &a.img_b(s, r, c0), fx + R, gx + R, px + R, fzr, gzr,
+            pz[slot(r - 1)], pz[slot(r)], cn, st.nx - 1 - c0, r == st.nz - 1);
+    }
+  }
+
+  /// Half-point row j, columns [c0, c0 + cn): zero off the grid (the flux arrays' halo, and
+  /// AdjointUpdate's z terms before row 0).
+  void z_terms(int s, int j, int c0, int cn, T* PWAVE_RESTRICT f, T* PWAVE_RESTRICT g,
+               T* PWAVE_RESTRICT p) const {
+    const AcousticState<T>& st = a.v.st;
+    if (j < 0 || j >= st.nz) {
+      for (int i = 0; i < cn; ++i) f[i] = g[i] = p[i] = T(0);
+      return;
+    }
+    const int z = j + st.halo, col = st.column(0, c0);
+    half_points(c.z, &st.u_cur(s, z, col), &a.g_cur(s, z, col), &a.v.beta_z(j, c0),
+                long(st.u_cur.stride(1)), f, g, p, cn);
+  }
+
+  /// Row r's half points [c0 - R, c0 + cn + R - 1) into f, g, p from index 0; zero off the grid.
+  void x_terms(int s, int r, int c0, int cn, T* f, T* g, T* p) const {
+    const AcousticState<T>& st = a.v.st;
+    const int lo = std::max(c0 - R, 0), hi = std::min(c0 + cn + R - 1, st.nx);
+    const int first = c0 - R, end = c0 + cn + R - 1;
+    for (int m = first; m < lo; ++m) f[m - first] = g[m - first] = p[m - first] = T(0);
+    for (int m = std::max(hi, first); m < end; ++m)
+      f[m - first] = g[m - first] = p[m - first] = T(0);
+    if (hi <= lo) return;
+    const int z = r + st.halo, col = st.column(0, lo);
+    half_points(c.x, &st.u_cur(s, z, col), &a.g_cur(s, z, col), &a.v.beta_x(r, lo), 1,
+                f + (lo - first), g + (lo - first), p + (lo - first), hi - lo);
+  }
+
+  /// n half points along an axis (u, G at the first one's cell, `stride` a cell's step along
+  /// it): the u flux beta D+ u (Flux), gbar = beta phibar(G) (GBar, hbar = G), and the
+  /// buoyancy term (AdjointUpdate).
+  static void half_points(const T* cc, const T* PWAVE_RESTRICT u, const T* PWAVE_RESTRICT g,
+                          const T* PWAVE_RESTRICT beta, long stride, T* PWAVE_RESTRICT f,
+                          T* PWAVE_RESTRICT gb, T* PWAVE_RESTRICT p, int n) {
+    PWAVE_SIMD
+    for (int i = 0; i < n; ++i) {
+      const T du = d_plus<R>(cc, [&](int k) { return u[i + k * stride]; });
+      const T gbar = beta[i] * phibar<R>(cc, [&](int k) { return g[i + k * stride]; });
+      f[i] = beta[i] * du;
+      gb[i] = gbar;
+      p[i] = buoyancy_term(du, gbar, beta[i]);
+    }
+  }
+
+  /// The cells of a row: f, g, p at the row's first cell's half point (index -1 the one before
+  /// it), fzr / gzr the z rows r - R .. r + R - 1, pzb / pza the buoyancy terms of z rows r - 1
+  /// and r; last_x the index of the grid's last column, last_z whether r is its last row.
+  static void cells(const Coefficients<T, Order>& c, const T* PWAVE_RESTRICT u,
+                    T* PWAVE_RESTRICT un, const T* PWAVE_RESTRICT g, T* PWAVE_RESTRICT gp,
+                    const T* PWAVE_RESTRICT w, T* PWAVE_RESTRICT acc, T* PWAVE_RESTRICT img,
+                    const T* PWAVE_RESTRICT f, const T* PWAVE_RESTRICT gb,
+                    const T* PWAVE_RESTRICT p, const T* const* fzr, const T* const* gzr,
+                    const T* PWAVE_RESTRICT pzb, const T* PWAVE_RESTRICT pza, int n, int last_x,
+                    bool last_z) {
+    PWAVE_SIMD
+    for (int i = 0; i < n; ++i) {
+      const T hu = d_minus<R>(c.x, [&](int j) { return f[i + j]; }) +
+                   d_minus<R>(c.z, [&](int j) { return fzr[j + R][i]; });
+      reverse_leapfrog(u[i], un[i], w[i], hu, g[i], acc[i]);
+      const T hg = d_minus<R>(c.x, [&](int j) { return gb[i + j]; }) +
+                   d_minus<R>(c.z, [&](int j) { return gzr[j + R][i]; });
+      gp[i] = adjoint_leapfrog(g[i], gp[i], w[i], hg);
+      img[i] += cell_share(p[i - 1], p[i], i == last_x) + cell_share(pzb[i], pza[i], last_z);
     }
   }
 };
