@@ -38,6 +38,16 @@ void launch_cellwise(const backend::BoxCuts& cuts, const vd::State<T>& v,
       });
 }
 
+/// The fused kernels (only lines(): host row paths) over a box, called directly, so that the
+/// cell-wise build, whose launches take operator(), runs them too. Host memory spaces only.
+template <class F>
+void run_lines(const backend::Box& b, const F& f) {
+  if constexpr (backend::runs_on_host<ExecSpace>()) {
+    for (int iz = b.z0; iz < b.z1; iz += F::block_lines)
+      f.lines(0, iz, std::min(F::block_lines, b.z1 - iz), 0, b.x0, b.x1);
+  }
+}
+
 /// A heterogeneous variable-density problem of nz x nx model cells, CPML widths `left`,
 /// `right` and `other` (top and bottom), or a free surface on top.
 ForwardProblem problem(int order, int nz, int nx, int left, int right, int other,
@@ -145,9 +155,8 @@ void expect_fused_reversal_equals_cellwise(const ForwardProblem& p) {
   const Grid& grid = p.model.grid;
   const vd::Coefficients<T, Order> coef(grid.dz, grid.dx);
 
-  backend::for_each_cell_3d(
-      "pwave::test::vd_fused_reversal", ExecSpace(), 1, box,
-      vd::FusedStep<T, Order, true>{a, coef, p.boundary.free_surface, box.z0, box.z1, g, acc_a});
+  run_lines(box, vd::FusedStep<T, Order, true>{a, coef, p.boundary.free_surface, box.z0, box.z1, g,
+                                               acc_a});
 
   backend::for_each_cell_3d("pwave::test::vd_reverse_flux", ExecSpace(), 1, flux_box,
                             Cellwise<vd::InteriorFlux<T, Order, 2>>{{b, coef}});
@@ -221,8 +230,7 @@ void expect_reverse_and_adjoint_equal_cellwise(const ForwardProblem& p) {
   const Grid& grid = p.model.grid;
   const vd::Coefficients<T, Order> coef(grid.dz, grid.dx);
 
-  backend::for_each_cell_3d("pwave::test::vd_reverse_and_adjoint", ExecSpace(), 1, box,
-                            vd::ReverseAndAdjointRows<T, Order>{a, coef, u_next, acc});
+  run_lines(box, vd::ReverseAndAdjointRows<T, Order>{a, coef, u_next, acc});
 
   const auto cellwise = [&](const char* name, const backend::Box& on, const auto& kernel) {
     backend::for_each_cell_3d(name, ExecSpace(), 1, on,
@@ -272,6 +280,7 @@ TEST(VariableDensityFusedStep, WideRowsCutIntoChunksEqualTheCellWiseLaunchesBitw
 // into chunks, a free surface (no frame on top: the z flux above row 0 mirrored), a side
 // without CPML (the box reaching the grid's edge).
 TEST(VariableDensityFusedStep, ReversedStepEqualsTheCellWiseLaunchesBitwise) {
+  if (!backend::runs_on_host<ExecSpace>()) GTEST_SKIP() << "the fused kernels run on host backends";
   expect_fused_reversal_equals_cellwise<double, 8>(problem(8, 40, 60, 12, 12, 12, false));
   expect_fused_reversal_equals_cellwise<float, 4>(problem(4, 30, 50, 10, 14, 10, true));
   expect_fused_reversal_equals_cellwise<float, 2>(problem(2, 20, 30, 6, 0, 6, false));
@@ -283,6 +292,7 @@ TEST(VariableDensityFusedStep, ReversedStepEqualsTheCellWiseLaunchesBitwise) {
 // surface, sides without CPML (the box at the grid's edges: half points off the grid, the last
 // cell's whole buoyancy term), rows wider than a chunk.
 TEST(VariableDensityFusedStep, ReverseAndAdjointRowsEqualTheCellWiseKernelsBitwise) {
+  if (!backend::runs_on_host<ExecSpace>()) GTEST_SKIP() << "the fused kernels run on host backends";
   static_assert(vd::ReverseAndAdjointRows<float, 8>::chunk < 2500 / 2);
   expect_reverse_and_adjoint_equal_cellwise<double, 8>(problem(8, 40, 60, 12, 12, 12, false));
   expect_reverse_and_adjoint_equal_cellwise<float, 4>(problem(4, 30, 50, 10, 14, 10, true));
