@@ -140,16 +140,11 @@ class AcousticPropagator<T>::VariableDensityBackward {
                         region_.y_hi, region_.x_lo, region_.x_hi};
     if constexpr (fuses_reversal) {
       fuse_reversal_ = !box_.empty() && vd::FusedStep<T, Order, true>::fits(st);
-      // The pair pass's box: two radii inside the strips, and below a free surface (so that
-      // what its cells read of the adjoint's fluxes is G's interior formula, no fold).
-      pair_ = backend::Box{st.strip_top > 0 ? st.strip_top + 2 * R
-                           : FreeSurface    ? 2 * R
-                                            : 0,
-                           st.strip_bottom > 0 ? nz - st.strip_bottom - 2 * R : nz,
-                           0,
-                           1,
-                           st.strip_left > 0 ? st.strip_left + 2 * R : 0,
-                           st.strip_right > 0 ? nx - st.strip_right - 2 * R : nx};
+      // The pair pass's box: a radius inside box_ (two inside the strips), and two radii below
+      // a free surface (so that what its cells read of the adjoint's fluxes is G's interior
+      // formula, no fold).
+      pair_ = inside(box_, R);
+      if (FreeSurface) pair_.z0 = std::max(pair_.z0, 2 * R);
       pairs_ = boundary && fuse_reversal_ && !pair_.empty();
     }
   }
