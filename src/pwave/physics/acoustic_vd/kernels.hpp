@@ -104,10 +104,14 @@ KOKKOS_FORCEINLINE_FUNCTION void reverse_leapfrog(T u, T& u_next, T w, T lap, T 
 }
 
 /// The CPML memory term of one axis at a point: m <- a m + b g, returns g + m (psi and the
-/// flux at a half point, zeta and D- f at a cell). The one formula for cells and rows.
+/// flux at a half point, zeta and D- f at a cell). The one formula for cells and rows. The
+/// products are named in order (see elastic::normal_stress: the FMA the compiler forms takes the
+/// first one computed).
 template <class T>
 KOKKOS_FORCEINLINE_FUNCTION T cpml_memory(T& m, T a, T b, T g) {
-  m = a * m + b * g;
+  const T decay = a * m;
+  const T gain = b * g;
+  m = decay + gain;
   return g + m;
 }
 

@@ -61,6 +61,7 @@
 
 #include <array>
 #include <cstddef>
+#include <type_traits>
 #include <vector>
 
 #include "backends/host_vector.hpp"
@@ -414,6 +415,173 @@ void host_line(const K& k, const State<T>& st, const Coefficients<T, Order>& c, 
   }
 }
 
+/// The values of NB consecutive depths (x lines (iz + b, iy), b < NB) at the W points of a host
+/// x line: DepthsAccess's Value. Each operation is the host vector's, depth by depth, so that a
+/// kernel's apply() computes at every depth exactly what it computes on one line.
+template <class V, int NB>
+struct Depths {
+  V d[NB];
+};
+template <class V, int NB>
+PWAVE_HOST_INLINE Depths<V, NB> operator+(const Depths<V, NB>& a, const Depths<V, NB>& b) {
+  Depths<V, NB> r;
+  for (int i = 0; i < NB; ++i) r.d[i] = a.d[i] + b.d[i];
+  return r;
+}
+template <class V, int NB>
+PWAVE_HOST_INLINE Depths<V, NB> operator-(const Depths<V, NB>& a, const Depths<V, NB>& b) {
+  Depths<V, NB> r;
+  for (int i = 0; i < NB; ++i) r.d[i] = a.d[i] - b.d[i];
+  return r;
+}
+template <class V, int NB>
+PWAVE_HOST_INLINE Depths<V, NB> operator*(const Depths<V, NB>& a, const Depths<V, NB>& b) {
+  Depths<V, NB> r;
+  for (int i = 0; i < NB; ++i) r.d[i] = a.d[i] * b.d[i];
+  return r;
+}
+template <class V, int NB>
+PWAVE_HOST_INLINE Depths<V, NB>& operator+=(Depths<V, NB>& a, const Depths<V, NB>& b) {
+  for (int i = 0; i < NB; ++i) a.d[i] += b.d[i];
+  return a;
+}
+
+/// The W points [i, i + W) of the NB x lines (s, iz + b, iy), b < NB, at once (host paths only):
+/// LineAccess at every depth, but a z stencil loads each of the NB + 2R - 1 rows its NB depths
+/// tap once, for all of them, where the depths one by one load 2R rows each (order 8, NB = 4:
+/// 11 loads instead of 32). `Tail` as LineAccess's.
+template <class H, class T, int Order, int NB, bool Tail = false>
+struct DepthsAccess {
+  using Vector = typename H::type;
+  using Value = Depths<Vector, NB>;
+  static constexpr int R = StaggeredStencil<Order>::radius;
+  const State<T>& st;
+  const Vector* cx;  ///< the coefficients, broadcast
+  const Vector* cz;
+  const Vector* cy;
+  long zs;  ///< elements between rows of the wavefields
+  Point p;  ///< the first point, at the first depth
+  int lo;   ///< Tail: the first lane written
+
+  PWAVE_HOST_INLINE void put(T* at, Vector v) const {
+    if constexpr (Tail) v = H::lanes_from(lo, v, H::load(at));
+    H::store(at, v);
+  }
+  /// The NB vectors at `at` + b `stride`.
+  PWAVE_HOST_INLINE Value load_at(const T* at, long stride) const {
+    Value r;
+    for (int b = 0; b < NB; ++b) r.d[b] = H::load(at + b * stride);
+    return r;
+  }
+  PWAVE_HOST_INLINE void put_at(T* at, long stride, const Value& v) const {
+    for (int b = 0; b < NB; ++b) put(at + b * stride, v.d[b]);
+  }
+  PWAVE_HOST_INLINE Value load(const Field<T>& f) const { return load_at(&f(p.s, p.z, p.x), zs); }
+  PWAVE_HOST_INLINE void store(const Field<T>& f, const Value& v) const {
+    put_at(&f(p.s, p.z, p.x), zs, v);
+  }
+  PWAVE_HOST_INLINE Value coefficient(const GridView<T>& g) const {
+    return load_at(&g(p.iz, p.q), long(g.stride(0)));
+  }
+  PWAVE_HOST_INLINE Value load_halo_free(const Field<T>& f) const {
+    return load_at(&f(p.s, p.iz, p.q), long(f.stride(1)));
+  }
+  PWAVE_HOST_INLINE void store_halo_free(const Field<T>& f, const Value& v) const {
+    put_at(&f(p.s, p.iz, p.q), long(f.stride(1)), v);
+  }
+  template <int Axis>
+  PWAVE_HOST_INLINE const Vector* coefficients() const {
+    return Axis == X ? cx : Axis == Y ? cy : cz;
+  }
+  /// LineAccess::stencil at each depth; along z from the rows loaded once.
+  template <int Axis, bool Plus>
+  PWAVE_HOST_INLINE Value stencil(const Field<T>& f) const {
+    const T* u = &f(p.s, p.z, p.x);
+    const Vector* k = coefficients<Axis>();
+    Value r;
+    if constexpr (Axis == Z) {
+      // D+ taps rows j in [1 - R, R] of each depth, D- rows [-R, R - 1].
+      constexpr int first = Plus ? 1 - R : -R, rows = NB + 2 * R - 1;
+      Vector row[rows];
+      for (int i = 0; i < rows; ++i) row[i] = H::load(u + (first + i) * zs);
+      for (int b = 0; b < NB; ++b) {
+        r.d[b] = staggered<R, Plus>(k, [&](int j) { return row[b + j - first]; });
+      }
+    } else {
+      const long step = Axis == X ? 1 : st.ys;
+      for (int b = 0; b < NB; ++b) {
+        const T* ub = u + b * zs;
+        r.d[b] = staggered<R, Plus>(k, [&](int j) { return H::load(ub + j * step); });
+      }
+    }
+    return r;
+  }
+  template <int Axis>
+  PWAVE_HOST_INLINE Value load_memory(const Field<T>& memory) const {
+    Value r;
+    for (int b = 0; b < NB; ++b) {
+      r.d[b] = H::load(&memory_at<Axis>(st, memory, st.template moved<Z>(p, b)));
+    }
+    return r;
+  }
+  template <int Axis>
+  PWAVE_HOST_INLINE void store_memory(const Field<T>& memory, const Value& v) const {
+    for (int b = 0; b < NB; ++b)
+      put(&memory_at<Axis>(st, memory, st.template moved<Z>(p, b)), v.d[b]);
+  }
+  /// x: the profile varies along the line (the same at every depth); y: the line's value; z:
+  /// each depth's.
+  template <int Axis, bool Plus>
+  PWAVE_HOST_INLINE Value profile_a() const {
+    return profile<Axis>(profile_of<Axis, Plus>(st).a);
+  }
+  template <int Axis, bool Plus>
+  PWAVE_HOST_INLINE Value profile_b() const {
+    return profile<Axis>(profile_of<Axis, Plus>(st).b);
+  }
+  template <int Axis, class P>
+  PWAVE_HOST_INLINE Value profile(const P& values) const {
+    Value r;
+    for (int b = 0; b < NB; ++b) {
+      if constexpr (Axis == X) {
+        r.d[b] = H::load(&values(p.ix));
+      } else if constexpr (Axis == Y) {
+        r.d[b] = H::splat(values(p.iy));
+      } else {
+        r.d[b] = H::splat(values(p.iz + b));
+      }
+    }
+    return r;
+  }
+};
+
+/// Host path of kernel k over the NB x lines (s, iz + b, iy), b < n, from x0 to x1: n = NB lines
+/// in DepthsAccess vectors (the last overlapping the one before it, as host_line's), fewer, or a
+/// line shorter than a vector, line by line (host_line).
+template <int NB, class K, class T, int Order>
+void host_depth_lines(const K& k, const State<T>& st, const Coefficients<T, Order>& c, int s,
+                      int iz, int n, int iy, int x0, int x1) {
+  using H = backend::host::Native<T>;
+  using V = typename H::type;
+  constexpr int R = StaggeredStencil<Order>::radius, W = H::width;
+  if (n < NB || x1 - x0 < W) {
+    for (int b = 0; b < n; ++b) host_line(k, st, c, s, iz + b, iy, x0, x1);
+    return;
+  }
+  V cx[R + 1], cz[R + 1], cy[R + 1];
+  for (int j = 0; j <= R; ++j)
+    cx[j] = H::splat(c.x[j]), cz[j] = H::splat(c.z[j]), cy[j] = H::splat(c.y[j]);
+  const long zs = long(st.vx.stride(1));
+  int ix = x0;
+  for (; ix + W <= x1; ix += W) {
+    k.apply(DepthsAccess<H, T, Order, NB>{st, cx, cz, cy, zs, st.point(s, iz, iy, ix), 0});
+  }
+  if (ix < x1) {
+    k.apply(DepthsAccess<H, T, Order, NB, true>{st, cx, cz, cy, zs, st.point(s, iz, iy, x1 - W),
+                                                ix - (x1 - W)});
+  }
+}
+
 /// What every elastic kernel's entry points share (CRTP): K states its arithmetic once, in
 /// `template <class At> apply(const At&)`, names the state that gives the layout (`grid()`) and
 /// holds its coefficients `c`; this base runs apply() at one point (operator(): GPUs, the
@@ -433,6 +601,30 @@ struct PointwiseKernel : PointwiseKernelTag {
     host_line(k, k.grid(), k.c, s, iz, iy, x0, x1);
   }
 };
+
+/// PointwiseKernel with a host path over blocks of `Depth` depths of an x line (lines(),
+/// block_lines: backends/launch.hpp), DepthsAccess's: the forward updates, whose z stencils
+/// share their rows across depths.
+template <class K, class T, int Order, int Depth>
+struct DepthBlockedKernel : PointwiseKernel<K, T, Order> {
+  static constexpr int block_lines = Depth;
+  void lines(int s, int iz, int n, int iy, int x0, int x1) const {
+    const K& k = static_cast<const K&>(*this);
+    host_depth_lines<Depth>(k, k.grid(), k.c, s, iz, n, iy, x0, x1);
+  }
+};
+
+/// The depths per block of the forward updates' host lines (DepthsAccess): 4 in 2D (bench/
+/// README, "The 2D elastic updates four rows at a time"); one in 3D, where blocks of 2 and 4
+/// depths ran slower (three components of every sum per depth).
+template <int Dim>
+inline constexpr int host_depths = Dim == 2 ? 4 : 1;
+
+/// The base of kernel K: DepthBlockedKernel with `Depth` depths per block, PointwiseKernel for
+/// one.
+template <class K, class T, int Order, int Depth>
+using DepthKernel = std::conditional_t<(Depth > 1), DepthBlockedKernel<K, T, Order, Depth>,
+                                       PointwiseKernel<K, T, Order>>;
 
 /// What a derivative does with its CPML memory variable psi (stretched()).
 enum class Memory {
@@ -482,9 +674,13 @@ KOKKOS_FORCEINLINE_FUNCTION T stencil(const State<T>& st, const Coefficients<T, 
 }
 
 /// The normal stress increment of component i: lambda tr(eps) + 2 mu eps_ii (both times dt).
+/// The products are named in order: a sum of two operator calls (Depths) may evaluate them in
+/// either order, and the first one computed is the one the compiler fuses into the sum (FMA).
 template <class V>
 KOKKOS_FORCEINLINE_FUNCTION V normal_stress(V lambda, V mu, V trace, V eps) {
-  return lambda * trace + (mu + mu) * eps;
+  const V volume = lambda * trace;
+  const V shear = (mu + mu) * eps;
+  return volume + shear;
 }
 
 /// div(sigma) at the velocity points of p, one component each (the CPML terms included): what
@@ -605,7 +801,8 @@ KOKKOS_FORCEINLINE_FUNCTION void add_stress(const A& at, const State<T>& st, con
 /// First launch of a step: v^{n+1/2} = v^{n-1/2} + dt b div(sigma^n) at every point of the
 /// launched box, advancing the stress memory variables of the strips it lies in (InX, InZ, InY).
 template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
-struct UpdateVelocity : PointwiseKernel<UpdateVelocity<T, Order, Dim, InX, InZ, InY>, T, Order> {
+struct UpdateVelocity
+    : DepthKernel<UpdateVelocity<T, Order, Dim, InX, InZ, InY>, T, Order, host_depths<Dim>> {
   State<T> st;
   Coefficients<T, Order> c;
 
@@ -620,7 +817,8 @@ struct UpdateVelocity : PointwiseKernel<UpdateVelocity<T, Order, Dim, InX, InZ, 
 /// Second launch: sigma^{n+1} = sigma^n + dt (lambda tr(eps) I + 2 mu eps)(v^{n+1/2}) at every
 /// point of the launched box, advancing the velocity memory variables of its strips.
 template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
-struct UpdateStress : PointwiseKernel<UpdateStress<T, Order, Dim, InX, InZ, InY>, T, Order> {
+struct UpdateStress
+    : DepthKernel<UpdateStress<T, Order, Dim, InX, InZ, InY>, T, Order, host_depths<Dim>> {
   State<T> st;
   Coefficients<T, Order> c;
 

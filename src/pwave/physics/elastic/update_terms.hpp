@@ -82,7 +82,7 @@ KOKKOS_FORCEINLINE_FUNCTION Strains<typename A::Value> kept_strains(const A& at,
 /// UpdateVelocity keeping its right-hand side F^n in `kept` (set per step: Step).
 template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
 struct KeptUpdateVelocity
-    : PointwiseKernel<KeptUpdateVelocity<T, Order, Dim, InX, InZ, InY>, T, Order> {
+    : DepthKernel<KeptUpdateVelocity<T, Order, Dim, InX, InZ, InY>, T, Order, host_depths<Dim>> {
   State<T> st;
   Coefficients<T, Order> c;
   UpdateTerms<T> kept = {};  ///< set per step
@@ -99,7 +99,7 @@ struct KeptUpdateVelocity
 /// UpdateStress keeping its right-hand side e^{n+1/2} in `kept` (set per step: Step).
 template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
 struct KeptUpdateStress
-    : PointwiseKernel<KeptUpdateStress<T, Order, Dim, InX, InZ, InY>, T, Order> {
+    : DepthKernel<KeptUpdateStress<T, Order, Dim, InX, InZ, InY>, T, Order, host_depths<Dim>> {
   State<T> st;
   Coefficients<T, Order> c;
   UpdateTerms<T> kept = {};  ///< set per step
