@@ -7,7 +7,7 @@
 //               [--stride N] [--compression none|bf16|int8] (with --storage full)
 //               [--interior3d cells|z_march] [--free-surface off|on] [--wavefront-steps N]
 //               [--equation acoustic|acoustic_variable_density|elastic] [--csv file]
-//               [--json file]
+//               [--json file] [--stream-reads off|on]
 //
 // Columns (see bench/README.md):
 //   Gcell/s    padded-grid cell updates (model + CPML) x shots x steps / best wall time
@@ -25,6 +25,9 @@
 //   grad/fwd   time of a gradient (forward keeping the `--storage` history + adjoint + imaging)
 //              over the time of a plain forward run of the same shots; storage default: boundary
 //              (elastic: checkpoint; it has checkpoint and full)
+//   --stream-reads on: after the table, the bandwidth of reading 1, 2, 4, 8, 12 and 16 arrays at
+//              once into one more (bench/stream_copy.hpp StreamReads): a kernel that streams
+//              as many arrays as an elastic update (12 to 15) may not reach the copy's rate
 //   MB         device memory the propagator holds (wavefields, v^2 dt^2, CPML memory variables,
 //              plus the boundary history for the gradient); `rss_MB` the process high-water mark
 
@@ -66,6 +69,7 @@ struct Options {
   int wavefront_steps = pwave::ForwardProblem().wavefront_steps;  ///< execution.wavefront_steps
   pwave::physics::Equation equation = pwave::physics::Equation::acoustic;  ///< physics.equation
   std::string precision = "float32", csv, json;
+  bool stream_reads = false;  ///< --stream-reads on: the bandwidth by arrays read at once
 };
 
 [[noreturn]] void usage(const std::string& msg) {
@@ -77,7 +81,7 @@ struct Options {
                "         [--stride N] [--compression none|bf16|int8] [--free-surface off|on]\n"
                "         [--wavefront-steps N]\n"
                "         [--equation acoustic|acoustic_variable_density|elastic] [--csv file] "
-               "[--json file]\n",
+               "[--json file] [--stream-reads off|on]\n",
                msg.c_str());
   std::exit(2);
 }
@@ -124,6 +128,8 @@ Options parse(int argc, char** argv) {
       o.wavefront_steps = std::atoi(v.c_str());
     else if (k == "--equation" && pwave::physics::parse_equation(v, o.equation))
       ;
+    else if (k == "--stream-reads" && (v == "on" || v == "off"))
+      o.stream_reads = v == "on";
     else if (k == "--csv")
       o.csv = v;
     else if (k == "--json")
@@ -159,6 +165,18 @@ template <class T>
 double copy_bandwidth() {
   const pwave::bench::StreamCopy<T> copy;
   return copy.bytes() / best_of(copy.runs, copy);
+}
+
+/// --stream-reads on: GB/s of StreamReads for each of its array counts, one line.
+template <class T>
+void print_stream_reads() {
+  const pwave::bench::StreamReads<T> reads;
+  std::printf("# arrays read at once (+1 written), GB/s:");
+  for (const int k : reads.counts) {
+    const double s = best_of(reads.runs, [&] { reads(k); });
+    std::printf(" %d: %.1f", k, reads.bytes(k) / s * 1e-9);
+  }
+  std::printf("\n");
 }
 
 double peak_rss_mb() {
@@ -403,6 +421,7 @@ int run(const Options& o) {
     std::fprintf(f, "\n]}\n");
     std::fclose(f);
   }
+  if (o.stream_reads) print_stream_reads<T>();
   return 0;
 }
 

@@ -27,4 +27,51 @@ struct StreamCopy {
   }
 };
 
+/// Reads of k arrays at once summed into one more (k + 1 streams: the pattern of an update that
+/// reads k fields and coefficients and writes one): how the bandwidth holds up with the number
+/// of arrays a kernel streams together, beside the copy's two. 32 MiB per array, the arrays
+/// one after the other in one allocation (as propagation::FieldBlock places the wavefields).
+template <class T>
+struct StreamReads {
+  static constexpr long n = (32L << 20) / long(sizeof(T));
+  static constexpr int most = 16;
+  static constexpr int runs = 5;
+  static constexpr int counts[6] = {1, 2, 4, 8, 12, 16};
+  Kokkos::View<T**, Kokkos::LayoutRight, MemSpace> arrays{"pwave::bench::stream_reads", most + 1,
+                                                          n};
+
+  StreamReads() { Kokkos::deep_copy(arrays, T(1)); }
+  /// Bytes one pass over k arrays moves: k reads + one write.
+  static constexpr double bytes(int k) { return (k + 1.0) * sizeof(T) * n; }
+  /// The sum of the first K arrays written to the last.
+  template <int K>
+  void read() const {
+    const auto a = arrays;
+    Kokkos::parallel_for(
+        "pwave::bench::stream_reads", Kokkos::RangePolicy<ExecSpace>(0, n),
+        KOKKOS_LAMBDA(const long i) {
+          T sum = a(0, i);
+          for (int k = 1; k < K; ++k) sum += a(k, i);
+          a(most, i) = sum;
+        });
+  }
+  /// One pass over k arrays, k one of `counts`.
+  void operator()(int k) const {
+    switch (k) {
+      case 1:
+        return read<1>();
+      case 2:
+        return read<2>();
+      case 4:
+        return read<4>();
+      case 8:
+        return read<8>();
+      case 12:
+        return read<12>();
+      default:
+        return read<16>();
+    }
+  }
+};
+
 }  // namespace pwave::bench
