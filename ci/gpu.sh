@@ -438,12 +438,12 @@ bench_phase() {
   local cases=()
   if [ "$quick" = quick ]; then
     cases=(
-      "2d|25|--dims 2 --orders 4,8 --sizes2d 2000 --shots 1 --nt 100 --reps 2"
+      "2d|25|--dims 2 --orders 4,8 --sizes2d 2000 --shots 1 --nt 100 --reps 2 --stream-reads on"
       "3d-cells|25|--dims 3 --orders 8 --sizes3d 200 --shots 1 --nt 50 --reps 2 --interior3d cells"
       "3d-zmarch|25|--dims 3 --orders 8 --sizes3d 200 --shots 1 --nt 50 --reps 2 --interior3d z_march")
   else
     cases=(
-      "3d-interior-cells|15|--dims 3 --orders 4,8 --sizes3d 400 --shots 1 --nt 100 --reps 3 --cpml 0 --gradient off --interior3d cells"
+      "3d-interior-cells|15|--dims 3 --orders 4,8 --sizes3d 400 --shots 1 --nt 100 --reps 3 --cpml 0 --gradient off --interior3d cells --stream-reads on"
       "3d-interior-zmarch|15|--dims 3 --orders 4,8 --sizes3d 400 --shots 1 --nt 100 --reps 3 --cpml 0 --gradient off --interior3d z_march"
       "2d-interior|10|--dims 2 --orders 4,8 --sizes2d 8000 --shots 1 --nt 200 --reps 3 --cpml 0 --gradient off"
       "2d|35|--dims 2 --orders 4,8 --sizes2d 2000,4000,8000 --shots 1,4 --nt 200 --reps 3"
