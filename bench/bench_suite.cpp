@@ -25,7 +25,8 @@
 //   grad/fwd   time of a gradient (forward keeping the `--storage` history + adjoint + imaging)
 //              over the time of a plain forward run of the same shots; storage default: boundary
 //              (elastic: checkpoint; it has checkpoint and full)
-//   --stream-reads on: after the table, the bandwidth of reading 1, 2, 4, 8, 12 and 16 arrays at
+//   --stream-reads on: after the table, the bandwidth of reading 1, 2, 4, 6, 8, 10, 12 and 16
+//   arrays at
 //              once into one more (bench/stream_copy.hpp StreamReads): a kernel that streams
 //              as many arrays as an elastic update (12 to 15) may not reach the copy's rate
 //   MB         device memory the propagator holds (wavefields, v^2 dt^2, CPML memory variables,
