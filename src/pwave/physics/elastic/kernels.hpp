@@ -122,6 +122,16 @@ KOKKOS_FORCEINLINE_FUNCTION V normal_stress(V lambda, V mu, V trace, V eps) {
   return volume + shear;
 }
 
+/// Parts of an update (bitmasks of its outputs, the `Parts` of divergence_of, add_velocity,
+/// strains_of, add_stress and the update kernels): the velocity components, and the stresses
+/// in four (the normal three, which share the trace, and each shear one). `every`: the whole
+/// update, one kernel.
+namespace part {
+inline constexpr unsigned every = ~0u;
+inline constexpr unsigned vx = 1, vy = 2, vz = 4;
+inline constexpr unsigned normal = 1, sxz = 2, sxy = 4, syz = 8;
+}  // namespace part
+
 /// div(sigma) at the velocity points of p, one component each (the CPML terms included): what
 /// UpdateVelocity multiplies by dt b. Components y in 3D only. V: the accessor's Value.
 template <class V>
@@ -130,21 +140,27 @@ struct Divergence {
 };
 
 /// div(sigma) of state st at the accessor's point(s): the one statement of the velocity
-/// update's right-hand side, for the update and its imaging.
-template <int Dim, bool InX, bool InZ, bool InY, Memory Psi, class A, class T>
+/// update's right-hand side, for the update and its imaging; the components `Parts` (part::vx,
+/// vy, vz) only, each advancing only its own memory variables.
+template <int Dim, bool InX, bool InZ, bool InY, Memory Psi, unsigned Parts = part::every, class A,
+          class T>
 KOKKOS_FORCEINLINE_FUNCTION Divergence<typename A::Value> divergence_of(const A& at,
                                                                         const State<T>& st) {
   const AxisCpml<T>& mx = st.cpml[X];
   const AxisCpml<T>& my = st.cpml[Y];
   const AxisCpml<T>& mz = st.cpml[Z];
   Divergence<typename A::Value> f;
-  f.x = stretched<X, plus, InX, Psi>(at, st.sxx, mx.stress[X]) +
-        stretched<Z, minus, InZ, Psi>(at, st.sxz, mz.stress[X]);
-  f.z = stretched<X, minus, InX, Psi>(at, st.sxz, mx.stress[Z]) +
-        stretched<Z, plus, InZ, Psi>(at, st.szz, mz.stress[Z]);
-  if constexpr (Dim == 3) {
-    f.x += stretched<Y, minus, InY, Psi>(at, st.sxy, my.stress[X]);
-    f.z += stretched<Y, minus, InY, Psi>(at, st.syz, my.stress[Z]);
+  if constexpr ((Parts & part::vx) != 0) {
+    f.x = stretched<X, plus, InX, Psi>(at, st.sxx, mx.stress[X]) +
+          stretched<Z, minus, InZ, Psi>(at, st.sxz, mz.stress[X]);
+    if constexpr (Dim == 3) f.x += stretched<Y, minus, InY, Psi>(at, st.sxy, my.stress[X]);
+  }
+  if constexpr ((Parts & part::vz) != 0) {
+    f.z = stretched<X, minus, InX, Psi>(at, st.sxz, mx.stress[Z]) +
+          stretched<Z, plus, InZ, Psi>(at, st.szz, mz.stress[Z]);
+    if constexpr (Dim == 3) f.z += stretched<Y, minus, InY, Psi>(at, st.syz, my.stress[Z]);
+  }
+  if constexpr (Dim == 3 && (Parts & part::vy) != 0) {
     f.y = stretched<X, minus, InX, Psi>(at, st.sxy, mx.stress[Y]) +
           stretched<Y, plus, InY, Psi>(at, st.syy, my.stress[Y]) +
           stretched<Z, minus, InZ, Psi>(at, st.syz, mz.stress[Y]);
@@ -169,21 +185,29 @@ struct Strains {
 };
 
 /// The strains of state st at the accessor's point(s): the one statement of the stress
-/// update's right-hand side, for the update, its imaging and the free surface.
-template <int Dim, bool InX, bool InZ, bool InY, Memory Psi, class A, class T>
+/// update's right-hand side, for the update, its imaging and the free surface; those of the
+/// stresses `Parts` (part::normal, sxz, sxy, syz) only.
+template <int Dim, bool InX, bool InZ, bool InY, Memory Psi, unsigned Parts = part::every, class A,
+          class T>
 KOKKOS_FORCEINLINE_FUNCTION Strains<typename A::Value> strains_of(const A& at, const State<T>& st) {
   const AxisCpml<T>& mx = st.cpml[X];
   const AxisCpml<T>& my = st.cpml[Y];
   const AxisCpml<T>& mz = st.cpml[Z];
   Strains<typename A::Value> e;
-  e.xx = stretched<X, minus, InX, Psi>(at, st.vx, mx.velocity[X]);
-  e.zz = stretched<Z, minus, InZ, Psi>(at, st.vz, mz.velocity[Z]);
-  e.xz = stretched<Z, plus, InZ, Psi>(at, st.vx, mz.velocity[X]) +
-         stretched<X, plus, InX, Psi>(at, st.vz, mx.velocity[Z]);
-  if constexpr (Dim == 3) {
-    e.yy = stretched<Y, minus, InY, Psi>(at, st.vy, my.velocity[Y]);
+  if constexpr ((Parts & part::normal) != 0) {
+    e.xx = stretched<X, minus, InX, Psi>(at, st.vx, mx.velocity[X]);
+    e.zz = stretched<Z, minus, InZ, Psi>(at, st.vz, mz.velocity[Z]);
+    if constexpr (Dim == 3) e.yy = stretched<Y, minus, InY, Psi>(at, st.vy, my.velocity[Y]);
+  }
+  if constexpr ((Parts & part::sxz) != 0) {
+    e.xz = stretched<Z, plus, InZ, Psi>(at, st.vx, mz.velocity[X]) +
+           stretched<X, plus, InX, Psi>(at, st.vz, mx.velocity[Z]);
+  }
+  if constexpr (Dim == 3 && (Parts & part::sxy) != 0) {
     e.xy = stretched<Y, plus, InY, Psi>(at, st.vx, my.velocity[X]) +
            stretched<X, plus, InX, Psi>(at, st.vy, mx.velocity[Y]);
+  }
+  if constexpr (Dim == 3 && (Parts & part::syz) != 0) {
     e.yz = stretched<Z, plus, InZ, Psi>(at, st.vy, mz.velocity[Y]) +
            stretched<Y, plus, InY, Psi>(at, st.vz, my.velocity[Z]);
   }
@@ -212,61 +236,89 @@ KOKKOS_FORCEINLINE_FUNCTION V advanced(V old, V increment) {
 }
 
 /// v += dt b f at the accessor's point(s) (`Dir`: or -=): the one statement of the velocity
-/// update, f its divergence_of().
-template <Direction Dir, int Dim, class A, class T, class F>
+/// update, f its divergence_of(); the components `Parts` only.
+template <Direction Dir, int Dim, unsigned Parts = part::every, class A, class T, class F>
 KOKKOS_FORCEINLINE_FUNCTION void add_velocity(const A& at, const State<T>& st, const F& f) {
-  if constexpr (Dim == 3)
+  if constexpr (Dim == 3 && (Parts & part::vy) != 0)
     at.store(st.vy, advanced<Dir>(at.load(st.vy), at.coefficient(st.by) * f.y));
-  at.store(st.vx, advanced<Dir>(at.load(st.vx), at.coefficient(st.bx) * f.x));
-  at.store(st.vz, advanced<Dir>(at.load(st.vz), at.coefficient(st.bz) * f.z));
+  if constexpr ((Parts & part::vx) != 0)
+    at.store(st.vx, advanced<Dir>(at.load(st.vx), at.coefficient(st.bx) * f.x));
+  if constexpr ((Parts & part::vz) != 0)
+    at.store(st.vz, advanced<Dir>(at.load(st.vz), at.coefficient(st.bz) * f.z));
 }
 
 /// sigma += dt (lambda tr(e) I + 2 mu e) at the accessor's point(s) (`Dir`: or -=): the one
-/// statement of the stress update, e its strains_of().
-template <Direction Dir, int Dim, class A, class T, class E>
+/// statement of the stress update, e its strains_of(); the stresses `Parts` only.
+template <Direction Dir, int Dim, unsigned Parts = part::every, class A, class T, class E>
 KOKKOS_FORCEINLINE_FUNCTION void add_stress(const A& at, const State<T>& st, const E& e) {
-  const auto lambda = at.coefficient(st.lambda), mu = at.coefficient(st.mu);
-  const auto trace = e.trace();
-  at.store(st.sxx, advanced<Dir>(at.load(st.sxx), normal_stress(lambda, mu, trace, e.xx)));
-  at.store(st.szz, advanced<Dir>(at.load(st.szz), normal_stress(lambda, mu, trace, e.zz)));
-  at.store(st.sxz, advanced<Dir>(at.load(st.sxz), at.coefficient(st.mu_xz) * e.xz));
-  if constexpr (Dim == 3) {
-    at.store(st.syy, advanced<Dir>(at.load(st.syy), normal_stress(lambda, mu, trace, e.yy)));
-    at.store(st.sxy, advanced<Dir>(at.load(st.sxy), at.coefficient(st.mu_xy) * e.xy));
-    at.store(st.syz, advanced<Dir>(at.load(st.syz), at.coefficient(st.mu_yz) * e.yz));
+  if constexpr ((Parts & part::normal) != 0) {
+    const auto lambda = at.coefficient(st.lambda), mu = at.coefficient(st.mu);
+    const auto trace = e.trace();
+    at.store(st.sxx, advanced<Dir>(at.load(st.sxx), normal_stress(lambda, mu, trace, e.xx)));
+    at.store(st.szz, advanced<Dir>(at.load(st.szz), normal_stress(lambda, mu, trace, e.zz)));
+    if constexpr (Dim == 3)
+      at.store(st.syy, advanced<Dir>(at.load(st.syy), normal_stress(lambda, mu, trace, e.yy)));
   }
+  if constexpr ((Parts & part::sxz) != 0)
+    at.store(st.sxz, advanced<Dir>(at.load(st.sxz), at.coefficient(st.mu_xz) * e.xz));
+  if constexpr (Dim == 3 && (Parts & part::sxy) != 0)
+    at.store(st.sxy, advanced<Dir>(at.load(st.sxy), at.coefficient(st.mu_xy) * e.xy));
+  if constexpr (Dim == 3 && (Parts & part::syz) != 0)
+    at.store(st.syz, advanced<Dir>(at.load(st.syz), at.coefficient(st.mu_yz) * e.yz));
 }
 
 /// First launch of a step: v^{n+1/2} = v^{n-1/2} + dt b div(sigma^n) at every point of the
-/// launched box, advancing the stress memory variables of the strips it lies in (InX, InZ, InY).
-template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
-struct UpdateVelocity
-    : DepthKernel<UpdateVelocity<T, Order, Dim, InX, InZ, InY>, T, Order, host_depths<Dim>> {
+/// launched box, advancing the stress memory variables of the strips it lies in (InX, InZ, InY);
+/// the components `Parts` only (part::vx, vy, vz: Step's 3D host path, one after the other).
+template <unsigned Parts, class T, int Order, int Dim, bool InX, bool InZ, bool InY>
+struct UpdateVelocityParts : DepthKernel<UpdateVelocityParts<Parts, T, Order, Dim, InX, InZ, InY>,
+                                         T, Order, host_depths<Dim>> {
   State<T> st;
   Coefficients<T, Order> c;
 
   template <class A>
   KOKKOS_FORCEINLINE_FUNCTION void apply(const A& at) const {
-    add_velocity<Direction::forward, Dim>(
-        at, st, divergence_of<Dim, InX, InZ, InY, Memory::advance>(at, st));
+    add_velocity<Direction::forward, Dim, Parts>(
+        at, st, divergence_of<Dim, InX, InZ, InY, Memory::advance, Parts>(at, st));
   }
   KOKKOS_INLINE_FUNCTION const State<T>& grid() const { return st; }
 };
 
 /// Second launch: sigma^{n+1} = sigma^n + dt (lambda tr(eps) I + 2 mu eps)(v^{n+1/2}) at every
-/// point of the launched box, advancing the velocity memory variables of its strips.
-template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
-struct UpdateStress
-    : DepthKernel<UpdateStress<T, Order, Dim, InX, InZ, InY>, T, Order, host_depths<Dim>> {
+/// point of the launched box, advancing the velocity memory variables of its strips; the
+/// stresses `Parts` only (part::normal, sxz, sxy, syz).
+template <unsigned Parts, class T, int Order, int Dim, bool InX, bool InZ, bool InY>
+struct UpdateStressParts : DepthKernel<UpdateStressParts<Parts, T, Order, Dim, InX, InZ, InY>, T,
+                                       Order, host_depths<Dim>> {
   State<T> st;
   Coefficients<T, Order> c;
 
   template <class A>
   KOKKOS_FORCEINLINE_FUNCTION void apply(const A& at) const {
-    add_stress<Direction::forward, Dim>(at, st,
-                                        strains_of<Dim, InX, InZ, InY, Memory::advance>(at, st));
+    add_stress<Direction::forward, Dim, Parts>(
+        at, st, strains_of<Dim, InX, InZ, InY, Memory::advance, Parts>(at, st));
   }
   KOKKOS_INLINE_FUNCTION const State<T>& grid() const { return st; }
 };
+
+/// The whole updates (every part in one kernel) and their parts by name.
+template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
+using UpdateVelocity = UpdateVelocityParts<part::every, T, Order, Dim, InX, InZ, InY>;
+template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
+using UpdateStress = UpdateStressParts<part::every, T, Order, Dim, InX, InZ, InY>;
+template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
+using UpdateVx = UpdateVelocityParts<part::vx, T, Order, Dim, InX, InZ, InY>;
+template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
+using UpdateVy = UpdateVelocityParts<part::vy, T, Order, Dim, InX, InZ, InY>;
+template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
+using UpdateVz = UpdateVelocityParts<part::vz, T, Order, Dim, InX, InZ, InY>;
+template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
+using UpdateNormalStresses = UpdateStressParts<part::normal, T, Order, Dim, InX, InZ, InY>;
+template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
+using UpdateSxz = UpdateStressParts<part::sxz, T, Order, Dim, InX, InZ, InY>;
+template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
+using UpdateSxy = UpdateStressParts<part::sxy, T, Order, Dim, InX, InZ, InY>;
+template <class T, int Order, int Dim, bool InX, bool InZ, bool InY>
+using UpdateSyz = UpdateStressParts<part::syz, T, Order, Dim, InX, InZ, InY>;
 
 }  // namespace pwave::physics::elastic

@@ -57,6 +57,13 @@ class Step {
               {0, st.strip_left, st.nx - st.strip_right, st.nx}},
         velocity_(st, c),
         stress_(st, c),
+        vx_(st, c),
+        vy_(st, c),
+        vz_(st, c),
+        normal_(st, c),
+        sxz_(st, c),
+        sxy_(st, c),
+        syz_(st, c),
         kept_velocity_(st, c),
         kept_stress_(st, c) {}
 
@@ -90,21 +97,48 @@ class Step {
     });
   }
 
+  /// The 3D host paths launch each update in parts (velocity: vx, vy, vz; stresses: the
+  /// normal three, then each shear one), each reading at most 8 arrays of the grid where the
+  /// whole update reads 12 or 14: a core streams fewer arrays at once faster (bench/README,
+  /// "Where the 3D elastic forward's time goes"). GPUs, the cell-wise build and 2D launch the
+  /// whole update. Same bits either way (tests/physics/test_elastic_update_parts.cpp).
+  static constexpr bool in_parts = Dim == 3 && backend::uses_row_paths<ExecSpace>();
+
   backend::BoxCuts cuts_;
   StripInstances<UpdateVelocity, T, Order, Dim> velocity_;
   StripInstances<UpdateStress, T, Order, Dim> stress_;
+  StripInstances<UpdateVx, T, Order, Dim> vx_;
+  StripInstances<UpdateVy, T, Order, Dim> vy_;
+  StripInstances<UpdateVz, T, Order, Dim> vz_;
+  StripInstances<UpdateNormalStresses, T, Order, Dim> normal_;
+  StripInstances<UpdateSxz, T, Order, Dim> sxz_;
+  StripInstances<UpdateSxy, T, Order, Dim> sxy_;
+  StripInstances<UpdateSyz, T, Order, Dim> syz_;
   StripInstances<KeptUpdateVelocity, T, Order, Dim> kept_velocity_;
   StripInstances<KeptUpdateStress, T, Order, Dim> kept_stress_;
 };
 
 template <class T, int Order, int Dim>
 void Step<T, Order, Dim>::update_velocity(const ExecSpace& exec, int count) const {
-  launch("pwave::physics::elastic::update_velocity", exec, count, velocity_);
+  if constexpr (in_parts) {
+    launch("pwave::physics::elastic::update_vx", exec, count, vx_);
+    launch("pwave::physics::elastic::update_vy", exec, count, vy_);
+    launch("pwave::physics::elastic::update_vz", exec, count, vz_);
+  } else {
+    launch("pwave::physics::elastic::update_velocity", exec, count, velocity_);
+  }
 }
 
 template <class T, int Order, int Dim>
 void Step<T, Order, Dim>::update_stress(const ExecSpace& exec, int count) const {
-  launch("pwave::physics::elastic::update_stress", exec, count, stress_);
+  if constexpr (in_parts) {
+    launch("pwave::physics::elastic::update_normal_stresses", exec, count, normal_);
+    launch("pwave::physics::elastic::update_sxz", exec, count, sxz_);
+    launch("pwave::physics::elastic::update_sxy", exec, count, sxy_);
+    launch("pwave::physics::elastic::update_syz", exec, count, syz_);
+  } else {
+    launch("pwave::physics::elastic::update_stress", exec, count, stress_);
+  }
 }
 
 template <class T, int Order, int Dim>
