@@ -4,6 +4,9 @@
 // operator() with its own clock (best of 10) and divides bytes() by the time.
 
 #include <Kokkos_Core.hpp>
+#include <array>
+#include <stdexcept>
+#include <utility>
 
 #include "pwave/core/types.hpp"
 
@@ -27,6 +30,12 @@ struct StreamCopy {
   }
 };
 
+/// The values of an integer sequence as an array.
+template <int... K>
+constexpr std::array<int, sizeof...(K)> values_of(std::integer_sequence<int, K...>) {
+  return {K...};
+}
+
 /// Reads of k arrays at once summed into one more (k + 1 streams: the pattern of an update that
 /// reads k fields and coefficients and writes one): how the bandwidth holds up with the number
 /// of arrays a kernel streams together, beside the copy's two. 32 MiB per array, the arrays
@@ -34,15 +43,22 @@ struct StreamCopy {
 template <class T>
 struct StreamReads {
   static constexpr long n = (32L << 20) / long(sizeof(T));
-  static constexpr int most = 16;
   static constexpr int runs = 5;
-  static constexpr int counts[8] = {1, 2, 4, 6, 8, 10, 12, 16};
+  /// The array counts measured, stated once: `counts` for loops, Counts for the passes' instances.
+  using Counts = std::integer_sequence<int, 1, 2, 4, 6, 8, 10, 12, 16>;
+  static constexpr std::array<int, Counts::size()> counts = values_of(Counts{});
+  static constexpr int most = counts.back();
   Kokkos::View<T**, Kokkos::LayoutRight, MemSpace> arrays{"pwave::bench::stream_reads", most + 1,
                                                           n};
 
   StreamReads() { Kokkos::deep_copy(arrays, T(1)); }
   /// Bytes one pass over k arrays moves: k reads + one write.
   static constexpr double bytes(int k) { return (k + 1.0) * sizeof(T) * n; }
+  /// read<K>() for the K of the list equal to k; false when none is.
+  template <int... K>
+  bool read_one_of(int k, std::integer_sequence<int, K...>) const {
+    return ((k == K && (read<K>(), true)) || ...);
+  }
   /// The sum of the first K arrays written to the last.
   template <int K>
   void read() const {
@@ -61,26 +77,10 @@ struct StreamReads {
           out(i) = sum;
         });
   }
-  /// One pass over k arrays, k one of `counts`.
+  /// One pass over k arrays; k must be one of `counts`.
   void operator()(int k) const {
-    switch (k) {
-      case 1:
-        return read<1>();
-      case 2:
-        return read<2>();
-      case 4:
-        return read<4>();
-      case 6:
-        return read<6>();
-      case 8:
-        return read<8>();
-      case 10:
-        return read<10>();
-      case 12:
-        return read<12>();
-      default:
-        return read<16>();
-    }
+    if (!read_one_of(k, Counts{}))
+      throw std::invalid_argument("StreamReads: no pass over that many arrays");
   }
 };
 

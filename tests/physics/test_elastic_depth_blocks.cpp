@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "backends/launch.hpp"
+#include "fixtures/elastic_fields.hpp"
 #include "fixtures/elastic_run.hpp"
 #include "pwave/physics/elastic/step.hpp"
 #include "pwave/physics/elastic/update_terms.hpp"
@@ -20,34 +21,9 @@ namespace {
 
 namespace el = physics::elastic;
 
-/// Kernel k with its host line paths hidden: backend::for_each_box_3d then runs it cell by cell.
-template <class K>
-struct CellByCell {
-  K k;
-  KOKKOS_INLINE_FUNCTION void operator()(int s, int iz, int iy, int ix) const { k(s, iz, iy, ix); }
-};
-
-/// Fills every value of f with a deterministic pseudo-random number in [-1, 1) times `scale`.
-template <class T>
-void fill(const Field<T>& f, std::uint32_t seed, double scale) {
-  if (f.size() == 0) return;
-  auto h = Kokkos::create_mirror_view(f);
-  std::uint32_t x = seed * 2654435761u + 1;
-  for (std::size_t i = 0; i < h.size(); ++i) {
-    x = x * 1664525u + 1013904223u;
-    h.data()[i] = T(scale * (double(x >> 8) / double(1u << 23) - 1.0));
-  }
-  Kokkos::deep_copy(f, h);
-}
-
-template <class T>
-std::vector<T> values(const Field<T>& f) {
-  std::vector<T> v(f.size());
-  if (f.size() == 0) return v;
-  auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), f);
-  for (std::size_t i = 0; i < v.size(); ++i) v[i] = h.data()[i];
-  return v;
-}
+using test::elastic::CellByCell;
+using test::elastic::fill;
+using test::elastic::values;
 
 /// The kept update terms of a 2D state: halo-free [1][nz][nx] fields.
 template <class T>
