@@ -30,12 +30,6 @@ struct StreamCopy {
   }
 };
 
-/// The values of an integer sequence as an array.
-template <int... K>
-constexpr std::array<int, sizeof...(K)> values_of(std::integer_sequence<int, K...>) {
-  return {K...};
-}
-
 /// Reads of k arrays at once summed into one more (k + 1 streams: the pattern of an update that
 /// reads k fields and coefficients and writes one): how the bandwidth holds up with the number
 /// of arrays a kernel streams together, beside the copy's two. 32 MiB per array, the arrays
@@ -44,9 +38,8 @@ template <class T>
 struct StreamReads {
   static constexpr long n = (32L << 20) / long(sizeof(T));
   static constexpr int runs = 5;
-  /// The array counts measured, stated once: `counts` for loops, Counts for the passes' instances.
-  using Counts = std::integer_sequence<int, 1, 2, 4, 6, 8, 10, 12, 16>;
-  static constexpr std::array<int, Counts::size()> counts = values_of(Counts{});
+  /// The array counts measured, in increasing order (each has its pass read<k>()).
+  static constexpr std::array counts{1, 2, 4, 6, 8, 10, 12, 16};
   static constexpr int most = counts.back();
   Kokkos::View<T**, Kokkos::LayoutRight, MemSpace> arrays{"pwave::bench::stream_reads", most + 1,
                                                           n};
@@ -54,10 +47,10 @@ struct StreamReads {
   StreamReads() { Kokkos::deep_copy(arrays, T(1)); }
   /// Bytes one pass over k arrays moves: k reads + one write.
   static constexpr double bytes(int k) { return (k + 1.0) * sizeof(T) * n; }
-  /// read<K>() for the K of the list equal to k; false when none is.
-  template <int... K>
-  bool read_one_of(int k, std::integer_sequence<int, K...>) const {
-    return ((k == K && (read<K>(), true)) || ...);
+  /// read<counts[I]>() for the I with counts[I] == k; false when there is none.
+  template <std::size_t... I>
+  bool read_one_of(int k, std::index_sequence<I...>) const {
+    return ((k == counts[I] && (read<counts[I]>(), true)) || ...);
   }
   /// The sum of the first K arrays written to the last.
   template <int K>
@@ -79,7 +72,7 @@ struct StreamReads {
   }
   /// One pass over k arrays; k must be one of `counts`.
   void operator()(int k) const {
-    if (!read_one_of(k, Counts{}))
+    if (!read_one_of(k, std::make_index_sequence<counts.size()>{}))
       throw std::invalid_argument("StreamReads: no pass over that many arrays");
   }
 };
