@@ -112,6 +112,16 @@ template <class F>
 struct has_lines<F, std::void_t<decltype(std::declval<const F&>().lines(0, 0, 0, 0, 0, 0)),
                                 decltype(F::block_lines)>> : std::true_type {};
 
+/// Detects `f.slab_line(shot, iz, iy, x0, x1, x2, x3)`: a host path over a whole x line of a 3D
+/// slab (for_each_box_3d): cells [x0, x1) and [x2, x3) of its two strip boxes (f's own kernel)
+/// and [x1, x2) of its inner box (the kernel the slab's inner box has, which f runs too).
+template <class F, class = void>
+struct has_slab_line : std::false_type {};
+template <class F>
+struct has_slab_line<F,
+                     std::void_t<decltype(std::declval<const F&>().slab_line(0, 0, 0, 0, 0, 0, 0))>>
+    : std::true_type {};
+
 /// A functor's promise of host paths: `static constexpr bool host_rows = true` (2D rows:
 /// row() or rows()) and `host_lines = true` (3D x lines: line() or lines()). A functor that
 /// promises one and does not provide it (a misspelt name, a changed signature) is a compile
@@ -237,7 +247,8 @@ struct BoxCuts {
 /// their row, not in sweeps of their own down the grid where every line waits on memory
 /// (measured: the elastic x strips took 5 times the time per cell of the z strips). Where they
 /// all have lines() (blocks of depths, the same block_lines), the same per block of depths of
-/// a y line. The cells and their arithmetic are those of the box-by-box launches.
+/// a y line. Where the strip boxes' functor has slab_line() (it runs the inner box's cells too),
+/// one call per x line. The cells and their arithmetic are those of the box-by-box launches.
 template <class Exec, class Make>
 void for_each_box_3d(const char* name, const Exec& exec, int ns, const BoxCuts& cuts,
                      const Make& make, bool skip_center = false) {
@@ -252,8 +263,24 @@ void for_each_box_3d(const char* name, const Exec& exec, int ns, const BoxCuts& 
       const auto slab = [&](auto in_y, auto in_z) {
         using Strip = std::decay_t<decltype(make(T{}, in_y, in_z))>;
         using Inner = std::decay_t<decltype(make(F{}, in_y, in_z))>;
-        if constexpr (uses_row_paths<Exec>() && has_lines<Strip>::value &&
-                      has_lines<Inner>::value) {
+        if constexpr (uses_row_paths<Exec>() && has_slab_line<Strip>::value) {
+          const Strip strip = make(T{}, in_y, in_z);
+          const int x0 = cuts.x[0], x1 = cuts.x[1], x2 = cuts.x[2], x3 = cuts.x[3];
+          const long ny = y1 - y0, lines = long(z1 - z0) * ny;
+          if (inner_too) {
+            Kokkos::parallel_for(name, Kokkos::RangePolicy<Exec>(exec, 0, long(ns) * lines),
+                                 [=](const long k) {
+                                   const int s = int(k / lines);
+                                   const long l = k % lines;
+                                   const int iz = z0 + int(l / ny), iy = y0 + int(l % ny);
+                                   strip.slab_line(s, iz, iy, x0, x1, x2, x3);
+                                 });
+          } else {
+            for_each_cell_3d(name, exec, ns, Box{z0, z1, y0, y1, x0, x1}, strip);
+            for_each_cell_3d(name, exec, ns, Box{z0, z1, y0, y1, x2, x3}, strip);
+          }
+        } else if constexpr (uses_row_paths<Exec>() && has_lines<Strip>::value &&
+                             has_lines<Inner>::value) {
           static_assert(Strip::block_lines == Inner::block_lines,
                         "the strips' lines join the inner box's blocks of depths");
           const Strip strip = make(T{}, in_y, in_z);

@@ -1,10 +1,11 @@
-// The 3D constant-density step's x strips beside the interior (physics::XStripLines) hold the
-// bits of the cell-wise CPML kernel: on host backends they run over blocks of depths in the
-// interior's work items (backends/launch.hpp for_each_box_3d), with vectors, one overlapping
-// remainder vector that stores only its new lanes, and a zero-guarded copy of psi_x; cell by cell
-// (the GPU path) CpmlStep::operator() computes each cell alone. One step of all 27 boxes from
-// arbitrary fields and memory variables, so that every term is far from zero, compared value by
-// value: u^{n+1} and every memory variable.
+// The 3D constant-density step's x strips beside the interior (physics::XStripLines) and the
+// x lines of its z and y slabs (physics::SlabLines) hold the bits of the cell-wise CPML kernel:
+// on host backends the strips run over blocks of depths in the interior's work items and the
+// slabs' lines whole, edges and middle in one call (backends/launch.hpp for_each_box_3d), with
+// vectors, one overlapping remainder vector that stores only its new lanes, and a zero-guarded
+// copy of psi_x; cell by cell (the GPU path) CpmlStep::operator() computes each cell alone. One
+// step of all 27 boxes from arbitrary fields and memory variables, so that every term is far from
+// zero, compared value by value: u^{n+1} and every memory variable.
 
 #include <gtest/gtest.h>
 
@@ -13,6 +14,7 @@
 #include <string>
 
 #include "backends/launch.hpp"
+#include "pwave/physics/acoustic/slab_lines.hpp"
 #include "pwave/physics/acoustic/x_strip_lines.hpp"
 #include "pwave/propagation/acoustic_propagator.hpp"
 #include "support/kernel_compare.hpp"
@@ -85,6 +87,8 @@ void expect_host_step_equals_cellwise(const ForwardProblem& p) {
                                return physics::InteriorStep<T, Order, 3>(a, coef);
                              } else if constexpr (x && !y && !z) {
                                return physics::XStripLines<T, Order>(a, coef);
+                             } else if constexpr (x) {
+                               return physics::SlabLines<T, Order, z, y>(a, coef);
                              } else {
                                return physics::CpmlStep<T, Order, x, z, 3, y>(a, coef);
                              }
@@ -119,9 +123,12 @@ void expect_host_step_equals_cellwise(const ForwardProblem& p) {
 
 // Strips of 24 cells (a vector and an overlapping remainder with AVX-512 floats), depths in
 // blocks of 4 and a remainder of 2 or 3, strips narrower than a vector (the line path), and a
-// free surface (no top strip).
+// free surface (no top strip). The z and y slabs' lines (SlabLines): edges of 22 and 24 cells,
+// middles of 10 cells (the line path with AVX-512 floats), 29 (a vector and an overlapping
+// one) and 8 (one double vector).
 TEST(XStripLines, HostStepEqualsTheCellWiseKernelsBitwise) {
   expect_host_step_equals_cellwise<float, 8>(problem(8, 14, 12, 18, 20, 20, 6, false));
+  expect_host_step_equals_cellwise<float, 8>(problem(8, 10, 9, 37, 20, 18, 5, false));
   expect_host_step_equals_cellwise<double, 8>(problem(8, 11, 9, 16, 20, 13, 5, false));
   expect_host_step_equals_cellwise<float, 4>(problem(4, 9, 10, 12, 3, 17, 4, true));
   expect_host_step_equals_cellwise<double, 2>(problem(2, 10, 8, 12, 7, 2, 3, false));

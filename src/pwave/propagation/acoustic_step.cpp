@@ -5,6 +5,7 @@
 
 #include "backends/wavefront.hpp"
 #include "backends/z_march.hpp"
+#include "pwave/physics/acoustic/slab_lines.hpp"
 #include "pwave/physics/acoustic/x_strip_lines.hpp"
 #include "pwave/propagation/acoustic_forward.hpp"
 
@@ -123,6 +124,8 @@ void AcousticPropagator<T>::step_3d(const ExecSpace& exec, int count,
           return physics::InteriorStep<T, Order, 3>(st, coef);
         } else if constexpr (x && !y && !z) {
           return physics::XStripLines<T, Order>(st, coef);
+        } else if constexpr (x) {
+          return physics::SlabLines<T, Order, z, y>(st, coef);
         } else {
           return physics::CpmlStep<T, Order, x, z, 3, y>(st, coef);
         }
