@@ -235,109 +235,153 @@ struct BoxCuts {
   int z[4], y[4], x[4];
 };
 
+/// Whether host backends can run a slab of for_each_box_3d (the boxes of one z and y range:
+/// strip, inner, strip along x) as x lines, given the strip boxes' functor type S and the inner
+/// box's I: S has slab_line() (the whole line, the inner box's cells too), or both have lines()
+/// (blocks of depths, the same block_lines), or both line() and neither lines().
+template <class S, class I>
+constexpr bool runs_slab_lines() {
+  if constexpr (has_slab_line<S>::value) {
+    return true;
+  } else if constexpr (has_lines<S>::value && has_lines<I>::value) {
+    static_assert(S::block_lines == I::block_lines,
+                  "the strips' lines join the inner box's blocks of depths");
+    return true;
+  } else {
+    return has_line<S>::value && has_line<I>::value && !has_lines<S>::value && !has_lines<I>::value;
+  }
+}
+
+/// Depths per work item of a slab that runs_slab_lines(): block_lines where both have lines().
+template <class S, class I>
+constexpr int slab_block_lines() {
+  if constexpr (!has_slab_line<S>::value && has_lines<S>::value && has_lines<I>::value) {
+    return S::block_lines;
+  } else {
+    return 1;
+  }
+}
+
+/// Host: the x lines (iz + r, iy), r < n <= slab_block_lines(), of a slab that
+/// runs_slab_lines(), through its three boxes in turn (left strip, inner, right strip; x cuts
+/// `x`), or each line whole where the strip functor has slab_line().
+template <class S, class I>
+void host_slab_lines(const S& strip, const I& inner, int s, int iz, int n, int iy, const int* x,
+                     bool inner_too) {
+  if constexpr (has_slab_line<S>::value) {
+    for (int r = 0; r < n; ++r) strip.slab_line(s, iz + r, iy, x[0], x[1], x[2], x[3]);
+  } else if constexpr (has_lines<S>::value && has_lines<I>::value) {
+    if (x[1] > x[0]) strip.lines(s, iz, n, iy, x[0], x[1]);
+    if (inner_too && x[2] > x[1]) inner.lines(s, iz, n, iy, x[1], x[2]);
+    if (x[3] > x[2]) strip.lines(s, iz, n, iy, x[2], x[3]);
+  } else {
+    for (int r = 0; r < n; ++r) {
+      if (x[1] > x[0]) strip.line(s, iz + r, iy, x[0], x[1]);
+      if (inner_too && x[2] > x[1]) inner.line(s, iz + r, iy, x[1], x[2]);
+      if (x[3] > x[2]) strip.line(s, iz + r, iy, x[2], x[3]);
+    }
+  }
+}
+
+/// f(in_y, in_z, bz, by) for each of the 3 x 3 slabs of `cuts` with depths and y lines, with
+/// in_y and in_z (std::integral_constant<bool, ...>) saying whether it lies in a y or z strip.
+template <class F>
+void for_each_slab(const BoxCuts& cuts, const F& f) {
+  using No = std::false_type;
+  using Yes = std::true_type;
+  for (int bz = 0; bz < 3; ++bz) {
+    for (int by = 0; by < 3; ++by) {
+      if (cuts.z[bz + 1] <= cuts.z[bz] || cuts.y[by + 1] <= cuts.y[by]) continue;
+      const bool strip_y = by != 1, strip_z = bz != 1;
+      if (strip_y && strip_z) {
+        f(Yes{}, Yes{}, bz, by);
+      } else if (strip_y) {
+        f(Yes{}, No{}, bz, by);
+      } else if (strip_z) {
+        f(No{}, Yes{}, bz, by);
+      } else {
+        f(No{}, No{}, bz, by);
+      }
+    }
+  }
+}
+
 /// One launch per non-empty box of `cuts`, each with the functor `make(in_x, in_y, in_z)`
 /// returns for that box: the flags (std::integral_constant<bool, ...>) say whether the box lies
 /// outside [lo, hi) along x, y and z, so the caller picks, at compile time, the kernel of
 /// exactly the strips the box is in. `skip_center`: leave the inner box (no strip) out, for a
 /// caller that updates it in another launch.
 ///
-/// Host backends, where a slab's functors all have line() and not lines(): one launch per slab
-/// (the boxes of one z and y range), each x line of it run through its three boxes in turn
-/// (left strip, inner, right strip). The strips' short lines are then read in the stream of
+/// Host backends, where a slab runs_slab_lines() (and where its inner box is run, if the strip
+/// functor's slab_line() runs it too): one launch per slab (the boxes of one z and y
+/// range), each x line of it run through its three boxes in turn (left strip, inner, right
+/// strip), per block of depths of a y line where the functors have lines(), or whole where the
+/// strip boxes' functor has slab_line(). The strips' short lines are then read in the stream of
 /// their row, not in sweeps of their own down the grid where every line waits on memory
-/// (measured: the elastic x strips took 5 times the time per cell of the z strips). Where they
-/// all have lines() (blocks of depths, the same block_lines), the same per block of depths of
-/// a y line. Where the strip boxes' functor has slab_line() (it runs the inner box's cells too),
-/// one call per x line. The cells and their arithmetic are those of the box-by-box launches.
+/// (measured: the elastic x strips took 5 times the time per cell of the z strips). The cells
+/// and their arithmetic are those of the box-by-box launches.
 template <class Exec, class Make>
 void for_each_box_3d(const char* name, const Exec& exec, int ns, const BoxCuts& cuts,
                      const Make& make, bool skip_center = false) {
   using F = std::false_type;
   using T = std::true_type;
   if (ns <= 0) return;
-  for (int bz = 0; bz < 3; ++bz) {
-    for (int by = 0; by < 3; ++by) {
-      const int z0 = cuts.z[bz], z1 = cuts.z[bz + 1], y0 = cuts.y[by], y1 = cuts.y[by + 1];
-      if (z1 <= z0 || y1 <= y0) continue;
-      const bool inner_too = !(skip_center && bz == 1 && by == 1);
-      const auto slab = [&](auto in_y, auto in_z) {
-        using Strip = std::decay_t<decltype(make(T{}, in_y, in_z))>;
-        using Inner = std::decay_t<decltype(make(F{}, in_y, in_z))>;
-        if constexpr (uses_row_paths<Exec>() && has_slab_line<Strip>::value) {
-          const Strip strip = make(T{}, in_y, in_z);
-          const int x0 = cuts.x[0], x1 = cuts.x[1], x2 = cuts.x[2], x3 = cuts.x[3];
-          const long ny = y1 - y0, lines = long(z1 - z0) * ny;
-          if (inner_too) {
-            Kokkos::parallel_for(name, Kokkos::RangePolicy<Exec>(exec, 0, long(ns) * lines),
-                                 [=](const long k) {
-                                   const int s = int(k / lines);
-                                   const long l = k % lines;
-                                   const int iz = z0 + int(l / ny), iy = y0 + int(l % ny);
-                                   strip.slab_line(s, iz, iy, x0, x1, x2, x3);
-                                 });
-          } else {
-            for_each_cell_3d(name, exec, ns, Box{z0, z1, y0, y1, x0, x1}, strip);
-            for_each_cell_3d(name, exec, ns, Box{z0, z1, y0, y1, x2, x3}, strip);
-          }
-        } else if constexpr (uses_row_paths<Exec>() && has_lines<Strip>::value &&
-                             has_lines<Inner>::value) {
-          static_assert(Strip::block_lines == Inner::block_lines,
-                        "the strips' lines join the inner box's blocks of depths");
-          const Strip strip = make(T{}, in_y, in_z);
-          const Inner inner = make(F{}, in_y, in_z);
-          const int x0 = cuts.x[0], x1 = cuts.x[1], x2 = cuts.x[2], x3 = cuts.x[3];
-          const int block = Inner::block_lines;
-          const long ny = y1 - y0, items = long((z1 - z0 + block - 1) / block) * ny;
-          Kokkos::parallel_for(name, Kokkos::RangePolicy<Exec>(exec, 0, long(ns) * items),
-                               [=](const long k) {
-                                 const int s = int(k / items);
-                                 const long l = k % items;
-                                 const int iz = z0 + int(l / ny) * block, iy = y0 + int(l % ny);
-                                 const int n = std::min(block, z1 - iz);
-                                 if (x1 > x0) strip.lines(s, iz, n, iy, x0, x1);
-                                 if (inner_too && x2 > x1) inner.lines(s, iz, n, iy, x1, x2);
-                                 if (x3 > x2) strip.lines(s, iz, n, iy, x2, x3);
-                               });
-        } else if constexpr (uses_row_paths<Exec>() && has_line<Strip>::value &&
-                             has_line<Inner>::value && !has_lines<Strip>::value &&
-                             !has_lines<Inner>::value) {
-          const Strip strip = make(T{}, in_y, in_z);
-          const Inner inner = make(F{}, in_y, in_z);
-          const int x0 = cuts.x[0], x1 = cuts.x[1], x2 = cuts.x[2], x3 = cuts.x[3];
-          const long ny = y1 - y0, lines = long(z1 - z0) * ny;
-          Kokkos::parallel_for(name, Kokkos::RangePolicy<Exec>(exec, 0, long(ns) * lines),
-                               [=](const long k) {
-                                 const int s = int(k / lines);
-                                 const long l = k % lines;
-                                 const int iz = z0 + int(l / ny), iy = y0 + int(l % ny);
-                                 if (x1 > x0) strip.line(s, iz, iy, x0, x1);
-                                 if (inner_too && x2 > x1) inner.line(s, iz, iy, x1, x2);
-                                 if (x3 > x2) strip.line(s, iz, iy, x2, x3);
-                               });
-        } else {
-          for (int bx = 0; bx < 3; ++bx) {
-            const Box b{z0, z1, y0, y1, cuts.x[bx], cuts.x[bx + 1]};
-            if (b.empty() || (bx == 1 && !inner_too)) continue;
-            if (bx == 1) {
-              for_each_cell_3d(name, exec, ns, b, make(F{}, in_y, in_z));
-            } else {
-              for_each_cell_3d(name, exec, ns, b, make(T{}, in_y, in_z));
-            }
-          }
-        }
-      };
-      const bool strip_y = by != 1, strip_z = bz != 1;
-      if (strip_y && strip_z) {
-        slab(T{}, T{});
-      } else if (strip_y) {
-        slab(T{}, F{});
-      } else if (strip_z) {
-        slab(F{}, T{});
-      } else {
-        slab(F{}, F{});
+  for_each_slab(cuts, [&](auto in_y, auto in_z, int bz, int by) {
+    const int z0 = cuts.z[bz], z1 = cuts.z[bz + 1], y0 = cuts.y[by], y1 = cuts.y[by + 1];
+    const bool inner_too = !(skip_center && bz == 1 && by == 1);
+    using Strip = std::decay_t<decltype(make(T{}, in_y, in_z))>;
+    using Inner = std::decay_t<decltype(make(F{}, in_y, in_z))>;
+    if constexpr (uses_row_paths<Exec>() && runs_slab_lines<Strip, Inner>()) {
+      if (inner_too || !has_slab_line<Strip>::value) {  // slab_line() runs the inner box too
+        const Strip strip = make(T{}, in_y, in_z);
+        const Inner inner = make(F{}, in_y, in_z);
+        const int x[4] = {cuts.x[0], cuts.x[1], cuts.x[2], cuts.x[3]};
+        constexpr int block = slab_block_lines<Strip, Inner>();
+        const long ny = y1 - y0, items = long((z1 - z0 + block - 1) / block) * ny;
+        Kokkos::parallel_for(
+            name, Kokkos::RangePolicy<Exec>(exec, 0, long(ns) * items), [=](const long k) {
+              const int s = int(k / items);
+              const long l = k % items;
+              const int iz = z0 + int(l / ny) * block, iy = y0 + int(l % ny);
+              host_slab_lines(strip, inner, s, iz, std::min(block, z1 - iz), iy, x, inner_too);
+            });
+        return;
       }
     }
-  }
+    for (int bx = 0; bx < 3; ++bx) {
+      const Box b{z0, z1, y0, y1, cuts.x[bx], cuts.x[bx + 1]};
+      if (b.empty() || (bx == 1 && !inner_too)) continue;
+      if (bx == 1) {
+        for_each_cell_3d(name, exec, ns, b, make(F{}, in_y, in_z));
+      } else {
+        for_each_cell_3d(name, exec, ns, b, make(T{}, in_y, in_z));
+      }
+    }
+  });
+}
+
+/// Host: what for_each_box_3d does for shot s at depths [za, zb) only, on the calling thread
+/// (one group of a host wavefront, backends/wavefront.hpp): each slab's lines there, in the
+/// same work items' order. Every slab must runs_slab_lines().
+template <class Make>
+void host_boxes_3d_depths(const BoxCuts& cuts, const Make& make, int s, int za, int zb) {
+  using F = std::false_type;
+  using T = std::true_type;
+  for_each_slab(cuts, [&](auto in_y, auto in_z, int bz, int by) {
+    const int z0 = std::max(za, cuts.z[bz]), z1 = std::min(zb, cuts.z[bz + 1]);
+    if (z1 <= z0) return;
+    using Strip = std::decay_t<decltype(make(T{}, in_y, in_z))>;
+    using Inner = std::decay_t<decltype(make(F{}, in_y, in_z))>;
+    static_assert(runs_slab_lines<Strip, Inner>(), "a slab without host lines");
+    const Strip strip = make(T{}, in_y, in_z);
+    const Inner inner = make(F{}, in_y, in_z);
+    constexpr int block = slab_block_lines<Strip, Inner>();
+    for (int iz = z0; iz < z1; iz += block) {
+      for (int iy = cuts.y[by]; iy < cuts.y[by + 1]; ++iy) {
+        host_slab_lines(strip, inner, s, iz, std::min(block, z1 - iz), iy, cuts.x, true);
+      }
+    }
+  });
 }
 
 /// The padded grid [0, nz) x [0, nx) cut into an interior [z0, z1) x [x0, x1) and the frame

@@ -21,6 +21,12 @@ constexpr bool runs_wavefronts() {
   return uses_row_paths<Exec>();
 }
 
+/// The cache one shot's 3D wavefront may fill (its steps per sweep are capped to fit): 64 MiB.
+/// Measured on a 2-vCPU guest of a host with 480 MiB of L3, order 8, 160^3 + a 20-cell CPML
+/// (planes of 208 x 208): 8 steps per sweep (a working set of about 44 MiB) ran 1.1-1.25x the
+/// step-by-step forward, 32 (175 MiB) no faster than it (bench/README.md).
+inline constexpr long wavefront_cache_bytes = 64L << 20;
+
 /// The units of a frame step (FrameUnits) joined, top to bottom, into groups of at least
 /// `min_rows` rows (the last group may be shorter only when the whole grid is): group i is
 /// units [first[i], first[i + 1]).

@@ -8,7 +8,8 @@
 // up from the last step restoring them (the reversed step, the adjoint step with its CPML, the
 // residuals injected and the source term reversed group by group), is the step-by-step
 // gradient bit for bit; so are a `full` one (each group's snapshot rows kept, then imaged) and
-// a `checkpoint` one (each segment recomputed and stepped back through in sweeps).
+// a `checkpoint` one (each segment recomputed and stepped back through in sweeps). A 3D forward
+// run that keeps nothing sweeps its depths, with the traces of the step-by-step run too.
 
 #include <gtest/gtest.h>
 
@@ -149,6 +150,59 @@ TEST(Wavefront, ForwardTracesEqualTheStepByStepRunBitwise) {
   expect_same_traces<float>(2, false, 3, 1000);
   expect_same_traces<float>(6, true, 2, 9);
   expect_same_traces<float>(8, true, 7, 10, 1);
+}
+
+// A 3D model varying along every axis, CPML (10 cells) on every face or a free surface on top,
+// two shots whose sources and receivers lie between grid points, in the strips and edges, near
+// the surface and across groups of depths.
+ForwardProblem varied_problem_3d(int order, bool free_surface, int nt) {
+  const int nz = 26, ny = 21, nx = 24;
+  ForwardProblem p =
+      test::homogeneous_problem_3d(nz, ny, nx, 10.0, 2000.0, 0.001, nt, 15.0, order, 10);
+  for (int iz = 0; iz < nz; ++iz)
+    for (int iy = 0; iy < ny; ++iy)
+      for (int ix = 0; ix < nx; ++ix)
+        p.model.vp[(std::size_t(iz) * ny + iy) * nx + ix] =
+            1800.0 + 8.0 * iz + 3.0 * ix - 2.0 * iy + 90.0 * std::sin(0.3 * ix + 0.2 * iy * iz);
+  if (free_surface) {
+    p.boundary.free_surface = true;
+    p.boundary.width[top] = 0;
+  }
+  std::vector<Position> receivers;
+  for (int k = 0; k < 9; ++k)
+    receivers.push_back(Position{3.0 + 27.3 * k, 4.0 + 29.7 * k, 198.0 - 23.1 * k});
+  p.shots = {ShotGeometry{Position{111.0, 23.0, 57.5}, receivers},
+             ShotGeometry{Position{7.0, 233.0, 191.0}, receivers}};
+  return p;
+}
+
+// The 3D forward (runs that keep nothing) sweeps its depths too (host_boxes_3d_depths): the
+// traces of the step-by-step run, bit for bit.
+template <class T>
+void expect_same_traces_3d(int order, bool free_surface, int levels) {
+  ForwardProblem stepwise = varied_problem_3d(order, free_surface, 60);
+  stepwise.wavefront_steps = 1;
+  ForwardProblem swept = stepwise;
+  swept.wavefront_steps = levels;
+  const auto a = forward_model<T>(stepwise);
+  const auto b = forward_model<T>(swept);
+  ASSERT_EQ(a.size(), b.size());
+  double peak = 0;
+  long differ = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    peak = std::max(peak, std::abs(double(a.data()[i])));
+    if (std::memcmp(&a.data()[i], &b.data()[i], sizeof(T)) != 0) ++differ;
+  }
+  ASSERT_GT(peak, 0.0);
+  EXPECT_EQ(differ, 0) << "3D, order " << order << (free_surface ? ", free surface" : "") << ", "
+                       << levels << " steps per sweep";
+}
+
+TEST(Wavefront, Forward3DTracesEqualTheStepByStepRunBitwise) {
+  expect_same_traces_3d<float>(8, false, 8);
+  expect_same_traces_3d<float>(8, true, 5);
+  expect_same_traces_3d<double>(4, false, 16);
+  expect_same_traces_3d<float>(2, true, 3);
 }
 
 template <class T>

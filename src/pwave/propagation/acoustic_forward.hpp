@@ -172,13 +172,16 @@ void AcousticPropagator<T>::forward_impl(int count, const Traces<T>& traces,
     const int base = recompute ? n_begin - 1 : 0;
     // The first forward run of a `checkpoint` gradient: its checkpoints, row by row.
     const auto* first_run = recompute ? nullptr : checkpoints;
-    if (problem_.wavefront_steps > 1 &&
-        ((history.empty() && !recompute) || frames || snapshots || first_run)) {
+    // 3D: runs that keep nothing, with the interior on host lines (not z-marched).
+    const bool sweepable =
+        Dim == 2 ? (history.empty() && !recompute) || frames || snapshots || first_run
+                 : history.empty() && !recompute && problem_.interior_3d == Interior3D::cells;
+    if (problem_.wavefront_steps > 1 && sweepable) {
       const typename StepsOf::Wavefront wavefront = forward.wavefront(count, !recompute);
       const int check = problem_.check_interval;
       const auto sweeps = [&](const auto& keep_rows) {
         sweep_loop(
-            problem_.wavefront_steps, n_begin, n_end,
+            wavefront.levels, n_begin, n_end,
             [&](int p, int n, int m) { forward.sweep(exec, count, p, n, m, wavefront, keep_rows); },
             [&](int before, int done) {
               if (check > 0 && done / check > before / check) {
@@ -187,7 +190,9 @@ void AcousticPropagator<T>::forward_impl(int count, const Traces<T>& traces,
               if (progress) progress(steps_before + done, steps_total);
             });
       };
-      if (frames) {
+      if constexpr (Dim == 3) {
+        sweeps([](int, int, int, int, int) {});
+      } else if (frames) {
         const KeepFrames<T> keep(*frames, steps, frame_region(), count);
         if (!keep.keeps_by_rows()) {
           throw RuntimeError(

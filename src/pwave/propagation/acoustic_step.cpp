@@ -3,6 +3,8 @@
 // one launch per region (GPU), in 3D the interior and the 26 CPML boxes around it. The loop that
 // calls it is acoustic_forward.hpp's, instantiated here for this equation.
 
+#include <algorithm>
+
 #include "backends/wavefront.hpp"
 #include "backends/z_march.hpp"
 #include "pwave/physics/acoustic/slab_lines.hpp"
@@ -10,6 +12,40 @@
 #include "pwave/propagation/acoustic_forward.hpp"
 
 namespace pwave {
+namespace {
+
+/// The 3D step's boxes: the padded grid cut into 3 x 3 x 3 per axis (CPML | interior | CPML).
+template <class T>
+backend::BoxCuts box_cuts_3d(const physics::AcousticState<T>& st) {
+  return {{0, st.strip_top, st.nz - st.strip_bottom, st.nz},
+          {0, st.strip_front, st.ny - st.strip_back, st.ny},
+          {0, st.strip_left, st.nx - st.strip_right, st.nx}};
+}
+
+/// The kernel of each 3D box (backends/launch.hpp for_each_box_3d's `make`): the kernel of
+/// exactly the strips the box lies in. The x strips beside the interior have a host path over
+/// blocks of depths (XStripLines) and the z and y slabs one over whole x lines (SlabLines), so
+/// hosts run them in the work items of the lines they belong to.
+template <class T, int Order>
+struct Boxes3D {
+  const physics::AcousticState<T>& st;
+  const physics::ScaledStencil<T, Order>& coef;
+  template <class InX, class InY, class InZ>
+  auto operator()(InX, InY, InZ) const {
+    constexpr bool x = InX::value, y = InY::value, z = InZ::value;
+    if constexpr (!x && !y && !z) {
+      return physics::InteriorStep<T, Order, 3>(st, coef);
+    } else if constexpr (x && !y && !z) {
+      return physics::XStripLines<T, Order>(st, coef);
+    } else if constexpr (x) {
+      return physics::SlabLines<T, Order, z, y>(st, coef);
+    } else {
+      return physics::CpmlStep<T, Order, x, z, 3, y>(st, coef);
+    }
+  }
+};
+
+}  // namespace
 
 /// Every functor built once per parity of the step (no View copies or host work per step).
 template <class T>
@@ -31,8 +67,8 @@ class AcousticPropagator<T>::ConstantDensityForward : public PressureForward {
   ConstantDensityForward(const ConstantDensityForward&) = delete;
   ConstantDensityForward& operator=(const ConstantDensityForward&) = delete;
 
-  /// 2D: the step runs as host wavefronts too (sweep()).
-  static constexpr bool sweeps = Dim == 2;
+  /// The step runs as host wavefronts too (sweep()).
+  static constexpr bool sweeps = true;
   /// What a run's wavefronts need: the frame's units in groups of rows (at least the stencil's
   /// reach and a receiver's rows), the receivers and source taps of each group, and the group
   /// after which the free surface mirrors u^{n+1} (-1: none). `record`: whether the run records
@@ -41,6 +77,7 @@ class AcousticPropagator<T>::ConstantDensityForward : public PressureForward {
     backend::WavefrontGroups groups;
     propagation::WavefrontPoints<T> points;
     int surface = -1;
+    int levels = 1;  ///< steps per sweep
   };
   Wavefront wavefront(int count, bool record = true) const {
     const auto& taps = prop_.taps_;
@@ -54,18 +91,45 @@ class AcousticPropagator<T>::ConstantDensityForward : public PressureForward {
     const int surface = prop_.problem_.boundary.free_surface
                             ? groups.group_of(std::min(prop_.st_.halo, frame_.nz - 1))
                             : -1;
-    return {std::move(groups), std::move(points), surface};
+    // Steps per sweep: execution.wavefront_steps; in 3D at most as many as keep a sweep's
+    // working set in backends::wavefront_cache_bytes: per step the tallest group's depths of
+    // u^{n-1} and v^2 dt^2 and those with R more on either side of u^n (planes of ny x nx).
+    int levels = prop_.problem_.wavefront_steps;
+    if constexpr (Dim == 3) {
+      int tallest = 1;
+      for (int i = 0; i < groups.count(); ++i)
+        tallest = std::max(tallest, groups.first_row(i + 1) - groups.first_row(i));
+      const double plane = double(prop_.st_.ny) * prop_.st_.nx * sizeof(T);
+      const double level = (3.0 * tallest + 2.0 * physics::Stencil<Order>::radius) * plane;
+      levels = std::clamp(int(double(backend::wavefront_cache_bytes) / level), 1, levels);
+    }
+    return {std::move(groups), std::move(points), surface, levels};
   }
   /// Steps [n, n + m) (step n of parity p) of shots [0, count) as one host wavefront per shot
-  /// (backends/wavefront.hpp): each group of rows of each step gets the updates step() gives
-  /// it (the same units of for_each_frame_cell), and its receivers, source taps and free surface
+  /// (backends/wavefront.hpp): each group of rows (3D: depths) of each step gets the updates
+  /// step() gives it (2D: the same units of for_each_frame_cell; 3D: the lines of
+  /// for_each_box_3d's slabs at those depths), and its receivers, source taps and free surface
   /// as record(), inject() and free_surface() do; the same values, bit for bit. Before a group's
   /// update, `keep_rows(s, q, step, z0, z1)`: what a history keeps of rows [z0, z1) of the
-  /// state the step starts from (parity q), which the sweep has finished and not yet overwritten.
+  /// state the step starts from (parity q), which the sweep has finished and not yet overwritten
+  /// (2D only: 3D runs sweep only when they keep nothing).
   template <class KeepRows>
   void sweep(const ExecSpace& exec, int count, int p, int n, int m, const Wavefront& w,
              const KeepRows& keep_rows) const {
-    if constexpr (Dim == 2 && backend::runs_wavefronts<ExecSpace>()) {
+    if constexpr (Dim == 3 && backend::runs_wavefronts<ExecSpace>()) {
+      const backend::WavefrontGroups& g = w.groups;
+      const backend::BoxCuts cuts = box_cuts_3d(this->fields(0));
+      backend::for_each_shot_wavefront("pwave::physics::acoustic3d::wavefront", exec, count,
+                                       g.count(), m, [&](int s, int j, int i) {
+                                         const int q = (p + j) & 1, step = n + j;
+                                         this->points_before(w.points, s, i, q, step);
+                                         backend::host_boxes_3d_depths(
+                                             cuts, Boxes3D<T, Order>{this->fields(q), coef_}, s,
+                                             g.first_row(i), g.first_row(i + 1));
+                                         this->points_after(w.points, s, i, q, step, w.surface);
+                                       });
+      (void)keep_rows;
+    } else if constexpr (Dim == 2 && backend::runs_wavefronts<ExecSpace>()) {
       const backend::WavefrontGroups& g = w.groups;
       backend::for_each_shot_wavefront(
           "pwave::physics::acoustic::wavefront", exec, count, g.count(), m,
@@ -108,29 +172,10 @@ template <int Order>
 void AcousticPropagator<T>::step_3d(const ExecSpace& exec, int count,
                                     const physics::AcousticState<T>& st,
                                     const physics::ScaledStencil<T, Order>& coef) const {
-  // The padded grid cut into 3 x 3 x 3 boxes per axis (CPML | interior | CPML); each box is
-  // launched with the kernel of exactly the strips it lies in, so no cell tests which. The x
-  // strips beside the interior have a host path over blocks of depths (XStripLines), so hosts
-  // run them in the interior's work items.
-  const backend::BoxCuts cuts{{0, st.strip_top, st.nz - st.strip_bottom, st.nz},
-                              {0, st.strip_front, st.ny - st.strip_back, st.ny},
-                              {0, st.strip_left, st.nx - st.strip_right, st.nx}};
-  backend::for_each_box_3d_marched(
-      "pwave::physics::acoustic3d::step", exec, count, cuts,
-      [&](auto in_x, auto in_y, auto in_z) {
-        constexpr bool x = decltype(in_x)::value, y = decltype(in_y)::value;
-        constexpr bool z = decltype(in_z)::value;
-        if constexpr (!x && !y && !z) {
-          return physics::InteriorStep<T, Order, 3>(st, coef);
-        } else if constexpr (x && !y && !z) {
-          return physics::XStripLines<T, Order>(st, coef);
-        } else if constexpr (x) {
-          return physics::SlabLines<T, Order, z, y>(st, coef);
-        } else {
-          return physics::CpmlStep<T, Order, x, z, 3, y>(st, coef);
-        }
-      },
-      problem_.interior_3d == Interior3D::z_march);
+  // Each box launched with the kernel of exactly the strips it lies in, so no cell tests which.
+  backend::for_each_box_3d_marched("pwave::physics::acoustic3d::step", exec, count, box_cuts_3d(st),
+                                   Boxes3D<T, Order>{st, coef},
+                                   problem_.interior_3d == Interior3D::z_march);
 }
 
 PWAVE_INSTANTIATE_FORWARD(physics::acoustic::Physics)
