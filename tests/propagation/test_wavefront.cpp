@@ -119,6 +119,19 @@ ForwardProblem varied_problem(int order, bool free_surface, int nt, int shots = 
   return p;
 }
 
+/// The values of a and b that differ in their bits; `peak` the largest magnitude in a.
+template <class V>
+long differing_values(const V& a, const V& b, double& peak) {
+  using T = typename V::value_type;
+  peak = 0;
+  long differ = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    peak = std::max(peak, std::abs(double(a.data()[i])));
+    if (std::memcmp(&a.data()[i], &b.data()[i], sizeof(T)) != 0) ++differ;
+  }
+  return differ;
+}
+
 template <class T>
 void expect_same_traces(int order, bool free_surface, int levels, int check_interval,
                         int shots = 3) {
@@ -131,11 +144,7 @@ void expect_same_traces(int order, bool free_surface, int levels, int check_inte
   const auto b = forward_model<T>(swept);
   ASSERT_EQ(a.size(), b.size());
   double peak = 0;
-  long differ = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    peak = std::max(peak, std::abs(double(a.data()[i])));
-    if (std::memcmp(&a.data()[i], &b.data()[i], sizeof(T)) != 0) ++differ;
-  }
+  const long differ = differing_values(a, b, peak);
   ASSERT_GT(peak, 0.0);
   EXPECT_EQ(differ, 0) << "order " << order << (free_surface ? ", free surface" : "") << ", "
                        << levels << " steps per sweep, NaN check every " << check_interval << ", "
@@ -188,11 +197,7 @@ void expect_same_traces_3d(int order, bool free_surface, int levels) {
   const auto b = forward_model<T>(swept);
   ASSERT_EQ(a.size(), b.size());
   double peak = 0;
-  long differ = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    peak = std::max(peak, std::abs(double(a.data()[i])));
-    if (std::memcmp(&a.data()[i], &b.data()[i], sizeof(T)) != 0) ++differ;
-  }
+  const long differ = differing_values(a, b, peak);
   ASSERT_GT(peak, 0.0);
   EXPECT_EQ(differ, 0) << "3D, order " << order << (free_surface ? ", free surface" : "") << ", "
                        << levels << " steps per sweep";

@@ -14,8 +14,7 @@
 #include <string>
 
 #include "backends/launch.hpp"
-#include "pwave/physics/acoustic/slab_lines.hpp"
-#include "pwave/physics/acoustic/x_strip_lines.hpp"
+#include "pwave/physics/acoustic/forward_boxes_3d.hpp"
 #include "pwave/propagation/acoustic_propagator.hpp"
 #include "support/kernel_compare.hpp"
 #include "support/problems.hpp"
@@ -74,25 +73,10 @@ void expect_host_step_equals_cellwise(const ForwardProblem& p) {
   own_outputs(b);
   const Grid& g = p.model.grid;
   const physics::ScaledStencil<T, Order> coef(g.dz, g.dx, g.dy);
-  const backend::BoxCuts cuts{{0, a.strip_top, a.nz - a.strip_bottom, a.nz},
-                              {0, a.strip_front, a.ny - a.strip_back, a.ny},
-                              {0, a.strip_left, a.nx - a.strip_right, a.nx}};
+  const backend::BoxCuts cuts = physics::forward_box_cuts(a);
   // As AcousticPropagator::step_3d launches them.
   backend::for_each_box_3d("pwave::test::host_step", ExecSpace(), 1, cuts,
-                           [&](auto in_x, auto in_y, auto in_z) {
-                             constexpr bool x = decltype(in_x)::value;
-                             constexpr bool y = decltype(in_y)::value;
-                             constexpr bool z = decltype(in_z)::value;
-                             if constexpr (!x && !y && !z) {
-                               return physics::InteriorStep<T, Order, 3>(a, coef);
-                             } else if constexpr (x && !y && !z) {
-                               return physics::XStripLines<T, Order>(a, coef);
-                             } else if constexpr (x) {
-                               return physics::SlabLines<T, Order, z, y>(a, coef);
-                             } else {
-                               return physics::CpmlStep<T, Order, x, z, 3, y>(a, coef);
-                             }
-                           });
+                           physics::ForwardBoxes3D<T, Order>{a, coef});
   backend::for_each_box_3d("pwave::test::cellwise_step", ExecSpace(), 1, cuts,
                            [&](auto in_x, auto in_y, auto in_z) {
                              constexpr bool x = decltype(in_x)::value;

@@ -7,46 +7,10 @@
 
 #include "backends/wavefront.hpp"
 #include "backends/z_march.hpp"
-#include "pwave/physics/acoustic/slab_lines.hpp"
-#include "pwave/physics/acoustic/x_strip_lines.hpp"
+#include "pwave/physics/acoustic/forward_boxes_3d.hpp"
 #include "pwave/propagation/acoustic_forward.hpp"
 
 namespace pwave {
-namespace {
-
-/// The 3D step's boxes: the padded grid cut into 3 x 3 x 3 per axis (CPML | interior | CPML).
-template <class T>
-backend::BoxCuts box_cuts_3d(const physics::AcousticState<T>& st) {
-  return {{0, st.strip_top, st.nz - st.strip_bottom, st.nz},
-          {0, st.strip_front, st.ny - st.strip_back, st.ny},
-          {0, st.strip_left, st.nx - st.strip_right, st.nx}};
-}
-
-/// The kernel of each 3D box (backends/launch.hpp for_each_box_3d's `make`): the kernel of
-/// exactly the strips the box lies in. The x strips beside the interior have a host path over
-/// blocks of depths (XStripLines) and the z and y slabs one over whole x lines (SlabLines), so
-/// hosts run them in the work items of the lines they belong to.
-template <class T, int Order>
-struct Boxes3D {
-  const physics::AcousticState<T>& st;
-  const physics::ScaledStencil<T, Order>& coef;
-  template <class InX, class InY, class InZ>
-  auto operator()(InX, InY, InZ) const {
-    constexpr bool x = InX::value, y = InY::value, z = InZ::value;
-    if constexpr (!x && !y && !z) {
-      return physics::InteriorStep<T, Order, 3>(st, coef);
-    } else if constexpr (x && !y && !z) {
-      return physics::XStripLines<T, Order>(st, coef);
-    } else if constexpr (x) {
-      return physics::SlabLines<T, Order, z, y>(st, coef);
-    } else {
-      return physics::CpmlStep<T, Order, x, z, 3, y>(st, coef);
-    }
-  }
-};
-
-}  // namespace
-
 /// Every functor built once per parity of the step (no View copies or host work per step).
 template <class T>
 template <int Order, int Dim>
@@ -92,7 +56,7 @@ class AcousticPropagator<T>::ConstantDensityForward : public PressureForward {
                             ? groups.group_of(std::min(prop_.st_.halo, frame_.nz - 1))
                             : -1;
     // Steps per sweep: execution.wavefront_steps; in 3D at most as many as keep a sweep's
-    // working set in backends::wavefront_cache_bytes: per step the tallest group's depths of
+    // working set in backend::wavefront_cache_bytes: per step the tallest group's depths of
     // u^{n-1} and v^2 dt^2 and those with R more on either side of u^n (planes of ny x nx).
     int levels = prop_.problem_.wavefront_steps;
     if constexpr (Dim == 3) {
@@ -118,16 +82,17 @@ class AcousticPropagator<T>::ConstantDensityForward : public PressureForward {
              const KeepRows& keep_rows) const {
     if constexpr (Dim == 3 && backend::runs_wavefronts<ExecSpace>()) {
       const backend::WavefrontGroups& g = w.groups;
-      const backend::BoxCuts cuts = box_cuts_3d(this->fields(0));
-      backend::for_each_shot_wavefront("pwave::physics::acoustic3d::wavefront", exec, count,
-                                       g.count(), m, [&](int s, int j, int i) {
-                                         const int q = (p + j) & 1, step = n + j;
-                                         this->points_before(w.points, s, i, q, step);
-                                         backend::host_boxes_3d_depths(
-                                             cuts, Boxes3D<T, Order>{this->fields(q), coef_}, s,
-                                             g.first_row(i), g.first_row(i + 1));
-                                         this->points_after(w.points, s, i, q, step, w.surface);
-                                       });
+      const backend::BoxCuts cuts = physics::forward_box_cuts(this->fields(0));
+      backend::for_each_shot_wavefront(
+          "pwave::physics::acoustic3d::wavefront", exec, count, g.count(), m,
+          [&](int s, int j, int i) {
+            const int q = (p + j) & 1, step = n + j;
+            this->points_before(w.points, s, i, q, step);
+            backend::host_boxes_3d_depths(cuts,
+                                          physics::ForwardBoxes3D<T, Order>{this->fields(q), coef_},
+                                          s, g.first_row(i), g.first_row(i + 1));
+            this->points_after(w.points, s, i, q, step, w.surface);
+          });
       (void)keep_rows;
     } else if constexpr (Dim == 2 && backend::runs_wavefronts<ExecSpace>()) {
       const backend::WavefrontGroups& g = w.groups;
@@ -173,9 +138,9 @@ void AcousticPropagator<T>::step_3d(const ExecSpace& exec, int count,
                                     const physics::AcousticState<T>& st,
                                     const physics::ScaledStencil<T, Order>& coef) const {
   // Each box launched with the kernel of exactly the strips it lies in, so no cell tests which.
-  backend::for_each_box_3d_marched("pwave::physics::acoustic3d::step", exec, count, box_cuts_3d(st),
-                                   Boxes3D<T, Order>{st, coef},
-                                   problem_.interior_3d == Interior3D::z_march);
+  backend::for_each_box_3d_marched(
+      "pwave::physics::acoustic3d::step", exec, count, physics::forward_box_cuts(st),
+      physics::ForwardBoxes3D<T, Order>{st, coef}, problem_.interior_3d == Interior3D::z_march);
 }
 
 PWAVE_INSTANTIATE_FORWARD(physics::acoustic::Physics)

@@ -179,6 +179,24 @@ struct SlabLines {
     });
   }
 
+  /// The z or y strip's term of cells [ix, ix + W) (cpml_axis), advancing its zeta and psi:
+  /// psi tap j read at up[j][ix & mu[j]] and dn[j][ix & md[j]] (Line), d1 the axis' D1.
+  template <bool Partial>
+  PWAVE_HOST_INLINE static V strip_term(const V& d2, const V& d1, const T* d1c, const T* const* up,
+                                        const int* mu, const T* const* dn, const int* md,
+                                        const CpmlAt<V>& k, T* zeta, const T* psi, T* psi_next,
+                                        int ix, int lo) {
+    V dpsi = V{};
+    PWAVE_UNROLL
+    for (int j = 1; j <= R; ++j)
+      dpsi += d1c[j] * (H::load(up[j] + (ix & mu[j])) - H::load(dn[j] + (ix & md[j])));
+    V z = H::load(zeta + ix), next;
+    const V lap = cpml_axis<V, T>(d2, d1, dpsi, k, z, H::load(psi + ix), next);
+    store_strip_lanes<Partial, H>(zeta + ix, z, lo);
+    store_strip_lanes<Partial, H>(psi_next + ix, next, lo);
+    return lap;
+  }
+
   /// Cells [ix, ix + W) of the line (grid columns), with the x term where InX (edge `e`),
   /// storing lanes [lo, W) only where Partial. CpmlStep::line's arithmetic.
   template <bool InX, bool Partial>
@@ -214,26 +232,12 @@ struct SlabLines {
       store_strip_lanes<Partial, H>(e->psi_next + ix, psi_next, lo);
     }
     if constexpr (InZ) {
-      V dpsi = V{};
-      PWAVE_UNROLL
-      for (int j = 1; j <= R; ++j)
-        dpsi +=
-            c.d1z[j] * (H::load(p.zu[j] + (ix & p.zmu[j])) - H::load(p.zd[j] + (ix & p.zmd[j])));
-      V zeta = H::load(p.zeta_z + ix), psi_next;
-      lap_z = cpml_axis<V, T>(d2z, d1z, dpsi, p.kz, zeta, H::load(p.pz + ix), psi_next);
-      store_strip_lanes<Partial, H>(p.zeta_z + ix, zeta, lo);
-      store_strip_lanes<Partial, H>(p.pz_next + ix, psi_next, lo);
+      lap_z = strip_term<Partial>(d2z, d1z, c.d1z, p.zu, p.zmu, p.zd, p.zmd, p.kz, p.zeta_z, p.pz,
+                                  p.pz_next, ix, lo);
     }
     if constexpr (InY) {
-      V dpsi = V{};
-      PWAVE_UNROLL
-      for (int j = 1; j <= R; ++j)
-        dpsi +=
-            c.d1y[j] * (H::load(p.yu[j] + (ix & p.ymu[j])) - H::load(p.yd[j] + (ix & p.ymd[j])));
-      V zeta = H::load(p.zeta_y + ix), psi_next;
-      lap_y = cpml_axis<V, T>(d2y, d1y, dpsi, p.ky, zeta, H::load(p.py + ix), psi_next);
-      store_strip_lanes<Partial, H>(p.zeta_y + ix, zeta, lo);
-      store_strip_lanes<Partial, H>(p.py_next + ix, psi_next, lo);
+      lap_y = strip_term<Partial>(d2y, d1y, c.d1y, p.yu, p.ymu, p.yd, p.ymd, p.ky, p.zeta_y, p.py,
+                                  p.py_next, ix, lo);
     }
     T* o = p.un + ix;
     const V old = H::load(o);
