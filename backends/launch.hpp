@@ -361,8 +361,9 @@ void for_each_box_3d(const char* name, const Exec& exec, int ns, const BoxCuts& 
 }
 
 /// Host: what for_each_box_3d does for shot s at depths [za, zb) only, on the calling thread
-/// (one group of a host wavefront, backends/wavefront.hpp): each slab's lines there, in the
-/// same work items' order. Every slab must runs_slab_lines().
+/// (one group of a host wavefront, backends/wavefront.hpp): each slab's lines there, blocks of
+/// depths from za (each cell's arithmetic is that of any blocking). Every slab must
+/// runs_slab_lines().
 template <class Make>
 void host_boxes_3d_depths(const BoxCuts& cuts, const Make& make, int s, int za, int zb) {
   using F = std::false_type;

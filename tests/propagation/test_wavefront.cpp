@@ -132,12 +132,10 @@ long differing_values(const V& a, const V& b, double& peak) {
   return differ;
 }
 
+/// `stepwise` run step by step and with `levels` steps per sweep: the same traces, bit for bit.
 template <class T>
-void expect_same_traces(int order, bool free_surface, int levels, int check_interval,
-                        int shots = 3) {
-  ForwardProblem stepwise = varied_problem(order, free_surface, 120, shots);
+void expect_swept_traces_equal(ForwardProblem stepwise, int levels, const std::string& what) {
   stepwise.wavefront_steps = 1;
-  stepwise.check_interval = check_interval;
   ForwardProblem swept = stepwise;
   swept.wavefront_steps = levels;
   const auto a = forward_model<T>(stepwise);
@@ -146,9 +144,19 @@ void expect_same_traces(int order, bool free_surface, int levels, int check_inte
   double peak = 0;
   const long differ = differing_values(a, b, peak);
   ASSERT_GT(peak, 0.0);
-  EXPECT_EQ(differ, 0) << "order " << order << (free_surface ? ", free surface" : "") << ", "
-                       << levels << " steps per sweep, NaN check every " << check_interval << ", "
-                       << shots << " shots";
+  EXPECT_EQ(differ, 0) << what << ", " << levels << " steps per sweep";
+}
+
+template <class T>
+void expect_same_traces(int order, bool free_surface, int levels, int check_interval,
+                        int shots = 3) {
+  ForwardProblem p = varied_problem(order, free_surface, 120, shots);
+  p.check_interval = check_interval;
+  expect_swept_traces_equal<T>(p, levels,
+                               "order " + std::to_string(order) +
+                                   (free_surface ? ", free surface" : "") + ", NaN check every " +
+                                   std::to_string(check_interval) + ", " + std::to_string(shots) +
+                                   " shots");
 }
 
 TEST(Wavefront, ForwardTracesEqualTheStepByStepRunBitwise) {
@@ -190,18 +198,10 @@ ForwardProblem varied_problem_3d(int order, bool free_surface, int nt, int shots
 // traces of the step-by-step run, bit for bit.
 template <class T>
 void expect_same_traces_3d(int order, bool free_surface, int levels, int shots = 2) {
-  ForwardProblem stepwise = varied_problem_3d(order, free_surface, 60, shots);
-  stepwise.wavefront_steps = 1;
-  ForwardProblem swept = stepwise;
-  swept.wavefront_steps = levels;
-  const auto a = forward_model<T>(stepwise);
-  const auto b = forward_model<T>(swept);
-  ASSERT_EQ(a.size(), b.size());
-  double peak = 0;
-  const long differ = differing_values(a, b, peak);
-  ASSERT_GT(peak, 0.0);
-  EXPECT_EQ(differ, 0) << "3D, order " << order << (free_surface ? ", free surface" : "") << ", "
-                       << levels << " steps per sweep, " << shots << " shots";
+  expect_swept_traces_equal<T>(varied_problem_3d(order, free_surface, 60, shots), levels,
+                               "3D, order " + std::to_string(order) +
+                                   (free_surface ? ", free surface" : "") + ", " +
+                                   std::to_string(shots) + " shots");
 }
 
 TEST(Wavefront, Forward3DTracesEqualTheStepByStepRunBitwise) {
