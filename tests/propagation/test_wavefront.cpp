@@ -212,17 +212,14 @@ TEST(Wavefront, Forward3DTracesEqualTheStepByStepRunBitwise) {
   expect_same_traces_3d<float>(8, true, 6, 1);  // OpenMP: one shot's levels pipelined
 }
 
+/// `stepwise`'s gradient against `observed` run step by step and with `levels` steps per sweep:
+/// the same misfit, traces and gradient, bit for bit.
 template <class T>
-void expect_same_gradient(int order, bool free_surface, int levels, Storage storage,
-                          int shots = 3) {
-  ForwardProblem stepwise = varied_problem(order, free_surface, 120, shots);
+void expect_swept_gradient_equal(ForwardProblem stepwise, const HostArray3<T>& observed, int levels,
+                                 Storage storage, const std::string& where) {
   stepwise.wavefront_steps = 1;
   ForwardProblem swept = stepwise;
   swept.wavefront_steps = levels;
-  ForwardProblem true_model = stepwise;  // observed data: a slower patch
-  for (int iz = 30; iz < 45; ++iz)
-    for (int ix = 20; ix < 40; ++ix) true_model.model.vp[std::size_t(iz) * 63 + ix] *= 0.95;
-  const HostArray3<T> observed = forward_model<T>(true_model);
   // The swept run first: histories are allocated uninitialised, and after the step-by-step
   // run their memory could hold its (equal) values where the sweep left a row unwritten.
   const GradientResult<T> b = misfit_gradient<T>(swept, observed, storage);
@@ -230,9 +227,7 @@ void expect_same_gradient(int order, bool free_surface, int levels, Storage stor
   const std::string what = std::string(storage == Storage::full         ? "full, "
                                        : storage == Storage::checkpoint ? "checkpoint, "
                                                                         : "boundary, ") +
-                           "order " + std::to_string(order) +
-                           (free_surface ? ", free surface, " : ", ") + std::to_string(levels) +
-                           " steps per sweep, " + std::to_string(shots) + " shots";
+                           where + ", " + std::to_string(levels) + " steps per sweep";
   EXPECT_EQ(std::memcmp(&a.misfit, &b.misfit, sizeof(double)), 0) << what;
   const auto count_differences = [](const auto& x, const auto& y) {
     long differ = 0;
@@ -248,6 +243,19 @@ void expect_same_gradient(int order, bool free_surface, int levels, Storage stor
   ASSERT_GT(peak, 0.0) << what;
   EXPECT_EQ(count_differences(a.synthetic, b.synthetic), 0) << "traces, " << what;
   EXPECT_EQ(count_differences(a.gradient, b.gradient), 0) << "gradient, " << what;
+}
+
+template <class T>
+void expect_same_gradient(int order, bool free_surface, int levels, Storage storage,
+                          int shots = 3) {
+  const ForwardProblem p = varied_problem(order, free_surface, 120, shots);
+  ForwardProblem true_model = p;  // observed data: a slower patch
+  for (int iz = 30; iz < 45; ++iz)
+    for (int ix = 20; ix < 40; ++ix) true_model.model.vp[std::size_t(iz) * 63 + ix] *= 0.95;
+  expect_swept_gradient_equal<T>(p, forward_model<T>(true_model), levels, storage,
+                                 "order " + std::to_string(order) +
+                                     (free_surface ? ", free surface, " : ", ") +
+                                     std::to_string(shots) + " shots");
 }
 
 TEST(Wavefront, BoundaryGradientEqualsTheStepByStepRunBitwise) {
@@ -274,6 +282,31 @@ TEST(Wavefront, FullGradientEqualsTheStepByStepRunBitwise) {
   expect_same_gradient<double>(4, true, 16, Storage::full);
   expect_same_gradient<double>(2, false, 3, Storage::full);
   expect_same_gradient<float>(8, true, 7, Storage::full, 1);
+}
+
+// 3D: the forward run of a gradient sweeps its depths too, keeping each group's frame,
+// snapshot or checkpoint rows as the sweep reaches them (the backward run is step by step).
+template <class T>
+void expect_same_gradient_3d(int order, bool free_surface, int levels, Storage storage,
+                             int shots = 2) {
+  const ForwardProblem p = varied_problem_3d(order, free_surface, 60, shots);
+  ForwardProblem true_model = p;  // observed data: a slower box
+  for (int iz = 12; iz < 18; ++iz)
+    for (int iy = 8; iy < 13; ++iy)
+      for (int ix = 9; ix < 15; ++ix)
+        true_model.model.vp[(std::size_t(iz) * 21 + iy) * 24 + ix] *= 0.95;
+  expect_swept_gradient_equal<T>(p, forward_model<T>(true_model), levels, storage,
+                                 "3D, order " + std::to_string(order) +
+                                     (free_surface ? ", free surface, " : ", ") +
+                                     std::to_string(shots) + " shots");
+}
+
+TEST(Wavefront, Gradient3DEqualsTheStepByStepRunBitwise) {
+  for (const Storage storage : {Storage::boundary, Storage::full, Storage::checkpoint}) {
+    expect_same_gradient_3d<float>(8, false, 8, storage);
+    expect_same_gradient_3d<double>(4, true, 5, storage);
+    expect_same_gradient_3d<float>(8, true, 6, storage, 1);  // OpenMP: one shot's levels pipelined
+  }
 }
 
 }  // namespace

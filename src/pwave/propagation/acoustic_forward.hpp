@@ -172,10 +172,9 @@ void AcousticPropagator<T>::forward_impl(int count, const Traces<T>& traces,
     const int base = recompute ? n_begin - 1 : 0;
     // The first forward run of a `checkpoint` gradient: its checkpoints, row by row.
     const auto* first_run = recompute ? nullptr : checkpoints;
-    // 3D: runs that keep nothing, with the interior on host lines (not z-marched).
-    const bool sweepable =
-        Dim == 2 ? (history.empty() && !recompute) || frames || snapshots || first_run
-                 : history.empty() && !recompute && problem_.interior_3d == Interior3D::cells;
+    // 3D: with the interior on host lines (not z-marched).
+    const bool sweepable = ((history.empty() && !recompute) || frames || snapshots || first_run) &&
+                           (Dim == 2 || problem_.interior_3d == Interior3D::cells);
     if (problem_.wavefront_steps > 1 && sweepable) {
       const typename StepsOf::Wavefront wavefront = forward.wavefront(count, !recompute);
       const int check = problem_.check_interval;
@@ -190,9 +189,7 @@ void AcousticPropagator<T>::forward_impl(int count, const Traces<T>& traces,
               if (progress) progress(steps_before + done, steps_total);
             });
       };
-      if constexpr (Dim == 3) {
-        sweeps([](int, int, int, int, int) {});
-      } else if (frames) {
+      if (frames) {
         const KeepFrames<T> keep(*frames, steps, frame_region(), count);
         if (!keep.keeps_by_rows()) {
           throw RuntimeError(
@@ -207,7 +204,13 @@ void AcousticPropagator<T>::forward_impl(int count, const Traces<T>& traces,
         };
         sweeps([&](int s, int q, int n, int z0, int z1) {
           const physics::StoreSnapshot<T> u = store(q, n);
-          for (int iz = z0; iz < z1; ++iz) u.row(s, iz, 0, st_.nx);
+          for (int iz = z0; iz < z1; ++iz) {
+            if constexpr (Dim == 3) {
+              for (int iy = 0; iy < st_.ny; ++iy) u.line(s, iz, iy, 0, st_.nx);
+            } else {
+              u.row(s, iz, 0, st_.nx);
+            }
+          }
         });
         store_snapshot<Dim>(exec, count, *snapshots, forward.current((n_end - n_begin) & 1),
                             n_end - base);

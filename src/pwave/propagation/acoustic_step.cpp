@@ -75,8 +75,7 @@ class AcousticPropagator<T>::ConstantDensityForward : public PressureForward {
   /// for_each_box_3d's slabs at those depths), and its receivers, source taps and free surface
   /// as record(), inject() and free_surface() do; the same values, bit for bit. Before a group's
   /// update, `keep_rows(s, q, step, z0, z1)`: what a history keeps of rows [z0, z1) of the
-  /// state the step starts from (parity q), which the sweep has finished and not yet overwritten
-  /// (2D only: 3D runs sweep only when they keep nothing).
+  /// state the step starts from (parity q), which the sweep has finished and not yet overwritten.
   template <class KeepRows>
   void sweep(const ExecSpace& exec, int count, int p, int n, int m, const Wavefront& w,
              const KeepRows& keep_rows) const {
@@ -87,13 +86,13 @@ class AcousticPropagator<T>::ConstantDensityForward : public PressureForward {
           "pwave::physics::acoustic3d::wavefront", exec, count, g.count(), m,
           [&](int s, int j, int i) {
             const int q = (p + j) & 1, step = n + j;
+            keep_rows(s, q, step, g.first_row(i), g.first_row(i + 1));
             this->points_before(w.points, s, i, q, step);
             backend::host_boxes_3d_depths(cuts,
                                           physics::ForwardBoxes3D<T, Order>{this->fields(q), coef_},
                                           s, g.first_row(i), g.first_row(i + 1));
             this->points_after(w.points, s, i, q, step, w.surface);
           });
-      (void)keep_rows;
     } else if constexpr (Dim == 2 && backend::runs_wavefronts<ExecSpace>()) {
       const backend::WavefrontGroups& g = w.groups;
       backend::for_each_shot_wavefront(
