@@ -229,20 +229,20 @@ void expect_swept_gradient_equal(ForwardProblem stepwise, const HostArray3<T>& o
                                                                         : "boundary, ") +
                            where + ", " + std::to_string(levels) + " steps per sweep";
   EXPECT_EQ(std::memcmp(&a.misfit, &b.misfit, sizeof(double)), 0) << what;
-  const auto count_differences = [](const auto& x, const auto& y) {
-    long differ = 0;
-    for (std::size_t i = 0; i < x.size(); ++i)
-      if (std::memcmp(&x.data()[i], &y.data()[i], sizeof(T)) != 0) ++differ;
-    return differ;
-  };
   ASSERT_EQ(a.synthetic.size(), b.synthetic.size());
   ASSERT_EQ(a.gradient.size(), b.gradient.size());
-  double peak = 0;
-  for (std::size_t i = 0; i < a.gradient.size(); ++i)
-    peak = std::max(peak, std::abs(double(a.gradient.data()[i])));
+  double trace_peak = 0, peak = 0;
+  const long traces_differ = differing_values(a.synthetic, b.synthetic, trace_peak);
+  const long gradient_differs = differing_values(a.gradient, b.gradient, peak);
   ASSERT_GT(peak, 0.0) << what;
-  EXPECT_EQ(count_differences(a.synthetic, b.synthetic), 0) << "traces, " << what;
-  EXPECT_EQ(count_differences(a.gradient, b.gradient), 0) << "gradient, " << what;
+  EXPECT_EQ(traces_differ, 0) << "traces, " << what;
+  EXPECT_EQ(gradient_differs, 0) << "gradient, " << what;
+}
+
+/// A gradient case's name: "3D, " or "", its order, free surface and shots.
+std::string gradient_case(const char* dims, int order, bool free_surface, int shots) {
+  return std::string(dims) + "order " + std::to_string(order) +
+         (free_surface ? ", free surface, " : ", ") + std::to_string(shots) + " shots";
 }
 
 template <class T>
@@ -253,9 +253,7 @@ void expect_same_gradient(int order, bool free_surface, int levels, Storage stor
   for (int iz = 30; iz < 45; ++iz)
     for (int ix = 20; ix < 40; ++ix) true_model.model.vp[std::size_t(iz) * 63 + ix] *= 0.95;
   expect_swept_gradient_equal<T>(p, forward_model<T>(true_model), levels, storage,
-                                 "order " + std::to_string(order) +
-                                     (free_surface ? ", free surface, " : ", ") +
-                                     std::to_string(shots) + " shots");
+                                 gradient_case("", order, free_surface, shots));
 }
 
 TEST(Wavefront, BoundaryGradientEqualsTheStepByStepRunBitwise) {
@@ -296,9 +294,7 @@ void expect_same_gradient_3d(int order, bool free_surface, int levels, Storage s
       for (int ix = 9; ix < 15; ++ix)
         true_model.model.vp[(std::size_t(iz) * 21 + iy) * 24 + ix] *= 0.95;
   expect_swept_gradient_equal<T>(p, forward_model<T>(true_model), levels, storage,
-                                 "3D, order " + std::to_string(order) +
-                                     (free_surface ? ", free surface, " : ", ") +
-                                     std::to_string(shots) + " shots");
+                                 gradient_case("3D, ", order, free_surface, shots));
 }
 
 TEST(Wavefront, Gradient3DEqualsTheStepByStepRunBitwise) {

@@ -204,12 +204,8 @@ void AcousticPropagator<T>::forward_impl(int count, const Traces<T>& traces,
         };
         sweeps([&](int s, int q, int n, int z0, int z1) {
           const physics::StoreSnapshot<T> u = store(q, n);
-          for (int iz = z0; iz < z1; ++iz) {
-            if constexpr (Dim == 3) {
-              for (int iy = 0; iy < st_.ny; ++iy) u.line(s, iz, iy, 0, st_.nx);
-            } else {
-              u.row(s, iz, 0, st_.nx);
-            }
+          for (int iz = z0; iz < z1; ++iz) {  // 2D: one line (ny = 1), the row
+            for (int iy = 0; iy < st_.ny; ++iy) u.line(s, iz, iy, 0, st_.nx);
           }
         });
         store_snapshot<Dim>(exec, count, *snapshots, forward.current((n_end - n_begin) & 1),
