@@ -27,6 +27,12 @@ constexpr bool runs_wavefronts() {
 /// step-by-step forward, 32 (175 MiB) no faster than it (bench/README.md).
 inline constexpr long wavefront_cache_bytes = 64L << 20;
 
+/// Steps per sweep of a 3D wavefront: `requested`, at most as many as keep a sweep's working set
+/// (`level_bytes` per step) within wavefront_cache_bytes, at least 1.
+inline int wavefront_levels(int requested, double level_bytes) {
+  return std::clamp(int(double(wavefront_cache_bytes) / level_bytes), 1, std::max(requested, 1));
+}
+
 /// The units of a frame step (FrameUnits) joined, top to bottom, into groups of at least
 /// `min_rows` rows (the last group may be shorter only when the whole grid is): group i is
 /// units [first[i], first[i + 1]).
@@ -35,6 +41,12 @@ struct WavefrontGroups {
   std::vector<int> first;
   int count() const { return int(first.size()) - 1; }
   int first_row(int i) const { return units.first_row(first[std::size_t(i)]); }
+  /// The most rows of one group.
+  int tallest() const {
+    int rows = 1;
+    for (int i = 0; i < count(); ++i) rows = std::max(rows, first_row(i + 1) - first_row(i));
+    return rows;
+  }
   /// The group holding row iz (0 <= iz < the grid's rows).
   int group_of(int iz) const {
     int lo = 0, hi = count() - 1;

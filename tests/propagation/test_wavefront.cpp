@@ -282,8 +282,9 @@ TEST(Wavefront, FullGradientEqualsTheStepByStepRunBitwise) {
   expect_same_gradient<float>(8, true, 7, Storage::full, 1);
 }
 
-// 3D: the forward run of a gradient sweeps its depths too, keeping each group's frame,
-// snapshot or checkpoint rows as the sweep reaches them (the backward run is step by step).
+// 3D: a gradient's forward run sweeps its depths too, keeping each group's frame, snapshot or
+// checkpoint rows as the sweep reaches them, and its backward run sweeps them (the frame
+// restored, or the snapshots imaged, per group of depths).
 template <class T>
 void expect_same_gradient_3d(int order, bool free_surface, int levels, Storage storage,
                              int shots = 2) {

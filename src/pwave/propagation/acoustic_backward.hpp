@@ -42,17 +42,19 @@ void AcousticPropagator<T>::backward_impl(int count, const Traces<T>& residual,
     steps.inject_residual(exec, p, n);
   };
   const auto no_segments = [](int, int, int) {};
-  // Host wavefronts (2D; a FrameHistory, a FullHistory or a CheckpointHistory's segments):
+  // Host wavefronts (a FrameHistory, a FullHistory or a CheckpointHistory's segments):
   // several steps per sweep down each shot's grid, as the forward run that kept the history
   // (when no source adjoint is asked for):
   // `sweep(steps, p, n, m, wavefront)` runs steps n .. n - m + 1 (steps passed in, so that
   // equations without sweeps never instantiate the call). Returns whether it ran.
   const auto swept = [&](int interval, const auto& recompute, const auto& sweep) {
     if constexpr (Steps::sweeps && backend::runs_wavefronts<ExecSpace>()) {
-      if (problem_.wavefront_steps > 1 && source_adjoint.extent(0) == 0) {
+      // 3D: with the interior on host lines (not z-marched).
+      if (problem_.wavefront_steps > 1 && source_adjoint.extent(0) == 0 &&
+          (Dim == 2 || problem_.interior_3d == Interior3D::cells)) {
         const typename Steps::Wavefront wavefront = steps.wavefront();
         propagation::backward_sweep_loop(
-            problem_.wavefront_steps, nt, interval, recompute,
+            wavefront.levels, nt, interval, recompute,
             [&](int p, int n, int m) { sweep(steps, p, n, m, wavefront); });
         return true;
       }

@@ -8,7 +8,7 @@
 #include "backends/wavefront.hpp"
 #include "backends/z_march.hpp"
 #include "pwave/core/error.hpp"
-#include "pwave/physics/acoustic/adjoint_x_strip_lines.hpp"
+#include "pwave/physics/acoustic/adjoint_boxes_3d.hpp"
 #include "pwave/physics/point_sources.hpp"
 #include "pwave/propagation/acoustic_backward.hpp"
 #include "pwave/propagation/acoustic_propagator.hpp"
@@ -214,16 +214,17 @@ class AcousticPropagator<T>::ConstantDensityBackward {
     }
   }
 
-  /// 2D: a FrameHistory's backward run sweeps as host wavefronts too (sweep()).
-  static constexpr bool sweeps = Dim == 2;
+  /// The backward run sweeps as host wavefronts too (sweep()).
+  static constexpr bool sweeps = true;
   /// What a backward run's wavefronts need: the units of the backward step's frame (the box
-  /// and the region the history keeps) in groups of at least the stencil's reach, the source
-  /// taps and residual cells of each group, and the group after which the free surface
-  /// mirrors (-1: none).
+  /// and the region the history keeps) in groups of at least the stencil's reach (3D: groups
+  /// of depths), the source taps and residual cells of each group, the group after which the
+  /// free surface mirrors (-1: none), and the steps per sweep.
   struct Wavefront {
     backend::WavefrontGroups groups;
     propagation::WavefrontPoints<T> points;
     int surface = -1;
+    int levels = 1;
   };
   Wavefront wavefront() const {
     const backend::Frame frame = box_frame();
@@ -233,7 +234,16 @@ class AcousticPropagator<T>::ConstantDensityBackward {
                                            count_, groups);
     // The mirrors read rows 1 .. halo below the surface (FreeSurface).
     const int surface = FreeSurface ? groups.group_of(std::min(prop_.st_.halo, frame.nz - 1)) : -1;
-    return {std::move(groups), std::move(points), surface};
+    // Steps per sweep: execution.wavefront_steps; in 3D at most as many as keep a sweep's working
+    // set in the cache: per step the tallest group's depths of u^{n+1}, G^{n+2}, v^2 dt^2 and
+    // the imaging sum, and those with R more on either side of u^n and G^{n+1}.
+    int levels = prop_.problem_.wavefront_steps;
+    if constexpr (Dim == 3) {
+      const double plane = double(prop_.st_.ny) * prop_.st_.nx * sizeof(T);
+      levels = backend::wavefront_levels(levels,
+                                         (6.0 * groups.tallest() + 4.0 * prop_.st_.halo) * plane);
+    }
+    return {std::move(groups), std::move(points), surface, levels};
   }
   /// Backward steps n, n - 1, .., n - m + 1 (step n of parity p) with a FrameHistory, as one
   /// host wavefront per shot (sweep_with()): the frame restored with its imaging term, the box's
@@ -247,8 +257,10 @@ class AcousticPropagator<T>::ConstantDensityBackward {
     const auto image_rows = [&](int s, int q, int step, int z0, int z1) {
       propagation::FrameImageRestore<T> frame = restore[q];
       frame.n = step;
-      for (int iz = z0; iz < z1; ++iz)
-        propagation::stored_segments_of_line(region_, frame, s, iz, 0);
+      for (int iz = z0; iz < z1; ++iz) {  // 2D: one line (ny = 1), the row
+        for (int iy = 0; iy < region_.ny; ++iy)
+          propagation::stored_segments_of_line(region_, frame, s, iz, iy);
+      }
     };
     const auto after_box = [&](int s, int q, int step, int i) {
       propagation::ReconstructSource<T> src = source[q];
@@ -265,11 +277,13 @@ class AcousticPropagator<T>::ConstantDensityBackward {
              const Snapshots& snapshots, int base) const {
     const physics::AccumulateGradient<T> image[2] = {image_snapshot(0, n, snapshots, base),
                                                      image_snapshot(1, n, snapshots, base)};
-    const int nx = prop_.st_.nx;
+    const int ny = prop_.st_.ny, nx = prop_.st_.nx;
     const auto image_rows = [&](int s, int q, int step, int z0, int z1) {
       physics::AccumulateGradient<T> f = image[q];
       f.n = step;
-      for (int iz = z0; iz < z1; ++iz) f.row(s, iz, 0, nx);
+      for (int iz = z0; iz < z1; ++iz) {  // 2D: one line (ny = 1), the row
+        for (int iy = 0; iy < ny; ++iy) f.line(s, iz, iy, 0, nx);
+      }
     };
     sweep_with(exec, p, n, m, w, image_rows, interior_, [](int, int, int, int) {});
   }
@@ -307,9 +321,7 @@ class AcousticPropagator<T>::ConstantDensityBackward {
   void adjoint_step(const ExecSpace& exec, int p) const {
     if constexpr (Dim == 3) {
       if (!rebuilds_box_) {  // else rebuild_and_image() ran it
-        const auto& st = parity(p);
-        prop_.template adjoint_step_3d<Order>(
-            exec, count_, st, coef_, physics::InteriorStep<T, Order, 3>(st.as_forward(), coef_));
+        prop_.template adjoint_step_3d<Order>(exec, count_, parity(p), coef_, interior_[p]);
       }
     } else if (!rebuilds_box_) {  // else rebuild_and_image() ran it
       adjoint_step_2d(exec, p, interior_[p]);
@@ -382,28 +394,38 @@ class AcousticPropagator<T>::ConstantDensityBackward {
     return odd;
   }
   /// Backward steps n, n - 1, .., n - m + 1 (step n of parity p) as one host wavefront per
-  /// shot (backends/wavefront.hpp): each group of rows [z0, z1) of each step gets what the
-  /// step-by-step backward step gives it, in its order: `image_rows(s, q, step, z0, z1)` (the
-  /// history's imaging), the adjoint step with `box[q]` in the box (and the adjoint frame),
-  /// `after_box(s, q, step, i)`, the residuals and G's mirror: the same values, bit for bit.
-  /// Every step reads the step before it at most a stencil's reach away and keeps its other
-  /// state cell-local (the adjoint memory variables are double buffered like G), as the
-  /// wavefronts require.
+  /// shot (backends/wavefront.hpp): each group of rows [z0, z1) (3D: depths) of each step gets
+  /// what the step-by-step backward step gives it, in its order: `image_rows(s, q, step, z0,
+  /// z1)` (the history's imaging), the adjoint step with `box[q]` in the box and the adjoint
+  /// frame (2D: the same units of for_each_frame_cell; 3D: the lines of for_each_box_3d's slabs
+  /// at those depths), `after_box(s, q, step, i)`, the residuals and G's mirror: the same
+  /// values, bit for bit. Every step reads the step before it at most a stencil's reach away
+  /// and keeps its other state cell-local (the adjoint memory variables are double buffered
+  /// like G), as the wavefronts require.
   template <class ImageRows, class Box, class AfterBox>
   void sweep_with(const ExecSpace& exec, int p, int n, int m, const Wavefront& w,
                   const ImageRows& image_rows, const Box (&box)[2],
                   const AfterBox& after_box) const {
-    if constexpr (Dim == 2 && backend::runs_wavefronts<ExecSpace>()) {
-      static_assert(Box::block_rows == propagation::ReverseStepBox<T, Order, Dim>::block_rows,
-                    "the wavefront's units (wavefront()) are the box functor's");
+    if constexpr (backend::runs_wavefronts<ExecSpace>()) {
+      static_assert(
+          Dim == 3 || Box::block_rows == propagation::ReverseStepBox<T, Order, Dim>::block_rows,
+          "the wavefront's units (wavefront()) are the box functor's");
       const backend::WavefrontGroups& g = w.groups;
+      const backend::BoxCuts cuts = physics::adjoint_box_cuts(even_);
       backend::for_each_shot_wavefront(
           "pwave::physics::acoustic::backward_wavefront", exec, count_, g.count(), m,
           [&](int s, int j, int i) {
             const int q = (p + j) & 1, step = n - j;
-            image_rows(s, q, step, g.first_row(i), g.first_row(i + 1));
-            for (int u = g.first[std::size_t(i)]; u < g.first[std::size_t(i) + 1]; ++u) {
-              backend::host_frame_unit(g.units, s, u, box[q], side_[q], band_[q], corner_[q]);
+            const int z0 = g.first_row(i), z1 = g.first_row(i + 1);
+            image_rows(s, q, step, z0, z1);
+            if constexpr (Dim == 3) {
+              backend::host_boxes_3d_depths(
+                  cuts, physics::AdjointBoxes3D<T, Order, Box>{parity(q), coef_, box[q]}, s, z0,
+                  z1);
+            } else {
+              for (int u = g.first[std::size_t(i)]; u < g.first[std::size_t(i) + 1]; ++u) {
+                backend::host_frame_unit(g.units, s, u, box[q], side_[q], band_[q], corner_[q]);
+              }
             }
             after_box(s, q, step, i);
             w.points.each_residual_cell(s, i, [&](int c) { inject_[q](s, c, step); });
@@ -470,7 +492,7 @@ class AcousticPropagator<T>::ConstantDensityBackward {
   const physics::ScaledStencil<T, Order> coef_;
   const State even_, odd_;
   // Away from the strips the adjoint in G is the forward interior update.
-  const physics::InteriorStep<T, Order> interior_[2];
+  const physics::InteriorStep<T, Order, Dim> interior_[2];
   const physics::AdjointXStripLines<T, Order, 2> side_[2];
   const physics::AdjointFrameStep<T, Order, false, true> band_[2];
   const physics::AdjointFrameStep<T, Order, true, true> corner_[2];
@@ -492,39 +514,15 @@ void AcousticPropagator<T>::adjoint_step_3d(const ExecSpace& exec, int count,
   // stencils reach no strip runs `interior` (the forward interior kernel on G, or that fused with
   // the reversed step: see the 2D frame above). The x strips beside it have a host path over
   // blocks of depths (AdjointXStripLines), so hosts run them in the interior's work items.
-  const int R = st.halo;
-  const auto cut = [R](int strip_lo, int n, int strip_hi, int* c) {
-    c[0] = 0;
-    c[1] = std::min(strip_lo > 0 ? strip_lo + R : 0, n);
-    c[2] = std::max(strip_hi > 0 ? n - strip_hi - R : n, c[1]);
-    c[3] = n;
-  };
-  backend::BoxCuts cuts;
-  cut(st.strip_top, st.nz, st.strip_bottom, cuts.z);
-  cut(st.strip_front, st.ny, st.strip_back, cuts.y);
-  cut(st.strip_left, st.nx, st.strip_right, cuts.x);
-  constexpr bool skip = std::is_same_v<Interior, std::nullptr_t>;
-  const auto make = [&](auto in_x, auto in_y, auto in_z) {
-    constexpr bool x = decltype(in_x)::value, y = decltype(in_y)::value;
-    constexpr bool z = decltype(in_z)::value;
-    if constexpr (!x && !y && !z) {
-      if constexpr (skip) {
-        return physics::InteriorStep<T, Order, 3>(st.as_forward(), coef);  // not launched
-      } else {
-        return interior;
-      }
-    } else if constexpr (x && !y && !z) {
-      return physics::AdjointXStripLines<T, Order>(st, coef);
-    } else {
-      return physics::AdjointFrameStep<T, Order, x, z, 3, y>(st, coef);
-    }
-  };
+  const backend::BoxCuts cuts = physics::adjoint_box_cuts(st);
+  const physics::AdjointBoxes3D<T, Order, Interior> make{st, coef, interior};
   const char* name = "pwave::physics::acoustic3d::adjoint_step";
   if constexpr (std::is_same_v<Interior, physics::InteriorStep<T, Order, 3>>) {
     backend::for_each_box_3d_marched(name, exec, count, cuts, make,
                                      problem_.interior_3d == Interior3D::z_march);
   } else {
-    backend::for_each_box_3d(name, exec, count, cuts, make, skip);
+    backend::for_each_box_3d(name, exec, count, cuts, make,
+                             std::is_same_v<Interior, std::nullptr_t>);
   }
 }
 

@@ -60,12 +60,9 @@ class AcousticPropagator<T>::ConstantDensityForward : public PressureForward {
     // u^{n-1} and v^2 dt^2 and those with R more on either side of u^n (planes of ny x nx).
     int levels = prop_.problem_.wavefront_steps;
     if constexpr (Dim == 3) {
-      int tallest = 1;
-      for (int i = 0; i < groups.count(); ++i)
-        tallest = std::max(tallest, groups.first_row(i + 1) - groups.first_row(i));
       const double plane = double(prop_.st_.ny) * prop_.st_.nx * sizeof(T);
-      const double level = (3.0 * tallest + 2.0 * physics::Stencil<Order>::radius) * plane;
-      levels = std::clamp(int(double(backend::wavefront_cache_bytes) / level), 1, levels);
+      levels = backend::wavefront_levels(
+          levels, (3.0 * groups.tallest() + 2.0 * physics::Stencil<Order>::radius) * plane);
     }
     return {std::move(groups), std::move(points), surface, levels};
   }
