@@ -28,9 +28,26 @@ using test::differences;
 using test::expect_same_bits;
 using test::fill;
 
+/// The boxes cut a stencil radius inside the strips, as AcousticPropagator::adjoint_step_3d
+/// cuts them.
+template <class T>
+backend::BoxCuts adjoint_cuts(const physics::AcousticAdjointState<T>& a) {
+  const int R = a.halo;
+  const auto cut = [R](int lo, int n, int hi) {
+    const int c1 = std::min(lo > 0 ? lo + R : 0, n);
+    return std::array<int, 4>{0, c1, std::max(hi > 0 ? n - hi - R : n, c1), n};
+  };
+  const auto z = cut(a.strip_top, a.nz, a.strip_bottom);
+  const auto x = cut(a.strip_left, a.nx, a.strip_right);
+  const auto y = a.ny > 1 ? cut(a.strip_front, a.ny, a.strip_back) : std::array<int, 4>{0, 0, 1, 1};
+  return backend::BoxCuts{
+      {z[0], z[1], z[2], z[3]}, {y[0], y[1], y[2], y[3]}, {x[0], x[1], x[2], x[3]}};
+}
+
 /// An adjoint state of nz x ny x nx padded cells (ny = 1: 2D) with strips `strip` wide on every
 /// side (none on top with `no_top`; `strip_x` wide on the left and right when given), every
-/// field, memory variable, profile and indicator arbitrary.
+/// field, memory variable (the z and y ones on the rows / y lines they store), profile and
+/// indicator arbitrary.
 template <class T>
 physics::AcousticAdjointState<T> arbitrary_state(int order, int nz, int ny, int nx, int strip,
                                                  bool no_top, int strip_x = -1) {
@@ -69,12 +86,27 @@ physics::AcousticAdjointState<T> arbitrary_state(int order, int nz, int ny, int 
   a.cx = axis(nx), a.cz = axis(nz), a.chix = chi(nx), a.chiz = chi(nz);
   a.psi_x = field("psi_x"), a.psi_x_next = field("psi_x_next");
   a.zeta_x = field("zeta_x"), a.zeta_x_next = field("zeta_x_next");
-  a.psi_z = field("psi_z"), a.psi_z_next = field("psi_z_next");
-  a.zeta_z = field("zeta_z"), a.zeta_z_next = field("zeta_z_next");
+  // The z and y memory variables on the rows / y lines the frame's stencils reach, as
+  // AcousticPropagator stores them (physics::StripLines).
+  const backend::BoxCuts cuts = adjoint_cuts(a);
+  a.zrows = physics::StripLines::of(nz, R, cuts.z[1], cuts.z[2]);
+  const auto z_field = [&](const char* name) {
+    Field<T> f(std::string(name), 1, rows - a.zrows.gap, cols);
+    fill(f, seed += 0.1);
+    return f;
+  };
+  a.psi_z = z_field("psi_z"), a.psi_z_next = z_field("psi_z_next");
+  a.zeta_z = z_field("zeta_z"), a.zeta_z_next = z_field("zeta_z_next");
   if (is3d) {
     a.cy = axis(ny), a.chiy = chi(ny);
-    a.psi_y = field("psi_y"), a.psi_y_next = field("psi_y_next");
-    a.zeta_y = field("zeta_y"), a.zeta_y_next = field("zeta_y_next");
+    a.ylines = physics::StripLines::of(ny, R, cuts.y[1], cuts.y[2]);
+    const auto y_field = [&](const char* name) {
+      Field<T> f(std::string(name), 1, rows, cols - a.ylines.gap * a.ys);
+      fill(f, seed += 0.1);
+      return f;
+    };
+    a.psi_y = y_field("psi_y"), a.psi_y_next = y_field("psi_y_next");
+    a.zeta_y = y_field("zeta_y"), a.zeta_y_next = y_field("zeta_y_next");
   }
   return a;
 }
@@ -88,22 +120,6 @@ physics::AcousticAdjointState<T> with_own_outputs(const physics::AcousticAdjoint
   b.psi_z_next = copy_of(a.psi_z_next), b.zeta_z_next = copy_of(a.zeta_z_next);
   if (a.ny > 1) b.psi_y_next = copy_of(a.psi_y_next), b.zeta_y_next = copy_of(a.zeta_y_next);
   return b;
-}
-
-/// The boxes cut a stencil radius inside the strips, as AcousticPropagator::adjoint_step_3d
-/// cuts them.
-template <class T>
-backend::BoxCuts adjoint_cuts(const physics::AcousticAdjointState<T>& a) {
-  const int R = a.halo;
-  const auto cut = [R](int lo, int n, int hi) {
-    const int c1 = std::min(lo > 0 ? lo + R : 0, n);
-    return std::array<int, 4>{0, c1, std::max(hi > 0 ? n - hi - R : n, c1), n};
-  };
-  const auto z = cut(a.strip_top, a.nz, a.strip_bottom);
-  const auto x = cut(a.strip_left, a.nx, a.strip_right);
-  const auto y = a.ny > 1 ? cut(a.strip_front, a.ny, a.strip_back) : std::array<int, 4>{0, 0, 1, 1};
-  return backend::BoxCuts{
-      {z[0], z[1], z[2], z[3]}, {y[0], y[1], y[2], y[3]}, {x[0], x[1], x[2], x[3]}};
 }
 
 /// The 3D x strips beside the interior: AdjointXStripLines's blocks of depths, or (`blocks`
@@ -239,8 +255,12 @@ void expect_x_strip_rows_equal_lines(int nz, int nx, int strip, int strip_x) {
   expect_same_bits("zeta_x", a.zeta_x_next, b.zeta_x_next, what);
 }
 
+// The z and y memory variables store every row and y line where the strips and their reach
+// meet (30 x 28 x 40, strips 9), the bottom rows only without a top strip (20 x 18 x 26), both
+// sides' rows and y lines with a gap between (34 x 32 x 44: 8 rows, 6 y lines not stored).
 TEST(AdjointFrameLines, HostLinesMatchTheCellWiseKernel3D) {
   expect_host_lines_equal_cellwise<float, 8, 3>(30, 28, 40, 9, false);
+  expect_host_lines_equal_cellwise<float, 8, 3>(34, 32, 44, 5, false);
   expect_host_lines_equal_cellwise<double, 4, 3>(20, 18, 26, 6, true);
   expect_host_lines_equal_cellwise<float, 8, 3>(25, 20, 70, 5, false, 20);
 }
@@ -260,6 +280,7 @@ TEST(AdjointFrameLines, XStripRowBlocksHoldTheLinePathsBits) {
 
 TEST(AdjointFrameLines, HostLinesMatchTheCellWiseKernel2D) {
   expect_host_lines_equal_cellwise<float, 8, 2>(40, 1, 300, 12, false);
+  expect_host_lines_equal_cellwise<float, 8, 2>(60, 1, 100, 8, false);  // 28 rows not stored
   expect_host_lines_equal_cellwise<double, 2, 2>(25, 1, 35, 5, true);
 }
 

@@ -56,18 +56,29 @@ void AcousticPropagator<T>::allocate_adjoint() {
   adj_.psi_x_next = like(st_.u_cur, "pwave::psi_x_hat_next");
   adj_.zeta_x = like(st_.u_cur, "pwave::zeta_x_hat");
   adj_.zeta_x_next = like(st_.u_cur, "pwave::zeta_x_hat_next");
-  adj_.psi_z = like(st_.u_cur, "pwave::psi_z_hat");
-  adj_.psi_z_next = like(st_.u_cur, "pwave::psi_z_hat_next");
-  adj_.zeta_z = like(st_.u_cur, "pwave::zeta_z_hat");
-  adj_.zeta_z_next = like(st_.u_cur, "pwave::zeta_z_hat_next");
+  // The z and y memory variables on the rows / y lines the frame's stencils reach only.
+  const propagation::FrameRegion frame = frame_region();
+  adj_.zrows = physics::StripLines::of(st_.nz, R, frame.z_lo, frame.z_hi);
+  const long cols = long(st_.u_cur.extent(2));
+  auto z_rows = [&](const char* name) {
+    return Field<T>(std::string(name), capacity_, st_.nz + 2 * R - adj_.zrows.gap, cols);
+  };
+  adj_.psi_z = z_rows("pwave::psi_z_hat");
+  adj_.psi_z_next = z_rows("pwave::psi_z_hat_next");
+  adj_.zeta_z = z_rows("pwave::zeta_z_hat");
+  adj_.zeta_z_next = z_rows("pwave::zeta_z_hat_next");
   if (problem_.model.grid.is_3d()) {
-    // Whole-grid memory variables for y too: simple, but 4 more wavefields (strips would do).
     adj_.cy = padded_axis(st_.cy, "y");
     adj_.chiy = indicator(st_.ny, st_.strip_front, st_.strip_back, "pwave::adj_chiy");
-    adj_.psi_y = like(st_.u_cur, "pwave::psi_y_hat");
-    adj_.psi_y_next = like(st_.u_cur, "pwave::psi_y_hat_next");
-    adj_.zeta_y = like(st_.u_cur, "pwave::zeta_y_hat");
-    adj_.zeta_y_next = like(st_.u_cur, "pwave::zeta_y_hat_next");
+    adj_.ylines = physics::StripLines::of(st_.ny, R, frame.y_lo, frame.y_hi);
+    auto y_lines = [&](const char* name) {
+      return Field<T>(std::string(name), capacity_, st_.u_cur.extent(1),
+                      cols - long(adj_.ylines.gap) * st_.ys);
+    };
+    adj_.psi_y = y_lines("pwave::psi_y_hat");
+    adj_.psi_y_next = y_lines("pwave::psi_y_hat_next");
+    adj_.zeta_y = y_lines("pwave::zeta_y_hat");
+    adj_.zeta_y_next = y_lines("pwave::zeta_y_hat_next");
   }
   shot_grad_ = Field<T>("pwave::shot_gradient", capacity_, st_.nz, st_.ny * st_.nx);
 }
@@ -99,7 +110,7 @@ struct RecordSourceAdjoint {
 /// for_each_stored_cell.
 template <class T>
 struct ZeroFrameCells {
-  Field<T> field[12];
+  Field<T> field[4];
   int fields = 0;
   propagation::FrameRegion region;
   KOKKOS_INLINE_FUNCTION void operator()(int s, long k) const {
@@ -366,17 +377,19 @@ class AcousticPropagator<T>::ConstantDensityBackward {
  private:
   using State = physics::AcousticAdjointState<T>;
   const State& parity(int p) const { return p == 0 ? even_ : odd_; }
-  /// G, the imaging sums and the adjoint memory variables zeroed for a run. The memory
-  /// variables only on the frame (FrameRegion): the backward step writes them nowhere else, so
-  /// the box keeps the zeros of their allocation.
+  /// G, the imaging sums and the adjoint memory variables zeroed for a run: the z and y ones
+  /// whole (they store the frame's rows / y lines only), the x ones only on the frame
+  /// (FrameRegion): the backward step writes them nowhere else, so the box keeps the zeros of
+  /// their allocation.
   static State zeroed(AcousticPropagator& prop) {
     auto& a = prop.adj_;
-    for (auto* f : {&a.g_prev, &a.g_cur, &prop.shot_grad_}) Kokkos::deep_copy(*f, T(0));
+    for (Field<T>* f : {&a.g_prev, &a.g_cur, &prop.shot_grad_, &a.psi_z, &a.psi_z_next, &a.zeta_z,
+                        &a.zeta_z_next, &a.psi_y, &a.psi_y_next, &a.zeta_y, &a.zeta_y_next}) {
+      if (f->extent(0) > 0) Kokkos::deep_copy(*f, T(0));  // 2D: no y variables
+    }
     ZeroFrameCells<T> memory{{}, 0, prop.frame_region()};
-    for (Field<T>* f :
-         {&a.psi_x, &a.psi_x_next, &a.zeta_x, &a.zeta_x_next, &a.psi_z, &a.psi_z_next, &a.zeta_z,
-          &a.zeta_z_next, &a.psi_y, &a.psi_y_next, &a.zeta_y, &a.zeta_y_next}) {
-      if (f->extent(0) > 0) memory.field[memory.fields++] = *f;  // 2D: no y variables
+    for (Field<T>* f : {&a.psi_x, &a.psi_x_next, &a.zeta_x, &a.zeta_x_next}) {
+      memory.field[memory.fields++] = *f;
     }
     propagation::for_each_stored_cell("pwave::physics::acoustic::zero_adjoint_memory", ExecSpace(),
                                       int(a.psi_x.extent(0)), memory.region, memory);

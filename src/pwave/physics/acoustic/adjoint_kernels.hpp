@@ -25,12 +25,37 @@
 
 namespace pwave::physics {
 
+/// Which halo-layout indices of one axis (z rows, or y lines) that axis' adjoint memory
+/// variables store: [0, lo) and [lo + gap, n), at [0, lo) and [lo, n - gap). The gap is what
+/// the stencils of no cell in that axis' strips reach (they reach a stencil radius past the
+/// frame: FrameRegion's band), so nothing reads or writes it. The default, lo = gap = 0,
+/// stores every index.
+struct StripLines {
+  int lo = 0, gap = 0;
+  /// How far halo-layout index i (not in the gap) lies past its storage index.
+  KOKKOS_INLINE_FUNCTION int shift(int i) const { return i < lo ? 0 : gap; }
+  /// The storage index of halo-layout index i.
+  KOKKOS_INLINE_FUNCTION int operator()(int i) const { return i - shift(i); }
+  /// An axis of n cells with a halo of h (= the stencil radius) on either side, whose frame
+  /// (strips and band) is [0, band_lo) and [band_hi, n) (band_lo = 0, band_hi = n: no strip
+  /// on that side).
+  static StripLines of(int n, int h, int band_lo, int band_hi) {
+    const int lo = band_lo > 0 ? band_lo + 2 * h : 0;
+    const int hi = band_hi < n ? band_hi : n + 2 * h;
+    if (hi <= lo) return {n + 2 * h, 0};
+    return {lo, hi - lo};
+  }
+};
+
 /// Device data of a backward (adjoint) run. G has the wavefields' halo layout; its halo is zero,
 /// or the antisymmetric mirror under a free surface, like the forward field's. The adjoint
-/// memory variables are kept on the whole padded grid in the same halo layout, and the CPML
-/// coefficients on halo-padded axes (zero outside the strips), so that the frame kernel needs
-/// no test of which strip a neighbour lies in: outside the strips b = a = chi = 0 and the
-/// memory variables stay zero. (2D only: a 3D version would keep them on the strips.)
+/// memory variables have the same halo layout, and the CPML coefficients are on halo-padded
+/// axes (zero outside the strips), so that the frame kernel needs no test of which strip a
+/// neighbour lies in: outside the strips b = a = chi = 0 and the memory variables stay zero.
+/// The z and y memory variables store only the rows (z) or y lines that the frame's stencils
+/// reach (`zrows`, `ylines`: StripLines): on either side the halo, the strip, its band and the
+/// stencil radius beyond (3R + the strip; 160^3 + a 20-cell CPML, order 8: 64 of 208 rows);
+/// the x ones the whole grid.
 template <class T>
 struct AcousticAdjointState {
   int nz = 0, nx = 0;
@@ -46,8 +71,14 @@ struct AcousticAdjointState {
   Field<T> psi_x, psi_x_next, zeta_x, zeta_x_next;  ///< psi^, zeta^ (x), halo layout
   Field<T> psi_z, psi_z_next, zeta_z, zeta_z_next;  ///< psi^, zeta^ (z), halo layout
   Field<T> psi_y, psi_y_next, zeta_y, zeta_y_next;  ///< psi^, zeta^ (y), halo layout (3D)
+  StripLines zrows;   ///< the rows psi_z, zeta_z store (halo-layout row z at zrows(z))
+  StripLines ylines;  ///< the y lines psi_y, zeta_y store (3D)
 
   KOKKOS_INLINE_FUNCTION int column(int iy, int ix) const { return (iy + hy) * ys + ix + halo; }
+  /// Where the y memory variables store halo-layout column x of y line iy (column(iy, ix)).
+  KOKKOS_INLINE_FUNCTION int y_column(int iy, int x) const {
+    return x - ylines.shift(iy + hy) * ys;
+  }
 
   /// The same fields viewed as a forward state, to run InteriorStep on G.
   AcousticState<T> as_forward() const {
@@ -158,10 +189,12 @@ struct AdjointFrameStep {
     }
     if constexpr (InZ) {
       const auto at = [&](int j) {
-        return AxisCell{st.g_cur(s, z + j, x), st.zeta_z(s, z + j, x), st.psi_z(s, z + j, x),
+        const int r = st.zrows(z + j);
+        return AxisCell{st.g_cur(s, z + j, x), st.zeta_z(s, r, x), st.psi_z(s, r, x),
                         CpmlAt<T>::at(st.cz, z + j), st.chiz(z + j)};
       };
-      strip_axis(c.d2z, c.d1z, at, acc, st.zeta_z_next(s, z, x), st.psi_z_next(s, z, x));
+      const int r = st.zrows(z);
+      strip_axis(c.d2z, c.d1z, at, acc, st.zeta_z_next(s, r, x), st.psi_z_next(s, r, x));
     } else {
       acc += c.d2z[0] * gc;
       PWAVE_UNROLL
@@ -171,11 +204,12 @@ struct AdjointFrameStep {
     if constexpr (InY) {
       const int ya = iy + st.halo, ys = st.ys;
       const auto at = [&](int j) {
-        const int q = x + j * ys;
-        return AxisCell{st.g_cur(s, z, q), st.zeta_y(s, z, q), st.psi_y(s, z, q),
+        const int q = x + j * ys, qy = st.y_column(iy + j, q);
+        return AxisCell{st.g_cur(s, z, q), st.zeta_y(s, z, qy), st.psi_y(s, z, qy),
                         CpmlAt<T>::at(st.cy, ya + j), st.chiy(ya + j)};
       };
-      strip_axis(c.d2y, c.d1y, at, acc, st.zeta_y_next(s, z, x), st.psi_y_next(s, z, x));
+      const int xy = st.y_column(iy, x);
+      strip_axis(c.d2y, c.d1y, at, acc, st.zeta_y_next(s, z, xy), st.psi_y_next(s, z, xy));
     } else if constexpr (Dim == 3) {
       const int ys = st.ys;
       acc += c.d2y[0] * gc;
@@ -217,20 +251,27 @@ struct AdjointFrameStep {
         ky[j + R] = CpmlAt<T>::at(st.cy, iy + h + j), chiy[j + R] = st.chiy(iy + h + j);
       }
     }
-    // The memory-variable rows of this line (null for the axes not in a strip here).
-    const auto row = [&](const Field<T>& f) { return f.extent(0) ? &f(s, z, col0) : nullptr; };
+    // The memory-variable rows of this line (null for the axes not in a strip here), indexed
+    // by grid column like G's; the z and y ones at their stored row / y line (StripLines),
+    // whose z / y neighbours are the same strides away.
+    const auto at = [&](const Field<T>& f, int zr, int col) {
+      return f.extent(0) ? &f(s, zr, col) : nullptr;
+    };
+    const auto row = [&](const Field<T>& f) { return at(f, z, col0); };
+    const auto row_z = [&](const Field<T>& f) { return at(f, st.zrows(z), col0); };
+    const auto row_y = [&](const Field<T>& f) { return at(f, z, st.y_column(iy, col0)); };
     const T* PWAVE_RESTRICT zx = InX ? row(st.zeta_x) : nullptr;
     const T* PWAVE_RESTRICT px = InX ? row(st.psi_x) : nullptr;
     T* PWAVE_RESTRICT zxn = InX ? row(st.zeta_x_next) : nullptr;
     T* PWAVE_RESTRICT pxn = InX ? row(st.psi_x_next) : nullptr;
-    const T* PWAVE_RESTRICT zz = InZ ? row(st.zeta_z) : nullptr;
-    const T* PWAVE_RESTRICT pz = InZ ? row(st.psi_z) : nullptr;
-    T* PWAVE_RESTRICT zzn = InZ ? row(st.zeta_z_next) : nullptr;
-    T* PWAVE_RESTRICT pzn = InZ ? row(st.psi_z_next) : nullptr;
-    const T* PWAVE_RESTRICT zy = InY ? row(st.zeta_y) : nullptr;
-    const T* PWAVE_RESTRICT py = InY ? row(st.psi_y) : nullptr;
-    T* PWAVE_RESTRICT zyn = InY ? row(st.zeta_y_next) : nullptr;
-    T* PWAVE_RESTRICT pyn = InY ? row(st.psi_y_next) : nullptr;
+    const T* PWAVE_RESTRICT zz = InZ ? row_z(st.zeta_z) : nullptr;
+    const T* PWAVE_RESTRICT pz = InZ ? row_z(st.psi_z) : nullptr;
+    T* PWAVE_RESTRICT zzn = InZ ? row_z(st.zeta_z_next) : nullptr;
+    T* PWAVE_RESTRICT pzn = InZ ? row_z(st.psi_z_next) : nullptr;
+    const T* PWAVE_RESTRICT zy = InY ? row_y(st.zeta_y) : nullptr;
+    const T* PWAVE_RESTRICT py = InY ? row_y(st.psi_y) : nullptr;
+    T* PWAVE_RESTRICT zyn = InY ? row_y(st.zeta_y_next) : nullptr;
+    T* PWAVE_RESTRICT pyn = InY ? row_y(st.psi_y_next) : nullptr;
     T ex[CH + 2 * R], yx[CH + 2 * R], ctx[CH + 2 * R];
     for (int c0 = x0; c0 < x1; c0 += CH) {
       const int n = std::min(CH, x1 - c0);
