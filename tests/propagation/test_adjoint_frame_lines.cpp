@@ -16,7 +16,7 @@
 #include <utility>
 
 #include "backends/launch.hpp"
-#include "pwave/physics/acoustic/adjoint_x_strip_lines.hpp"
+#include "pwave/physics/acoustic/adjoint_boxes_3d.hpp"
 #include "support/kernel_compare.hpp"
 
 namespace pwave {
@@ -27,22 +27,6 @@ using test::copy_of;
 using test::differences;
 using test::expect_same_bits;
 using test::fill;
-
-/// The boxes cut a stencil radius inside the strips, as AcousticPropagator::adjoint_step_3d
-/// cuts them.
-template <class T>
-backend::BoxCuts adjoint_cuts(const physics::AcousticAdjointState<T>& a) {
-  const int R = a.halo;
-  const auto cut = [R](int lo, int n, int hi) {
-    const int c1 = std::min(lo > 0 ? lo + R : 0, n);
-    return std::array<int, 4>{0, c1, std::max(hi > 0 ? n - hi - R : n, c1), n};
-  };
-  const auto z = cut(a.strip_top, a.nz, a.strip_bottom);
-  const auto x = cut(a.strip_left, a.nx, a.strip_right);
-  const auto y = a.ny > 1 ? cut(a.strip_front, a.ny, a.strip_back) : std::array<int, 4>{0, 0, 1, 1};
-  return backend::BoxCuts{
-      {z[0], z[1], z[2], z[3]}, {y[0], y[1], y[2], y[3]}, {x[0], x[1], x[2], x[3]}};
-}
 
 /// An adjoint state of nz x ny x nx padded cells (ny = 1: 2D) with strips `strip` wide on every
 /// side (none on top with `no_top`; `strip_x` wide on the left and right when given), every
@@ -88,7 +72,7 @@ physics::AcousticAdjointState<T> arbitrary_state(int order, int nz, int ny, int 
   a.zeta_x = field("zeta_x"), a.zeta_x_next = field("zeta_x_next");
   // The z and y memory variables on the rows / y lines the frame's stencils reach, as
   // AcousticPropagator stores them (physics::StripLines).
-  const backend::BoxCuts cuts = adjoint_cuts(a);
+  const backend::BoxCuts cuts = physics::adjoint_box_cuts(a);
   a.zrows = physics::StripLines::of(nz, R, cuts.z[1], cuts.z[2]);
   const auto z_field = [&](const char* name) {
     Field<T> f(std::string(name), 1, rows - a.zrows.gap, cols);
@@ -176,7 +160,7 @@ void expect_host_lines_equal_cellwise(int nz, int ny, int nx, int strip, bool no
       arbitrary_state<T>(Order, nz, ny, nx, strip, no_top, strip_x);
   physics::AcousticAdjointState<T> b = with_own_outputs(a);
   const physics::ScaledStencil<T, Order> coef(10.0, 12.0, Dim == 3 ? 9.0 : 0.0);
-  const backend::BoxCuts cuts = adjoint_cuts(a);
+  const backend::BoxCuts cuts = physics::adjoint_box_cuts(a);
   backend::for_each_box_3d(
       "pwave::test::adjoint_lines", ExecSpace(), 1, cuts,
       box_kernels<T, Order, Dim>(a, coef, true, [](const auto& k) { return k; }));
@@ -211,7 +195,7 @@ void expect_x_strip_blocks_equal_lines(int nz, int ny, int nx, int strip, int st
   physics::AcousticAdjointState<T> a = arbitrary_state<T>(Order, nz, ny, nx, strip, false, strip_x);
   physics::AcousticAdjointState<T> b = with_own_outputs(a);
   const physics::ScaledStencil<T, Order> coef(10.0, 12.0, 9.0);
-  const backend::BoxCuts cuts = adjoint_cuts(a);
+  const backend::BoxCuts cuts = physics::adjoint_box_cuts(a);
   const auto same = [](const auto& k) { return k; };
   backend::for_each_box_3d("pwave::test::adjoint_blocks", ExecSpace(), 1, cuts,
                            box_kernels<T, Order, 3>(a, coef, true, same));
@@ -236,7 +220,7 @@ void expect_x_strip_rows_equal_lines(int nz, int nx, int strip, int strip_x) {
   physics::AcousticAdjointState<T> a = arbitrary_state<T>(Order, nz, 1, nx, strip, false, strip_x);
   physics::AcousticAdjointState<T> b = with_own_outputs(a);
   const physics::ScaledStencil<T, Order> coef(10.0, 12.0, 0.0);
-  const backend::BoxCuts cuts = adjoint_cuts(a);
+  const backend::BoxCuts cuts = physics::adjoint_box_cuts(a);
   const physics::AdjointXStripLines<T, Order, 2> blocks(a, coef);
   const physics::AdjointFrameStep<T, Order, true, false> lines(b, coef);
   const int block = blocks.block_rows;

@@ -106,12 +106,12 @@ struct RecordSourceAdjoint {
   }
 };
 
-/// Zeroes the frame cells (propagation::FrameRegion) of `fields` fields. Launched with
-/// for_each_stored_cell.
+/// Zeroes the frame cells (propagation::FrameRegion) of the four x memory variables. Launched
+/// with for_each_stored_cell.
 template <class T>
 struct ZeroFrameCells {
-  Field<T> field[4];
-  int fields = 0;
+  static constexpr int fields = 4;
+  Field<T> field[fields];
   propagation::FrameRegion region;
   KOKKOS_INLINE_FUNCTION void operator()(int s, long k) const {
     int iz, iy, ix;
@@ -387,10 +387,8 @@ class AcousticPropagator<T>::ConstantDensityBackward {
                         &a.zeta_z_next, &a.psi_y, &a.psi_y_next, &a.zeta_y, &a.zeta_y_next}) {
       if (f->extent(0) > 0) Kokkos::deep_copy(*f, T(0));  // 2D: no y variables
     }
-    ZeroFrameCells<T> memory{{}, 0, prop.frame_region()};
-    for (Field<T>* f : {&a.psi_x, &a.psi_x_next, &a.zeta_x, &a.zeta_x_next}) {
-      memory.field[memory.fields++] = *f;
-    }
+    const ZeroFrameCells<T> memory{{a.psi_x, a.psi_x_next, a.zeta_x, a.zeta_x_next},
+                                   prop.frame_region()};
     propagation::for_each_stored_cell("pwave::physics::acoustic::zero_adjoint_memory", ExecSpace(),
                                       int(a.psi_x.extent(0)), memory.region, memory);
     return a;
