@@ -1,10 +1,14 @@
 // The frame of the boundary storage: its index map is a bijection, in the order the host
-// segment launch assumes.
+// segment launch assumes; the adjoint's z and y memory variables store exactly the lines the
+// frame's stencils reach (physics::StripLines).
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
 #include <vector>
 
+#include "pwave/physics/acoustic/adjoint_kernels.hpp"
 #include "pwave/propagation/boundary_storage.hpp"
 
 namespace pwave::propagation {
@@ -68,6 +72,50 @@ TEST(FrameRegion, IndexInvertsCell3D) {
   const FrameRegion no_y(17, 19, 3, 2, 4, 3, 2, 23, 0, 0);
   expect_index_inverts_cell(no_y);
   expect_segments_cover_frame(no_y);
+}
+
+/// One axis of n cells, halo h (the stencil radius), CPML strips lo_strip and hi_strip cells
+/// wide (0: none, as under a free surface) and the band h: StripLines::of over the frame's
+/// bounds maps every halo-layout index that a frame cell's stencil reaches (within h of the
+/// cell) to its own storage index below the stored count, and stores nothing else.
+void expect_strip_lines_store_what_the_frame_reaches(int n, int h, int lo_strip, int hi_strip) {
+  const FrameRegion region(n, 1, lo_strip, hi_strip, 0, 0, h);
+  const physics::StripLines s = physics::StripLines::of(n, h, region.z_lo, region.z_hi);
+  const int indices = n + 2 * h, stored = indices - s.gap;
+  const std::string where = "n " + std::to_string(n) + ", h " + std::to_string(h) + ", strips " +
+                            std::to_string(lo_strip) + "/" + std::to_string(hi_strip);
+  std::vector<bool> reached(std::size_t(indices), false);
+  for (int c = 0; c < n; ++c) {
+    if (c >= region.z_lo && c < region.z_hi) continue;                    // not a frame cell
+    for (int i = c; i <= c + 2 * h; ++i) reached[std::size_t(i)] = true;  // halo index c + h +- h
+  }
+  std::vector<int> owner(std::size_t(std::max(stored, 0)), -1);
+  int count = 0;
+  for (int i = 0; i < indices; ++i) {
+    if (!reached[std::size_t(i)]) continue;
+    ++count;
+    const int k = s(i);
+    ASSERT_TRUE(k >= 0 && k < stored) << where << ": index " << i << " stored at " << k;
+    ASSERT_EQ(owner[std::size_t(k)], -1) << where << ": indices " << owner[std::size_t(k)]
+                                         << " and " << i << " both stored at " << k;
+    owner[std::size_t(k)] = i;
+  }
+  EXPECT_EQ(stored, count) << where << ": lines stored that no stencil reaches";
+}
+
+TEST(StripLines, StoreExactlyTheLinesTheFramesStencilsReach) {
+  for (int h : {1, 2, 4}) {
+    expect_strip_lines_store_what_the_frame_reaches(40, h, 6, 5);
+    expect_strip_lines_store_what_the_frame_reaches(40, h, 0, 5);  // free surface: no top strip
+    expect_strip_lines_store_what_the_frame_reaches(40, h, 7, 0);
+    expect_strip_lines_store_what_the_frame_reaches(40, h, 0, 0);  // no strips: nothing stored
+    expect_strip_lines_store_what_the_frame_reaches(12, h, 3, 3);  // reaches meet or overlap
+    expect_strip_lines_store_what_the_frame_reaches(9, h, 4, 4);   // the frame is every cell
+  }
+  // 160 + a 20-cell CPML, order 8: strips of 24 (the layer and a stencil radius), 36 halo rows
+  // stored on either side of 208.
+  const FrameRegion r(200, 1, 24, 24, 0, 0, 4);
+  EXPECT_EQ(208 - physics::StripLines::of(200, 4, r.z_lo, r.z_hi).gap, 72);
 }
 
 }  // namespace
