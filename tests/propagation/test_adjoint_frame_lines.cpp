@@ -30,7 +30,7 @@ using test::fill;
 
 /// An adjoint state of nz x ny x nx padded cells (ny = 1: 2D) with strips `strip` wide on every
 /// side (none on top with `no_top`; `strip_x` wide on the left and right when given), every
-/// field, memory variable (the z and y ones on the rows / y lines they store), profile and
+/// field, memory variable (on the rows, y lines or columns of x lines they store), profile and
 /// indicator arbitrary.
 template <class T>
 physics::AcousticAdjointState<T> arbitrary_state(int order, int nz, int ny, int nx, int strip,
@@ -68,11 +68,18 @@ physics::AcousticAdjointState<T> arbitrary_state(int order, int nz, int ny, int 
   a.v2dt2 = GridView<T>("w", nz, ny * nx);
   fill(a.v2dt2, seed += 0.1);
   a.cx = axis(nx), a.cz = axis(nz), a.chix = chi(nx), a.chiz = chi(nz);
-  a.psi_x = field("psi_x"), a.psi_x_next = field("psi_x_next");
-  a.zeta_x = field("zeta_x"), a.zeta_x_next = field("zeta_x_next");
-  // The z and y memory variables on the rows / y lines the frame's stencils reach, as
-  // AcousticPropagator stores them (physics::StripLines).
+  // The memory variables on the rows, y lines and columns of x lines the frame's stencils
+  // reach, as AcousticPropagator stores them (physics::StripLines).
   const backend::BoxCuts cuts = physics::adjoint_box_cuts(a);
+  a.xcols = physics::StripLines::of(nx, R, cuts.x[1], cuts.x[2]);
+  a.xs = nx + 2 * R - a.xcols.gap;
+  const auto x_field = [&](const char* name) {
+    Field<T> f(std::string(name), 1, rows, (ny + 2 * a.hy) * a.xs);
+    fill(f, seed += 0.1);
+    return f;
+  };
+  a.psi_x = x_field("psi_x"), a.psi_x_next = x_field("psi_x_next");
+  a.zeta_x = x_field("zeta_x"), a.zeta_x_next = x_field("zeta_x_next");
   a.zrows = physics::StripLines::of(nz, R, cuts.z[1], cuts.z[2]);
   const auto z_field = [&](const char* name) {
     Field<T> f(std::string(name), 1, rows - a.zrows.gap, cols);

@@ -52,12 +52,18 @@ void AcousticPropagator<T>::allocate_adjoint() {
   };
   adj_.g_prev = like(st_.u_prev, "pwave::adjoint_prev");
   adj_.g_cur = like(st_.u_cur, "pwave::adjoint_cur");
-  adj_.psi_x = like(st_.u_cur, "pwave::psi_x_hat");
-  adj_.psi_x_next = like(st_.u_cur, "pwave::psi_x_hat_next");
-  adj_.zeta_x = like(st_.u_cur, "pwave::zeta_x_hat");
-  adj_.zeta_x_next = like(st_.u_cur, "pwave::zeta_x_hat_next");
-  // The z and y memory variables on the rows / y lines the frame's stencils reach only.
+  // The memory variables on the rows (z), y lines (y) or columns of each x line (x) the
+  // frame's stencils reach only.
   const propagation::FrameRegion frame = frame_region();
+  adj_.xcols = physics::StripLines::of(st_.nx, R, frame.x_lo, frame.x_hi);
+  adj_.xs = st_.nx + 2 * R - adj_.xcols.gap;
+  auto x_columns = [&](const char* name) {
+    return Field<T>(std::string(name), capacity_, st_.nz + 2 * R, (st_.ny + 2 * st_.hy) * adj_.xs);
+  };
+  adj_.psi_x = x_columns("pwave::psi_x_hat");
+  adj_.psi_x_next = x_columns("pwave::psi_x_hat_next");
+  adj_.zeta_x = x_columns("pwave::zeta_x_hat");
+  adj_.zeta_x_next = x_columns("pwave::zeta_x_hat_next");
   adj_.zrows = physics::StripLines::of(st_.nz, R, frame.z_lo, frame.z_hi);
   const long cols = long(st_.u_cur.extent(2));
   auto z_rows = [&](const char* name) {
@@ -103,26 +109,6 @@ struct RecordSourceAdjoint {
     T sum = tap(s, 0);
     for (int k = 1; k < source.taps(); ++k) sum += tap(s, k);
     out(s, n) = sum;
-  }
-};
-
-/// Zeroes the frame cells (propagation::FrameRegion) of the four x memory variables. Launched
-/// with for_each_stored_cell.
-template <class T>
-struct ZeroFrameCells {
-  static constexpr int fields = 4;
-  Field<T> field[fields];
-  propagation::FrameRegion region;
-  KOKKOS_INLINE_FUNCTION void operator()(int s, long k) const {
-    int iz, iy, ix;
-    region.cell(k, iz, iy, ix);
-    const int z = iz + region.halo, x = region.column(iy, ix);
-    for (int j = 0; j < fields; ++j) field[j](s, z, x) = T(0);
-  }
-  /// Host path: cells [x0, x1) of line (iz, iy), contiguous in every field.
-  void segment(int s, int iz, int iy, int x0, int x1, long) const {
-    const int z = iz + region.halo, x = region.column(iy, x0);
-    for (int j = 0; j < fields; ++j) std::fill_n(&field[j](s, z, x), x1 - x0, T(0));
   }
 };
 
@@ -377,20 +363,15 @@ class AcousticPropagator<T>::ConstantDensityBackward {
  private:
   using State = physics::AcousticAdjointState<T>;
   const State& parity(int p) const { return p == 0 ? even_ : odd_; }
-  /// G, the imaging sums and the adjoint memory variables zeroed for a run: the z and y ones
-  /// whole (they store the frame's rows / y lines only), the x ones only on the frame
-  /// (FrameRegion): the backward step writes them nowhere else, so the box keeps the zeros of
-  /// their allocation.
+  /// G, the imaging sums and the adjoint memory variables (which store the frame's reach
+  /// only) zeroed for a run.
   static State zeroed(AcousticPropagator& prop) {
     auto& a = prop.adj_;
-    for (Field<T>* f : {&a.g_prev, &a.g_cur, &prop.shot_grad_, &a.psi_z, &a.psi_z_next, &a.zeta_z,
-                        &a.zeta_z_next, &a.psi_y, &a.psi_y_next, &a.zeta_y, &a.zeta_y_next}) {
+    for (Field<T>* f : {&a.g_prev, &a.g_cur, &prop.shot_grad_, &a.psi_x, &a.psi_x_next, &a.zeta_x,
+                        &a.zeta_x_next, &a.psi_z, &a.psi_z_next, &a.zeta_z, &a.zeta_z_next,
+                        &a.psi_y, &a.psi_y_next, &a.zeta_y, &a.zeta_y_next}) {
       if (f->extent(0) > 0) Kokkos::deep_copy(*f, T(0));  // 2D: no y variables
     }
-    const ZeroFrameCells<T> memory{{a.psi_x, a.psi_x_next, a.zeta_x, a.zeta_x_next},
-                                   prop.frame_region()};
-    propagation::for_each_stored_cell("pwave::physics::acoustic::zero_adjoint_memory", ExecSpace(),
-                                      int(a.psi_x.extent(0)), memory.region, memory);
     return a;
   }
   static State swapped(const State& even) {

@@ -25,10 +25,10 @@
 
 namespace pwave::physics {
 
-/// Which halo-layout indices of one axis (z rows, or y lines) that axis' adjoint memory
-/// variables store: [0, lo) and [lo + gap, n), at [0, lo) and [lo, n - gap). The gap is what
-/// the stencils of no cell in that axis' strips reach (they reach a stencil radius past the
-/// frame: FrameRegion's band), so nothing reads or writes it. The default, lo = gap = 0,
+/// Which halo-layout indices of one axis (z rows, y lines, or the columns of an x line) that
+/// axis' adjoint memory variables store: [0, lo) and [lo + gap, n), at [0, lo) and [lo, n - gap).
+/// The gap is what the stencils of no cell in that axis' strips reach (they reach a stencil radius
+/// past the frame: FrameRegion's band), so nothing reads or writes it. The default, lo = gap = 0,
 /// stores every index.
 struct StripLines {
   int lo = 0, gap = 0;
@@ -52,10 +52,11 @@ struct StripLines {
 /// memory variables have the same halo layout, and the CPML coefficients are on halo-padded
 /// axes (zero outside the strips), so that the frame kernel needs no test of which strip a
 /// neighbour lies in: outside the strips b = a = chi = 0 and the memory variables stay zero.
-/// The z and y memory variables store only the rows (z) or y lines that the frame's stencils
-/// reach (`zrows`, `ylines`: StripLines): on either side the halo, the strip, its band and the
-/// stencil radius beyond (3R + the strip; 160^3 + a 20-cell CPML, order 8: 64 of 208 rows);
-/// the x ones the whole grid.
+/// Each axis' memory variables store only the rows (z), y lines (y) or columns of each x line
+/// (x) that the frame's stencils reach (`zrows`, `ylines`, `xcols`: StripLines): on either side
+/// the halo, the strip, its band and the stencil radius beyond (3R + the strip; 160^3 + a
+/// 20-cell CPML, order 8: strips of 24, 72 of 208). The x ones: x lines of `xs` values,
+/// halo-layout rows and y lines (x_column()).
 template <class T>
 struct AcousticAdjointState {
   int nz = 0, nx = 0;
@@ -73,11 +74,18 @@ struct AcousticAdjointState {
   Field<T> psi_y, psi_y_next, zeta_y, zeta_y_next;  ///< psi^, zeta^ (y), halo layout (3D)
   StripLines zrows;   ///< the rows psi_z, zeta_z store (halo-layout row z at zrows(z))
   StripLines ylines;  ///< the y lines psi_y, zeta_y store (3D)
+  StripLines xcols;   ///< the columns of each x line psi_x, zeta_x store
+  int xs = 0;         ///< values per x line of psi_x, zeta_x: nx + 2 halo - xcols.gap
 
   KOKKOS_INLINE_FUNCTION int column(int iy, int ix) const { return (iy + hy) * ys + ix + halo; }
   /// Where the y memory variables store halo-layout column x of y line iy (column(iy, ix)).
   KOKKOS_INLINE_FUNCTION int y_column(int iy, int x) const {
     return x - ylines.shift(iy + hy) * ys;
+  }
+  /// Where the x memory variables store grid column ix of y line iy. The x neighbours of a
+  /// cell whose stencil reaches an x strip lie on the same side of xcols' gap: j columns away.
+  KOKKOS_INLINE_FUNCTION int x_column(int iy, int ix) const {
+    return (iy + hy) * xs + xcols(ix + halo);
   }
 
   /// The same fields viewed as a forward state, to run InteriorStep on G.
@@ -142,10 +150,10 @@ struct AdjointFrameStep {
     psi_next = m.chi * (m.k.a * m.psi + dchi);
   }
 
-  /// An x line's rows of G^{n+1}, zeta_x^', psi_x^' and the halo-padded x profile and chi_x,
-  /// each indexed by grid column (x_buffers()).
+  /// An x line's rows of G^{n+1}, the halo-padded x profile and chi_x, indexed by grid column,
+  /// and of zeta_x^', psi_x^' from the buffers' first column (x_buffers()).
   struct XLine {
-    const T *g, *zeta, *psi, *b, *db, *ab, *chi;
+    const T *g, *b, *db, *ab, *chi, *zeta, *psi;
   };
 
   /// The host x term's line buffers at grid columns [c, c + count) of line `l`: ex = (1 + b) T^,
@@ -160,9 +168,9 @@ struct AdjointFrameStep {
     for (int k = 0; k < count; ++k) {
       const int ix = c + k;
       const T b = l.b[ix];
-      const T t = (T(1) + b) * g[ix] + b * zeta[ix];
+      const T t = (T(1) + b) * g[ix] + b * zeta[k];
       ex[k] = (T(1) + b) * t;
-      yx[k] = l.db[ix] * t + l.ab[ix] * psi[ix];
+      yx[k] = l.db[ix] * t + l.ab[ix] * psi[k];
       ctx[k] = l.chi[ix] * t;
     }
   }
@@ -176,11 +184,12 @@ struct AdjointFrameStep {
     const T gc = st.g_cur(s, z, x);
     T acc = 0;
     if constexpr (InX) {
+      const int xm = st.x_column(iy, ix);
       const auto at = [&](int j) {
-        return AxisCell{st.g_cur(s, z, x + j), st.zeta_x(s, z, x + j), st.psi_x(s, z, x + j),
+        return AxisCell{st.g_cur(s, z, x + j), st.zeta_x(s, z, xm + j), st.psi_x(s, z, xm + j),
                         CpmlAt<T>::at(st.cx, xa + j), st.chix(xa + j)};
       };
-      strip_axis(c.d2x, c.d1x, at, acc, st.zeta_x_next(s, z, x), st.psi_x_next(s, z, x));
+      strip_axis(c.d2x, c.d1x, at, acc, st.zeta_x_next(s, z, xm), st.psi_x_next(s, z, xm));
     } else {
       acc += c.d2x[0] * gc;
       PWAVE_UNROLL
@@ -221,8 +230,9 @@ struct AdjointFrameStep {
     st.g_prev(s, z, x) = T(2) * gc - st.g_prev(s, z, x) + st.v2dt2(iz, iy * st.nx + ix) * acc;
   }
 
-  /// Host path (2D and 3D): cells [x0, x1) of the x line (iz, iy), the operator() formulas in
-  /// the same order on raw pointers. Along a strip axis each neighbour's T^ would be rebuilt
+  /// Host path (2D and 3D): cells [x0, x1) of the x line (iz, iy) (where the stencils reach
+  /// an x strip: all on one side of xcols' gap), the operator() formulas in the same order on
+  /// raw pointers. Along a strip axis each neighbour's T^ would be rebuilt
   /// 2R + 1 times by the cell formula, from several arrays; here, along x, (1 + b) T^,
   /// db T^ + ab psi^' and chi T^ are first written once per cell into line buffers, and along z
   /// and y the profile is per-line scalars, so the cell loop reads contiguous arrays and
@@ -251,19 +261,15 @@ struct AdjointFrameStep {
         ky[j + R] = CpmlAt<T>::at(st.cy, iy + h + j), chiy[j + R] = st.chiy(iy + h + j);
       }
     }
-    // The memory-variable rows of this line (null for the axes not in a strip here), indexed
-    // by grid column like G's; the z and y ones at their stored row / y line (StripLines),
-    // whose z / y neighbours are the same strides away.
+    // The z and y memory-variable rows of this line (null for the axes not in a strip here),
+    // indexed by grid column like G's, at their stored row / y line (StripLines), whose z / y
+    // neighbours are the same strides away; the x ones per chunk, from its first column.
     const auto at = [&](const Field<T>& f, int zr, int col) {
       return f.extent(0) ? &f(s, zr, col) : nullptr;
     };
-    const auto row = [&](const Field<T>& f) { return at(f, z, col0); };
     const auto row_z = [&](const Field<T>& f) { return at(f, st.zrows(z), col0); };
     const auto row_y = [&](const Field<T>& f) { return at(f, z, st.y_column(iy, col0)); };
-    const T* PWAVE_RESTRICT zx = InX ? row(st.zeta_x) : nullptr;
-    const T* PWAVE_RESTRICT px = InX ? row(st.psi_x) : nullptr;
-    T* PWAVE_RESTRICT zxn = InX ? row(st.zeta_x_next) : nullptr;
-    T* PWAVE_RESTRICT pxn = InX ? row(st.psi_x_next) : nullptr;
+    const int xm0 = InX ? st.x_column(iy, x0) : 0;  // grid column x0 + i at xm0 + i
     const T* PWAVE_RESTRICT zz = InZ ? row_z(st.zeta_z) : nullptr;
     const T* PWAVE_RESTRICT pz = InZ ? row_z(st.psi_z) : nullptr;
     T* PWAVE_RESTRICT zzn = InZ ? row_z(st.zeta_z_next) : nullptr;
@@ -274,9 +280,15 @@ struct AdjointFrameStep {
     T* PWAVE_RESTRICT pyn = InY ? row_y(st.psi_y_next) : nullptr;
     T ex[CH + 2 * R], yx[CH + 2 * R], ctx[CH + 2 * R];
     for (int c0 = x0; c0 < x1; c0 += CH) {
-      const int n = std::min(CH, x1 - c0);
+      const int n = std::min(CH, x1 - c0), xm = xm0 + (c0 - x0);
+      // The x memory variables from grid column c0 (their buffers' from c0 - R).
+      const T* PWAVE_RESTRICT zx = InX ? &st.zeta_x(s, z, xm) : nullptr;
+      const T* PWAVE_RESTRICT px = InX ? &st.psi_x(s, z, xm) : nullptr;
+      T* PWAVE_RESTRICT zxn = InX ? &st.zeta_x_next(s, z, xm) : nullptr;
+      T* PWAVE_RESTRICT pxn = InX ? &st.psi_x_next(s, z, xm) : nullptr;
       if constexpr (InX) {  // buffer index k is grid column c0 - R + k
-        x_buffers(XLine{gc, zx, px, bxp, dbxp, abxp, chixp}, c0 - R, n + 2 * R, ex, yx, ctx);
+        x_buffers(XLine{gc, bxp, dbxp, abxp, chixp, zx - R, px - R}, c0 - R, n + 2 * R, ex, yx,
+                  ctx);
       }
       const T* PWAVE_RESTRICT exc = ex + R;
       const T* PWAVE_RESTRICT yxc = yx + R;
@@ -296,8 +308,8 @@ struct AdjointFrameStep {
             dchi += c.d1x[j] * (ctc[i - j] - ctc[i + j]);
           }
           const T a = axp[ix];
-          zxn[ix] = a * (g0 + zx[ix]);
-          pxn[ix] = chixp[ix] * (a * px[ix] + dchi);
+          zxn[i] = a * (g0 + zx[i]);
+          pxn[i] = chixp[ix] * (a * px[i] + dchi);
         } else {
           acc += c.d2x[0] * g0;
           PWAVE_UNROLL

@@ -96,15 +96,16 @@ struct AdjointXStripLines {
     p.w = &st.v2dt2(iz, iy * st.nx) + x0;
     p.a = st.cx.a.data() + h + x0, p.chi = st.chix.data() + h + x0;
     T ex[NR][B], yx[NR][B], ctx[NR][B];
+    const int xm = st.x_column(iy, x0);  // the x memory variables' column of grid column x0
     for (int r = 0; r < NR; ++r) {
-      const auto row = [&](const Field<T>& f) { return &f(s, z + r, col0); };
-      const typename Step::XLine line{row(st.g_cur),      row(st.zeta_x),      row(st.psi_x),
-                                      st.cx.b.data() + h, st.cx.db.data() + h, st.cx.ab.data() + h,
-                                      st.chix.data() + h};
+      const auto at_x0 = [&](const Field<T>& f) { return &f(s, z + r, xm); };
+      p.zeta[r] = at_x0(st.zeta_x), p.psi[r] = at_x0(st.psi_x);
+      p.zeta_next[r] = at_x0(st.zeta_x_next), p.psi_next[r] = at_x0(st.psi_x_next);
+      const typename Step::XLine line{
+          &st.g_cur(s, z + r, col0), st.cx.b.data() + h, st.cx.db.data() + h, st.cx.ab.data() + h,
+          st.chix.data() + h,        p.zeta[r] - R,      p.psi[r] - R};
       Step::x_buffers(line, x0 - R, n + 2 * R, ex[r], yx[r], ctx[r]);
       p.ex[r] = ex[r] + R, p.yx[r] = yx[r] + R, p.ctx[r] = ctx[r] + R;
-      p.zeta[r] = row(st.zeta_x) + x0, p.psi[r] = row(st.psi_x) + x0;
-      p.zeta_next[r] = row(st.zeta_x_next) + x0, p.psi_next[r] = row(st.psi_x_next) + x0;
     }
     for_each_strip_vector<H>(
         n, [&](int i, int lo, auto partial) { vec<NR, decltype(partial)::value>(p, i, lo); });
