@@ -37,15 +37,17 @@ void print_gradient_figures(const io::Deck& deck, std::size_t bytes) {
   char approximate[96];
   std::snprintf(approximate, sizeof approximate, "stride %d, %s", storage.stride,
                 to_string(storage.compression));
-  const std::string full_kept =
-      exact ? std::string("every step's state") : std::string(approximate);
+  const std::string full_kept =  // elastic
+      exact ? std::string("every step's update terms") : std::string(approximate);
   const char* chosen = to_string(deck.storage);
-  if (p.equation == physics::Equation::elastic) {
+  const bool elastic = p.equation == physics::Equation::elastic;
+  if (elastic) {
     std::cout << "# gradient storage (" << chosen << " selected): checkpoint "
               << format("%.1f MB per shot", mb(h.checkpoint_per_shot)) << " (a state every "
-              << h.checkpoint_interval << " steps and a segment of " << h.checkpoint_interval
-              << " states), full " << format("%.1f MB per shot", mb(h.full_per_shot)) << " ("
-              << full_kept << "), boundary " << format("%.1f MB per shot", mb(h.boundary_per_shot))
+              << h.checkpoint_interval << " steps and " << h.checkpoint_interval
+              << " steps' update terms), full " << format("%.1f MB per shot", mb(h.full_per_shot))
+              << " (" << full_kept << "), boundary "
+              << format("%.1f MB per shot", mb(h.boundary_per_shot))
               << " (every step's strips and memory variables); batch of " << h.batch
               << format(" shots: checkpoint %.1f MB, full %.1f MB, boundary %.1f MB",
                         mb(h.batch * h.checkpoint_per_shot), mb(h.batch * h.full_per_shot),
@@ -56,13 +58,30 @@ void print_gradient_figures(const io::Deck& deck, std::size_t bytes) {
               << format("%.1f MB per shot", mb(h.full_per_shot))
               << (exact ? std::string() : std::string(" (second differences, ") + approximate + ")")
               << format(", boundary %.1f MB per shot (", mb(h.boundary_per_shot))
-              << format("%.0f frame cells, %.1f%% of the padded grid); ", h.frame_cells,
+              << format("%.0f frame cells, %.1f%% of the padded grid), ", h.frame_cells,
                         100.0 * h.frame_cells / double(padded_grid(p).cells()))
-              << "batch of " << h.batch
-              << format(" shots: full %.1f MB, boundary %.1f MB", mb(h.batch * h.full_per_shot),
-                        mb(h.batch * h.boundary_per_shot))
+              << format("checkpoint %.1f MB per shot (a checkpoint every ",
+                        mb(h.checkpoint_per_shot))
+              << h.checkpoint_interval << " steps); batch of " << h.batch
+              << format(" shots: full %.1f MB, boundary %.1f MB, checkpoint %.1f MB",
+                        mb(h.batch * h.full_per_shot), mb(h.batch * h.boundary_per_shot),
+                        mb(h.batch * h.checkpoint_per_shot))
               << "\n";
   }
+  // A gradient of one batch on the device: the forward run's state and model, the history of
+  // the selected storage and the backward run.
+  const MemoryEstimate m = estimate_memory(p, bytes);
+  const double history = deck.storage == Storage::full         ? h.full_per_shot
+                         : deck.storage == Storage::checkpoint ? h.checkpoint_per_shot
+                                                               : h.boundary_per_shot;
+  const double total =
+      h.batch * (m.per_shot + history + h.backward_per_shot) + m.model + h.backward_fixed;
+  std::cout << format(
+                   "# backward run: %.1f MB per shot (adjoint wavefields, CPML memory "
+                   "variables, imaging) + %.2f MB; ",
+                   mb(h.backward_per_shot), mb(h.backward_fixed))
+            << "a gradient of " << h.batch << " shots with " << chosen << " storage: "
+            << format("%.1f MB on the device (forward, history, backward)", mb(total)) << "\n";
   if (deck.observed.traces) {
     // A file's traces are never loaded whole: only a chunk's are staged, on the host and the
     // device, in the deck's precision.

@@ -4,7 +4,9 @@
 
 #include "pwave/physics/boundary.hpp"
 #include "pwave/physics/elastic/physics.hpp"
+#include "pwave/physics/elastic/update_terms.hpp"
 #include "pwave/physics/equation.hpp"
+#include "pwave/propagation/backward_memory.hpp"
 #include "pwave/propagation/checkpoint_history.hpp"
 #include "pwave/propagation/padded_layout.hpp"
 
@@ -17,7 +19,6 @@ PaddedGrid padded_grid(const ForwardProblem& p) {
 
 MemoryEstimate estimate_memory(const ForwardProblem& p, std::size_t value_bytes) {
   const propagation::PaddedLayout l = propagation::PaddedLayout::of(p);
-  const double halo = l.radius;
   const double b = double(value_bytes);
   const long nshots = long(p.shots.size());
   const long nrec = p.shots.empty() ? 0 : long(max_receivers(p.shots));
@@ -33,8 +34,7 @@ MemoryEstimate estimate_memory(const ForwardProblem& p, std::size_t value_bytes)
     profiles_per_axis = Physics::profiles_per_axis;
     cpml_memory = Physics::cpml_memory_of(axes);
   });
-  const double hy = p.model.grid.is_3d() ? halo : 0.0;
-  m.wavefields = wavefields * (l.nz + 2 * halo) * (l.ny + 2 * hy) * (l.nx + 2 * halo) * b;
+  m.wavefields = wavefields * propagation::wavefield_cells(p, value_bytes) * b;
   // Memory variables per strip cell of each axis's strips (acoustic: psi, psi_next, zeta; elastic:
   // one per derivative along the axis, 2 axes).
   m.cpml = double(cpml_memory) * double(l.strip_cells()) * b;
@@ -62,28 +62,39 @@ HistoryEstimate estimate_history(const ForwardProblem& p, std::size_t value_byte
   const double stored_bytes = stored_value_bytes(storage.compression, double(value_bytes));
   h.full_per_shot = steps * double(l.cells()) * double(value_bytes);
   if (!exact_full) {
-    // DifferenceHistory: the stored steps' differences and u^{n-1} (halo included).
-    const double wavefield = (l.nz + 2.0 * l.radius) * (l.nx + 2.0 * l.radius) * value_bytes;
+    // DifferenceHistory: the stored steps' differences and u^{n-1} (halo layout).
+    const double wavefield = propagation::wavefield_cells(p, value_bytes) * value_bytes;
     h.full_per_shot =
         double((p.nt + stride - 1) / stride) * double(l.cells()) * stored_bytes + wavefield;
   }
   h.boundary_per_shot = steps * h.frame_cells * double(value_bytes);
   h.checkpoint_interval =
       propagation::CheckpointHistory<double>::interval_for(p.nt, storage.interval);
+  {
+    // CheckpointHistory: ceil(nt / k) checkpoints of u^{n-1}, u^n (halo layout) and psi, zeta
+    // on each axis' strips, and the backward run's segment of k + 2 wavefields.
+    const int k = h.checkpoint_interval;
+    const double state =
+        2 * propagation::wavefield_cells(p, value_bytes) + 2 * double(l.strip_cells());
+    h.checkpoint_per_shot =
+        (double((p.nt + k - 1) / k) * state + (k + 2.0) * double(l.cells())) * value_bytes;
+  }
   if (p.equation == physics::Equation::elastic) {
-    // A state: every wavefield and memory variable (estimate_memory's wavefields and CPML);
-    // exact `full` keeps the state before every step, `checkpoint` every k-th and a segment of k
-    // (none when k = 1: the checkpoints are every state), `boundary` the wavefields on the strips
-    // (no band) and every memory variable, nt + 1 times
+    // A state: every wavefield and memory variable (estimate_memory's wavefields and CPML, rows
+    // padded as allocated). Exact `full` keeps every step's update terms (TermHistory:
+    // UpdateTerms::count values per padded cell), `checkpoint` every k-th state and the backward
+    // run's segment, the update terms of k steps; sampled `full` a state's fields per imaged
+    // step (SampledStateHistory) and the state the backward run decodes them into; `boundary`
+    // the wavefields on the strips (no band) and every memory variable, nt + 1 times
     // (ElasticPropagator::history_bytes_per_shot).
     const MemoryEstimate m = estimate_memory(p, value_bytes);
     const double state = m.wavefields + m.cpml;
+    const double terms = physics::elastic::UpdateTerms<float>::count(p.model.grid.is_3d() ? 3 : 2) *
+                         double(l.cells()) * double(value_bytes);
     const int k = h.checkpoint_interval;
-    h.checkpoint_per_shot = double((p.nt + k - 1) / k + (k > 1 ? k : 0)) * state;
-    // SampledStateHistory: a state's fields per imaged step, then the state the backward run
-    // decodes them into.
+    h.checkpoint_per_shot = double((p.nt + k - 1) / k) * state + k * terms;
     const int slots = (p.nt + stride - 1) / stride;
-    h.full_per_shot = exact_full ? double(p.nt) * state
+    h.full_per_shot = exact_full ? double(p.nt) * terms
                                  : slots * state * stored_bytes / double(value_bytes) + state;
     const int axes = p.model.grid.is_3d() ? 3 : 2;
     h.frame_cells = double(l.frame(0).size());
@@ -91,6 +102,9 @@ HistoryEstimate estimate_history(const ForwardProblem& p, std::size_t value_byte
                                        double(value_bytes) +
                                    m.cpml);
   }
+  const propagation::BackwardMemory backward = propagation::backward_memory(p, value_bytes);
+  h.backward_per_shot = backward.per_shot;
+  h.backward_fixed = backward.fixed;
   const int n = shots_per_iteration > 0 ? shots_per_iteration : int(p.shots.size());
   h.batch = p.shot_batch > 0 ? std::min(p.shot_batch, n) : n;
   return h;

@@ -41,19 +41,26 @@ struct MemoryEstimate {
 /// Memory of the wavefield history a gradient keeps (see pwave::Storage), in bytes.
 struct HistoryEstimate {
   int batch = 0;  ///< shots propagated together (and stored together)
-  /// (nt + 1) snapshots of the padded grid (elastic: nt states); with a stride or compression
-  /// (2D acoustic) ceil(nt / stride) second differences in that format and one wavefield, or
-  /// (elastic) ceil(nt / stride) states in that format and the backward run's decoded state.
+  /// (nt + 1) snapshots of the padded grid (elastic: nt steps' update terms); with a stride or
+  /// compression (2D acoustic) ceil(nt / stride) second differences in that format and one
+  /// wavefield, or (elastic) ceil(nt / stride) states in that format and the backward run's decoded
+  /// state.
   double full_per_shot = 0;
   double boundary_per_shot = 0;  ///< (nt + 1) snapshots of the CPML frame + a stencil band
                                  ///< (elastic: every wavefield on the strips, no band, and
                                  ///< every memory variable)
   double frame_cells = 0;        ///< cells of that frame
   /// Checkpoint storage: the steps between checkpoints, and the bytes per shot: the elastic
-  /// equation's ceil(nt / k) checkpointed states plus the backward run's segment of k states
-  /// (ElasticPropagator::history_bytes_per_shot; rows counted without their padding).
+  /// equation's ceil(nt / k) checkpointed states plus the backward run's segment, k steps'
+  /// update terms (ElasticPropagator::history_bytes_per_shot); the acoustic equations' ceil(nt /
+  /// k) checkpoints of u^{n-1}, u^n and the strips' psi and zeta, and a segment of k + 2
+  /// wavefields on the padded grid (CheckpointHistory::bytes_per_shot).
   int checkpoint_interval = 0;
   double checkpoint_per_shot = 0;
+  /// The backward run's adjoint state and imaging per shot, and its batch-independent part
+  /// (propagation::backward_memory).
+  double backward_per_shot = 0;
+  double backward_fixed = 0;
 };
 
 /// Estimates the history of a gradient over `shots_per_iteration` shots (all shots of a

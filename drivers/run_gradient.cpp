@@ -28,9 +28,11 @@ void run_gradient_task(const io::Deck& deck, const fs::path& dir) {
                                                                 : h.boundary_per_shot;
   const double mb = per_shot / (1024.0 * 1024.0);
   char line[256];
-  if (deck.storage == Storage::checkpoint && p.equation != physics::Equation::elastic) {
-    std::snprintf(line, sizeof line, "gradient: checkpoint storage (interval %d)",
-                  h.checkpoint_interval);
+  if (deck.storage == Storage::checkpoint) {
+    std::snprintf(line, sizeof line,
+                  "gradient: checkpoint storage (interval %d), %.1f MB per shot x %d shots per "
+                  "batch",
+                  h.checkpoint_interval, mb, h.batch);
   } else if (deck.storage == Storage::full && !o.exact_full()) {
     std::snprintf(line, sizeof line,
                   "gradient: full storage (stride %d, %s), %.1f MB per shot x %d shots per batch",
@@ -39,6 +41,9 @@ void run_gradient_task(const io::Deck& deck, const fs::path& dir) {
     std::snprintf(line, sizeof line, "gradient: %s storage, %.1f MB per shot x %d shots per batch",
                   to_string(deck.storage), mb, h.batch);
   }
+  log::info(line);
+  std::snprintf(line, sizeof line, "gradient: backward run %.1f MB per shot",
+                h.backward_per_shot / (1024.0 * 1024.0));
   log::info(line);
   if (deck.misfit.function != misfit::Misfit::l2)
     log::info(std::string("misfit: ") + misfit::name(deck.misfit.function));

@@ -4,13 +4,30 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 
+#include "backends/launch.hpp"
+#include "pwave/core/types.hpp"
+
 namespace cli_test {
+
+/// Values of an x line of `values` as this build's backend allocates it (padded:
+/// backend::padded_row_length), for the memory figures `pwave check` prints.
+inline int padded_row(int values, int value_bytes = 4) {
+  return ::pwave::backend::padded_row_length<::pwave::ExecSpace>(values, value_bytes);
+}
+
+/// Bytes as `pwave check` prints megabytes (2^20 bytes, one decimal).
+inline std::string mb(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", bytes / (1024.0 * 1024.0));
+  return buf;
+}
 
 struct Result {
   int code = -1;

@@ -390,7 +390,10 @@ TEST(CliTasks, CheckPrintsStorageAndInversionPlan) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "# gradient storage (boundary selected): full ")) << r.out;
   EXPECT_TRUE(contains(r.out, "MB per shot, boundary ")) << r.out;
+  EXPECT_TRUE(contains(r.out, "of the padded grid), checkpoint ")) << r.out;
   EXPECT_TRUE(contains(r.out, "batch of 1 shots")) << r.out;
+  EXPECT_TRUE(contains(r.out, "# backward run: ")) << r.out;
+  EXPECT_TRUE(contains(r.out, "a gradient of 1 shots with boundary storage: ")) << r.out;
   EXPECT_TRUE(contains(r.out, "# misfit: l2\n")) << r.out;
   // The envelope's FFT scratch: nt 150 -> N = 512; 5 receivers: (2 N 5 + N) doubles.
   const Result envelope =
