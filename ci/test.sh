@@ -7,10 +7,8 @@
 #     the cell-wise kernels GPUs use) in build-cellwise, so that code is tested without a GPU
 #     (one GoogleTest shard per core); a test-only build, nothing in it benchmarked, so it is
 #     compiled at -O2 (elastic_loops_order8 compiles in 121 s instead of -O3's 171 s);
-#  4. upstream Kokkos 4.6.01 with OpenMP (ci/build_kokkos.sh openmp) into build-openmp-check and
-#     the whole suite on 2 OpenMP threads; a test-only build like stage 3 (-O2, no bench/: the
-#     build took 1685 s at -O3), in its own folder, so that the openmp preset's build-openmp,
-#     which benchmarks thread scaling, keeps -O3;
+#  4. upstream Kokkos 4.6.01 with OpenMP (ci/build_kokkos.sh openmp) into build-openmp and the
+#     whole suite on 2 OpenMP threads;
 #  5. the library and the pwave driver compiled by nvcc for Hopper against Kokkos 4.6.01 with
 #     CUDA (ci/build_kokkos.sh cuda) into build-cuda-check: a change that breaks the GPU build
 #     fails. Compile only, so the host code is compiled at -O1 (elastic_loops_order8 180 s
@@ -121,13 +119,12 @@ if wants openmp; then
     timed "openmp: Kokkos + Kernels" kokkos openmp
     kokkos_omp=$(pwd)/build-deps/kokkos-openmp
     openmp_build() {
-      configure . build-openmp-check -DKokkos_ROOT="$kokkos_omp" -DKokkosKernels_ROOT="$kokkos_omp" \
-        -DPWAVE_ENABLE_BENCH=OFF -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG"
-      cmake --build build-openmp-check -j "$jobs"
+      configure . build-openmp -DKokkos_ROOT="$kokkos_omp" -DKokkosKernels_ROOT="$kokkos_omp"
+      cmake --build build-openmp -j "$jobs"
     }
     timed "openmp: build" openmp_build
     timed "openmp: ctest -j$jobs, 2 threads" env OMP_NUM_THREADS=2 OMP_PROC_BIND=false \
-      OMP_WAIT_POLICY=passive ctest --test-dir build-openmp-check --output-on-failure -j "$jobs"
+      OMP_WAIT_POLICY=passive ctest --test-dir build-openmp --output-on-failure -j "$jobs"
   fi
 fi
 
