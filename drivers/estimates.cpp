@@ -9,6 +9,7 @@
 #include "pwave/propagation/backward_memory.hpp"
 #include "pwave/propagation/checkpoint_history.hpp"
 #include "pwave/propagation/padded_layout.hpp"
+#include "pwave/propagation/wavefield_layout.hpp"
 
 namespace pwave::cli {
 
@@ -34,7 +35,8 @@ MemoryEstimate estimate_memory(const ForwardProblem& p, std::size_t value_bytes)
     profiles_per_axis = Physics::profiles_per_axis;
     cpml_memory = Physics::cpml_memory_of(axes);
   });
-  m.wavefields = wavefields * propagation::wavefield_cells(p, value_bytes) * b;
+  const double wavefield = propagation::WavefieldLayout::of(l, axes == 3, value_bytes).cells();
+  m.wavefields = wavefields * wavefield * b;
   // Memory variables per strip cell of each axis's strips (acoustic: psi, psi_next, zeta; elastic:
   // one per derivative along the axis, 2 axes).
   m.cpml = double(cpml_memory) * double(l.strip_cells()) * b;
@@ -55,6 +57,8 @@ HistoryEstimate estimate_history(const ForwardProblem& p, std::size_t value_byte
   const propagation::PaddedLayout l = propagation::PaddedLayout::of(p);
   HistoryEstimate h;
   h.frame_cells = double(l.frame().size());
+  const double wavefield =  // cells of a wavefield in the halo layout
+      propagation::WavefieldLayout::of(l, p.model.grid.is_3d(), value_bytes).cells();
   const double steps = double(p.nt) + 1.0;
   const bool exact_full = storage.full_settings_exact();
   const int stride = std::max(1, storage.stride);
@@ -63,9 +67,8 @@ HistoryEstimate estimate_history(const ForwardProblem& p, std::size_t value_byte
   h.full_per_shot = steps * double(l.cells()) * double(value_bytes);
   if (!exact_full) {
     // DifferenceHistory: the stored steps' differences and u^{n-1} (halo layout).
-    const double wavefield = propagation::wavefield_cells(p, value_bytes) * value_bytes;
-    h.full_per_shot =
-        double((p.nt + stride - 1) / stride) * double(l.cells()) * stored_bytes + wavefield;
+    h.full_per_shot = double((p.nt + stride - 1) / stride) * double(l.cells()) * stored_bytes +
+                      wavefield * value_bytes;
   }
   h.boundary_per_shot = steps * h.frame_cells * double(value_bytes);
   h.checkpoint_interval =
@@ -74,8 +77,7 @@ HistoryEstimate estimate_history(const ForwardProblem& p, std::size_t value_byte
     // CheckpointHistory: ceil(nt / k) checkpoints of u^{n-1}, u^n (halo layout) and psi, zeta
     // on each axis' strips, and the backward run's segment of k + 2 wavefields.
     const int k = h.checkpoint_interval;
-    const double state =
-        2 * propagation::wavefield_cells(p, value_bytes) + 2 * double(l.strip_cells());
+    const double state = 2 * wavefield + 2 * double(l.strip_cells());
     h.checkpoint_per_shot =
         (double((p.nt + k - 1) / k) * state + (k + 2.0) * double(l.cells())) * value_bytes;
   }

@@ -1,5 +1,5 @@
 // The frame of the boundary storage: its index map is a bijection, in the order the host
-// segment launch assumes; the adjoint's z and y memory variables store exactly the lines the
+// segment launch assumes; the adjoint's memory variables store exactly the lines the
 // frame's stencils reach (physics::StripLines).
 
 #include <gtest/gtest.h>

@@ -6,6 +6,7 @@
 #include "pwave/physics/point_sources.hpp"
 #include "pwave/propagation/extend_model.hpp"
 #include "pwave/propagation/padded_layout.hpp"
+#include "pwave/propagation/wavefield_layout.hpp"
 
 namespace pwave {
 
@@ -64,9 +65,9 @@ AcousticPropagator<T>::AcousticPropagator(const ForwardProblem& problem, int bat
   st_.strip_front = layout.strip[front], st_.strip_back = layout.strip[back];
   // Rows (x lines) padded beyond nx + 2 halo (zeros never written; see
   // backend::padded_row_length); a 3D depth is ny + 2 halo such lines one after another.
-  const int fz = st_.nz + 2 * st_.halo;
-  st_.ys = backend::padded_row_length<ExecSpace>(st_.nx + 2 * st_.halo, int(sizeof(T)));
-  const int fcols = (st_.ny + 2 * st_.hy) * st_.ys;
+  const propagation::WavefieldLayout wl = propagation::WavefieldLayout::of(layout, is3d, sizeof(T));
+  const int fz = wl.rows, fcols = int(wl.columns());
+  st_.ys = wl.line;
   st_.u_prev = Field<T>("pwave::u_prev", capacity_, fz, fcols);
   st_.u_cur = Field<T>("pwave::u_cur", capacity_, fz, fcols);
   const int xcols = st_.strip_left + st_.strip_right, zrows = st_.strip_top + st_.strip_bottom;

@@ -1,26 +1,19 @@
 #include "pwave/propagation/backward_memory.hpp"
 
-#include "backends/launch.hpp"
 #include "pwave/physics/acoustic/adjoint_kernels.hpp"
 #include "pwave/physics/elastic/physics.hpp"
 #include "pwave/propagation/padded_layout.hpp"
+#include "pwave/propagation/wavefield_layout.hpp"
 
 namespace pwave::propagation {
-
-double wavefield_cells(const ForwardProblem& problem, std::size_t value_bytes) {
-  const PaddedLayout l = PaddedLayout::of(problem);
-  const int R = l.radius, hy = problem.model.grid.is_3d() ? R : 0;
-  const double ys = backend::padded_row_length<ExecSpace>(l.nx + 2 * R, int(value_bytes));
-  return (l.nz + 2.0 * R) * (l.ny + 2.0 * hy) * ys;
-}
 
 BackwardMemory backward_memory(const ForwardProblem& problem, std::size_t value_bytes) {
   const PaddedLayout l = PaddedLayout::of(problem);
   const bool is3d = problem.model.grid.is_3d();
-  const int axes = is3d ? 3 : 2, R = l.radius, hy = is3d ? R : 0;
+  const int axes = is3d ? 3 : 2, R = l.radius;
   const double b = double(value_bytes);
-  const double wavefield = wavefield_cells(problem, value_bytes);
-  const double rows = l.nz + 2.0 * R, lines = l.ny + 2.0 * hy, ys = wavefield / (rows * lines);
+  const WavefieldLayout w = WavefieldLayout::of(l, is3d, value_bytes);
+  const double wavefield = w.cells(), rows = w.rows, lines = w.lines, ys = w.line;
   const double grid = double(l.cells());  // an imaging channel: the padded model grid
   BackwardMemory m;
   switch (problem.equation) {

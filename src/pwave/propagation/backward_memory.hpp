@@ -17,11 +17,6 @@ struct BackwardMemory {
   double fixed = 0;
 };
 
-/// Cells of one wavefield as the propagators allocate it: the padded grid with a stencil halo
-/// (radius cells) on each side, its x lines padded for the backend this library was built for
-/// (backend::padded_row_length) for values of `value_bytes` bytes.
-double wavefield_cells(const ForwardProblem& problem, std::size_t value_bytes);
-
 /// The backward run of `problem` with values of `value_bytes` bytes (4: float32, 8: float64), on
 /// the backend this library was built for (its row padding). Allocated by the first gradient of
 /// a propagator (AcousticPropagator::allocate_adjoint, allocate_adjoint_vd;

@@ -13,6 +13,7 @@
 #include "pwave/propagation/extend_model.hpp"
 #include "pwave/propagation/field_block.hpp"
 #include "pwave/propagation/padded_layout.hpp"
+#include "pwave/propagation/wavefield_layout.hpp"
 
 namespace pwave {
 
@@ -62,7 +63,7 @@ ElasticPropagator<T>::ElasticPropagator(const ForwardProblem& problem, int batch
   st_.strip_top = layout.strip[top], st_.strip_bottom = layout.strip[bottom];
   st_.strip_left = layout.strip[left], st_.strip_right = layout.strip[right];
   st_.strip_front = layout.strip[front], st_.strip_back = layout.strip[back];
-  st_.ys = backend::padded_row_length<ExecSpace>(st_.nx + 2 * R, int(sizeof(T)));
+  st_.ys = propagation::WavefieldLayout::of(layout, is3d, sizeof(T)).line;
   const int plane = st_.ny * st_.nx;
   // lambda, mu, bx, bz, mu_xz, by, mu_xy, mu_yz: one block (FieldBlock), the 3D ones empty in 2D.
   const propagation::BlockExtents cells{1, st_.nz, plane},
