@@ -236,10 +236,71 @@ struct AdjointFrameStep {
   /// 2R + 1 times by the cell formula, from several arrays; here, along x, (1 + b) T^,
   /// db T^ + ab psi^' and chi T^ are first written once per cell into line buffers, and along z
   /// and y the profile is per-line scalars, so the cell loop reads contiguous arrays and
-  /// vectorises.
+  /// vectorises. (In 3D, lines() also buffers the z strips' products.)
   void line(int s, int iz, int iy, int x0, int x1) const {
-    if (x1 <= x0) return;
     constexpr int CH = 256;  // cells per chunk: bounds the line buffers on the stack
+    for (int c0 = x0; c0 < x1; c0 += CH) {
+      cells<CH, false>(s, iz, iy, c0, std::min(CH, x1 - c0), nullptr, nullptr, nullptr);
+    }
+  }
+
+  /// Depths per lines() call: a block of a z strip's depths shares its row buffers.
+  static constexpr int block_lines = 8;
+
+  /// Host path (3D z strips): cells [x0, x1) of the x lines (iz + r, iy), r < n <=
+  /// block_lines, as line() runs each, but the z term's products at each row, (1 + b) T^,
+  /// db T^ + ab psi^' and chi T^, are first written once per block into row buffers
+  /// (z_buffers()) that the depths reading each row share: (n + 2R) / n builds per cell
+  /// instead of 2R + 1. Rounded before the sums, as the x term's line buffers are, so it agrees
+  /// with the cell formula to rounding; each buffer value is its cell's whatever the block, so
+  /// the bits do not depend on how depths are blocked. (Only in z strips: elsewhere blocks of
+  /// depths of a y line would cost the y taps' reuse across the y lines that follow.)
+  template <int D = Dim, std::enable_if_t<D == 3 && InZ, int> = 0>
+  void lines(int s, int iz, int n, int iy, int x0, int x1) const {
+    constexpr int CH = 128;  // columns per chunk: the row buffers stay in L1 (24 KB in float)
+    T ez[block_lines + 2 * R][CH], yz[block_lines + 2 * R][CH], cz[block_lines + 2 * R][CH];
+    for (int c0 = x0; c0 < x1; c0 += CH) {
+      const int m = std::min(CH, x1 - c0);
+      for (int q = 0; q < n + 2 * R; ++q) {
+        z_buffers(s, iz + st.halo - R + q, iy, c0, m, ez[q], yz[q], cz[q]);
+      }
+      for (int r = 0; r < n; ++r) {
+        cells<CH, true>(s, iz + r, iy, c0, m, ez[r + R], yz[r + R], cz[r + R]);
+      }
+    }
+  }
+
+  /// Host row path (2D): line 0.
+  void row(int s, int iz, int x0, int x1) const { line(s, iz, 0, x0, x1); }
+
+ private:
+  /// lines()' row buffers of halo-layout row z (a z strip's) on y line iy at grid columns
+  /// [c0, c0 + m): e = (1 + b) T^, y = db T^ + ab psi_z^', ct = chi T^, with T^ = (1 + b) G^{n+1}
+  /// + b zeta_z^' (AxisCell::t_hat) and the z profile of row z.
+  void z_buffers(int s, int z, int iy, int c0, int m, T* PWAVE_RESTRICT e, T* PWAVE_RESTRICT y,
+                 T* PWAVE_RESTRICT ct) const {
+    const int col = st.column(iy, c0), r = st.zrows(z);
+    const T* PWAVE_RESTRICT g = &st.g_cur(s, z, col);
+    const T* PWAVE_RESTRICT zeta = &st.zeta_z(s, r, col);
+    const T* PWAVE_RESTRICT psi = &st.psi_z(s, r, col);
+    const CpmlAt<T> k = CpmlAt<T>::at(st.cz, z);
+    const T b = k.b, db = k.db, ab = k.ab, chi = st.chiz(z);
+    PWAVE_SIMD
+    for (int i = 0; i < m; ++i) {
+      const T t = (T(1) + b) * g[i] + b * zeta[i];
+      e[i] = (T(1) + b) * t;
+      y[i] = db * t + ab * psi[i];
+      ct[i] = chi * t;
+    }
+  }
+
+  /// The cells [c0, c0 + n) (n <= CH) of the x line (iz, iy) for line() and lines(). With
+  /// `ZBuffered` (lines() in a z strip) the z term sums the row buffers ez, yz, cz of this row
+  /// (chunk offset i; row j away at +- j CH); else it is built here per neighbour.
+  template <int CH, bool ZBuffered>
+  void cells(int s, int iz, int iy, int c0, int n, const T* PWAVE_RESTRICT ez,
+             const T* PWAVE_RESTRICT yz, const T* PWAVE_RESTRICT cz) const {
+    if (n <= 0) return;
     const int h = st.halo, z = iz + h, col0 = st.column(iy, 0);
     const long zs = long(st.g_cur.stride(1));
     const long ys = Dim == 3 ? long(st.ys) : 0;
@@ -263,13 +324,12 @@ struct AdjointFrameStep {
     }
     // The z and y memory-variable rows of this line (null for the axes not in a strip here),
     // indexed by grid column like G's, at their stored row / y line (StripLines), whose z / y
-    // neighbours are the same strides away; the x ones per chunk, from its first column.
+    // neighbours are the same strides away; the x ones from the chunk's first column.
     const auto at = [&](const Field<T>& f, int zr, int col) {
       return f.extent(0) ? &f(s, zr, col) : nullptr;
     };
     const auto row_z = [&](const Field<T>& f) { return at(f, st.zrows(z), col0); };
     const auto row_y = [&](const Field<T>& f) { return at(f, z, st.y_column(iy, col0)); };
-    const int xm0 = InX ? st.x_column(iy, x0) : 0;  // grid column x0 + i at xm0 + i
     const T* PWAVE_RESTRICT zz = InZ ? row_z(st.zeta_z) : nullptr;
     const T* PWAVE_RESTRICT pz = InZ ? row_z(st.psi_z) : nullptr;
     T* PWAVE_RESTRICT zzn = InZ ? row_z(st.zeta_z_next) : nullptr;
@@ -278,74 +338,79 @@ struct AdjointFrameStep {
     const T* PWAVE_RESTRICT py = InY ? row_y(st.psi_y) : nullptr;
     T* PWAVE_RESTRICT zyn = InY ? row_y(st.zeta_y_next) : nullptr;
     T* PWAVE_RESTRICT pyn = InY ? row_y(st.psi_y_next) : nullptr;
+    const int xm = InX ? st.x_column(iy, c0) : 0;  // grid column c0 + i at xm + i
+    const T* PWAVE_RESTRICT zx = InX ? &st.zeta_x(s, z, xm) : nullptr;
+    const T* PWAVE_RESTRICT px = InX ? &st.psi_x(s, z, xm) : nullptr;
+    T* PWAVE_RESTRICT zxn = InX ? &st.zeta_x_next(s, z, xm) : nullptr;
+    T* PWAVE_RESTRICT pxn = InX ? &st.psi_x_next(s, z, xm) : nullptr;
     T ex[CH + 2 * R], yx[CH + 2 * R], ctx[CH + 2 * R];
-    for (int c0 = x0; c0 < x1; c0 += CH) {
-      const int n = std::min(CH, x1 - c0), xm = xm0 + (c0 - x0);
-      // The x memory variables from grid column c0 (their buffers' from c0 - R).
-      const T* PWAVE_RESTRICT zx = InX ? &st.zeta_x(s, z, xm) : nullptr;
-      const T* PWAVE_RESTRICT px = InX ? &st.psi_x(s, z, xm) : nullptr;
-      T* PWAVE_RESTRICT zxn = InX ? &st.zeta_x_next(s, z, xm) : nullptr;
-      T* PWAVE_RESTRICT pxn = InX ? &st.psi_x_next(s, z, xm) : nullptr;
-      if constexpr (InX) {  // buffer index k is grid column c0 - R + k
-        x_buffers(XLine{gc, bxp, dbxp, abxp, chixp, zx - R, px - R}, c0 - R, n + 2 * R, ex, yx,
-                  ctx);
+    if constexpr (InX) {  // buffer index k is grid column c0 - R + k
+      x_buffers(XLine{gc, bxp, dbxp, abxp, chixp, zx - R, px - R}, c0 - R, n + 2 * R, ex, yx, ctx);
+    }
+    const T* PWAVE_RESTRICT exc = ex + R;
+    const T* PWAVE_RESTRICT yxc = yx + R;
+    const T* PWAVE_RESTRICT ctc = ctx + R;
+    const T az = kz[R].a, chi0 = chiz[R];
+    PWAVE_SIMD
+    for (int i = 0; i < n; ++i) {
+      const int ix = c0 + i;
+      const T g0 = gc[ix];
+      T acc = 0;
+      if constexpr (InX) {
+        T dchi = 0;
+        acc += c.d2x[0] * exc[i];
+        PWAVE_UNROLL
+        for (int j = 1; j <= R; ++j) {
+          acc += c.d2x[j] * (exc[i + j] + exc[i - j]);
+          acc += c.d1x[j] * (yxc[i - j] - yxc[i + j]);
+          dchi += c.d1x[j] * (ctc[i - j] - ctc[i + j]);
+        }
+        const T a = axp[ix];
+        zxn[i] = a * (g0 + zx[i]);
+        pxn[i] = chixp[ix] * (a * px[i] + dchi);
+      } else {
+        acc += c.d2x[0] * g0;
+        PWAVE_UNROLL
+        for (int j = 1; j <= R; ++j) acc += c.d2x[j] * (gc[ix + j] + gc[ix - j]);
       }
-      const T* PWAVE_RESTRICT exc = ex + R;
-      const T* PWAVE_RESTRICT yxc = yx + R;
-      const T* PWAVE_RESTRICT ctc = ctx + R;
-      PWAVE_SIMD
-      for (int i = 0; i < n; ++i) {
-        const int ix = c0 + i;
-        const T g0 = gc[ix];
-        T acc = 0;
-        if constexpr (InX) {
-          T dchi = 0;
-          acc += c.d2x[0] * exc[i];
-          PWAVE_UNROLL
-          for (int j = 1; j <= R; ++j) {
-            acc += c.d2x[j] * (exc[i + j] + exc[i - j]);
-            acc += c.d1x[j] * (yxc[i - j] - yxc[i + j]);
-            dchi += c.d1x[j] * (ctc[i - j] - ctc[i + j]);
-          }
-          const T a = axp[ix];
-          zxn[i] = a * (g0 + zx[i]);
-          pxn[i] = chixp[ix] * (a * px[i] + dchi);
-        } else {
-          acc += c.d2x[0] * g0;
-          PWAVE_UNROLL
-          for (int j = 1; j <= R; ++j) acc += c.d2x[j] * (gc[ix + j] + gc[ix - j]);
+      if constexpr (InZ && ZBuffered) {  // strip_axis's sums over the row buffers
+        T dchi = 0;
+        acc += c.d2z[0] * ez[i];
+        PWAVE_UNROLL
+        for (int j = 1; j <= R; ++j) {
+          acc += c.d2z[j] * (ez[i + j * CH] + ez[i - j * CH]);
+          acc += c.d1z[j] * (yz[i - j * CH] - yz[i + j * CH]);
+          dchi += c.d1z[j] * (cz[i - j * CH] - cz[i + j * CH]);
         }
-        if constexpr (InZ) {
-          const auto at = [&](int j) {
-            const long o = ix + j * zs;
-            const CpmlAt<T>& k = kz[R + j];  // member by member: a struct copy stops GCC
-            return AxisCell{gc[o], zz[o], pz[o], {k.a, k.b, k.ab, k.db}, chiz[R + j]};
-          };
-          strip_axis(c.d2z, c.d1z, at, acc, zzn[ix], pzn[ix]);
-        } else {
-          acc += c.d2z[0] * g0;
-          PWAVE_UNROLL
-          for (int j = 1; j <= R; ++j) acc += c.d2z[j] * (gc[ix + j * zs] + gc[ix - j * zs]);
-        }
-        if constexpr (InY) {
-          const auto at = [&](int j) {
-            const long o = ix + j * ys;
-            const CpmlAt<T>& k = ky[R + j];  // member by member: a struct copy stops GCC
-            return AxisCell{gc[o], zy[o], py[o], {k.a, k.b, k.ab, k.db}, chiy[R + j]};
-          };
-          strip_axis(c.d2y, c.d1y, at, acc, zyn[ix], pyn[ix]);
-        } else if constexpr (Dim == 3) {
-          acc += c.d2y[0] * g0;
-          PWAVE_UNROLL
-          for (int j = 1; j <= R; ++j) acc += c.d2y[j] * (gc[ix + j * ys] + gc[ix - j * ys]);
-        }
-        gp[ix] = T(2) * g0 - gp[ix] + ww[ix] * acc;
+        zzn[ix] = az * (g0 + zz[ix]);
+        pzn[ix] = chi0 * (az * pz[ix] + dchi);
+      } else if constexpr (InZ) {
+        const auto at = [&](int j) {
+          const long o = ix + j * zs;
+          const CpmlAt<T>& k = kz[R + j];  // member by member: a struct copy stops GCC
+          return AxisCell{gc[o], zz[o], pz[o], {k.a, k.b, k.ab, k.db}, chiz[R + j]};
+        };
+        strip_axis(c.d2z, c.d1z, at, acc, zzn[ix], pzn[ix]);
+      } else {
+        acc += c.d2z[0] * g0;
+        PWAVE_UNROLL
+        for (int j = 1; j <= R; ++j) acc += c.d2z[j] * (gc[ix + j * zs] + gc[ix - j * zs]);
       }
+      if constexpr (InY) {
+        const auto at = [&](int j) {
+          const long o = ix + j * ys;
+          const CpmlAt<T>& k = ky[R + j];  // member by member: a struct copy stops GCC
+          return AxisCell{gc[o], zy[o], py[o], {k.a, k.b, k.ab, k.db}, chiy[R + j]};
+        };
+        strip_axis(c.d2y, c.d1y, at, acc, zyn[ix], pyn[ix]);
+      } else if constexpr (Dim == 3) {
+        acc += c.d2y[0] * g0;
+        PWAVE_UNROLL
+        for (int j = 1; j <= R; ++j) acc += c.d2y[j] * (gc[ix + j * ys] + gc[ix - j * ys]);
+      }
+      gp[ix] = T(2) * g0 - gp[ix] + ww[ix] * acc;
     }
   }
-
-  /// Host row path (2D): line 0.
-  void row(int s, int iz, int x0, int x1) const { line(s, iz, 0, x0, x1); }
 };
 
 /// Adds w h_k r^n at every tap k of every receiver: the adjoint of recording u^n (in the
