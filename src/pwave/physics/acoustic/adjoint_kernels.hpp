@@ -122,8 +122,38 @@ struct AdjointFrameStep {
     CpmlAt<T> k;
     T chi;
     /// T^ = (1 + b) G + b zeta^ at this cell.
-    KOKKOS_INLINE_FUNCTION T t_hat() const { return (T(1) + k.b) * g + k.b * zeta; }
+    KOKKOS_INLINE_FUNCTION T t_hat() const { return AdjointFrameStep::t_hat(k.b, g, zeta); }
   };
+
+  /// T^ = (1 + b) G^{n+1} + b zeta^' from a cell's b, G^{n+1} and zeta^'.
+  KOKKOS_FORCEINLINE_FUNCTION static T t_hat(T b, T g, T zeta) { return (T(1) + b) * g + b * zeta; }
+
+  /// The host paths' buffered products of one cell (x_buffers(), z_buffers()): e = (1 + b) T^,
+  /// y = db T^ + ab psi^', ct = chi T^.
+  KOKKOS_FORCEINLINE_FUNCTION static void buffered_products(T b, T db, T ab, T chi, T g, T zeta,
+                                                            T psi, T& e, T& y, T& ct) {
+    const T t = t_hat(b, g, zeta);
+    e = (T(1) + b) * t;
+    y = db * t + ab * psi;
+    ct = chi * t;
+  }
+
+  /// strip_axis's sums over buffered products (buffered_products()) of an axis whose
+  /// neighbour j lies +- j Stride away from this cell's e, y, ct: adds D2 ((1 + b) T^) + D1^T
+  /// (db T^ + ab psi^') to `acc` and returns D1^T (chi T^).
+  template <long Stride>
+  KOKKOS_FORCEINLINE_FUNCTION static T buffered_axis(const T* d2, const T* d1, const T* e,
+                                                     const T* y, const T* ct, T& acc) {
+    T dchi = 0;
+    acc += d2[0] * e[0];
+    PWAVE_UNROLL
+    for (int j = 1; j <= R; ++j) {
+      acc += d2[j] * (e[j * Stride] + e[-j * Stride]);
+      acc += d1[j] * (y[-j * Stride] - y[j * Stride]);
+      dchi += d1[j] * (ct[-j * Stride] - ct[j * Stride]);
+    }
+    return dchi;
+  }
 
   /// The adjoint terms of one strip axis at a cell (the formulas at the top of this file):
   /// adds D2 ((1 + b) T^) + D1^T (db T^ + ab psi^') to `acc` and returns the cell's zeta^ and
@@ -167,11 +197,8 @@ struct AdjointFrameStep {
     PWAVE_SIMD
     for (int k = 0; k < count; ++k) {
       const int ix = c + k;
-      const T b = l.b[ix];
-      const T t = (T(1) + b) * g[ix] + b * zeta[k];
-      ex[k] = (T(1) + b) * t;
-      yx[k] = l.db[ix] * t + l.ab[ix] * psi[k];
-      ctx[k] = l.chi[ix] * t;
+      buffered_products(l.b[ix], l.db[ix], l.ab[ix], l.chi[ix], g[ix], zeta[k], psi[k], ex[k],
+                        yx[k], ctx[k]);
     }
   }
 
@@ -286,12 +313,8 @@ struct AdjointFrameStep {
     const CpmlAt<T> k = CpmlAt<T>::at(st.cz, z);
     const T b = k.b, db = k.db, ab = k.ab, chi = st.chiz(z);
     PWAVE_SIMD
-    for (int i = 0; i < m; ++i) {
-      const T t = (T(1) + b) * g[i] + b * zeta[i];
-      e[i] = (T(1) + b) * t;
-      y[i] = db * t + ab * psi[i];
-      ct[i] = chi * t;
-    }
+    for (int i = 0; i < m; ++i)
+      buffered_products(b, db, ab, chi, g[i], zeta[i], psi[i], e[i], y[i], ct[i]);
   }
 
   /// The cells [c0, c0 + n) (n <= CH) of the x line (iz, iy) for line() and lines(). With
@@ -300,7 +323,6 @@ struct AdjointFrameStep {
   template <int CH, bool ZBuffered>
   void cells(int s, int iz, int iy, int c0, int n, const T* PWAVE_RESTRICT ez,
              const T* PWAVE_RESTRICT yz, const T* PWAVE_RESTRICT cz) const {
-    if (n <= 0) return;
     const int h = st.halo, z = iz + h, col0 = st.column(iy, 0);
     const long zs = long(st.g_cur.stride(1));
     const long ys = Dim == 3 ? long(st.ys) : 0;
@@ -357,14 +379,7 @@ struct AdjointFrameStep {
       const T g0 = gc[ix];
       T acc = 0;
       if constexpr (InX) {
-        T dchi = 0;
-        acc += c.d2x[0] * exc[i];
-        PWAVE_UNROLL
-        for (int j = 1; j <= R; ++j) {
-          acc += c.d2x[j] * (exc[i + j] + exc[i - j]);
-          acc += c.d1x[j] * (yxc[i - j] - yxc[i + j]);
-          dchi += c.d1x[j] * (ctc[i - j] - ctc[i + j]);
-        }
+        const T dchi = buffered_axis<1>(c.d2x, c.d1x, exc + i, yxc + i, ctc + i, acc);
         const T a = axp[ix];
         zxn[i] = a * (g0 + zx[i]);
         pxn[i] = chixp[ix] * (a * px[i] + dchi);
@@ -373,15 +388,8 @@ struct AdjointFrameStep {
         PWAVE_UNROLL
         for (int j = 1; j <= R; ++j) acc += c.d2x[j] * (gc[ix + j] + gc[ix - j]);
       }
-      if constexpr (InZ && ZBuffered) {  // strip_axis's sums over the row buffers
-        T dchi = 0;
-        acc += c.d2z[0] * ez[i];
-        PWAVE_UNROLL
-        for (int j = 1; j <= R; ++j) {
-          acc += c.d2z[j] * (ez[i + j * CH] + ez[i - j * CH]);
-          acc += c.d1z[j] * (yz[i - j * CH] - yz[i + j * CH]);
-          dchi += c.d1z[j] * (cz[i - j * CH] - cz[i + j * CH]);
-        }
+      if constexpr (InZ && ZBuffered) {
+        const T dchi = buffered_axis<CH>(c.d2z, c.d1z, ez + i, yz + i, cz + i, acc);
         zzn[ix] = az * (g0 + zz[ix]);
         pzn[ix] = chi0 * (az * pz[ix] + dchi);
       } else if constexpr (InZ) {
