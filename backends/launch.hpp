@@ -9,6 +9,7 @@
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstddef>
+#include <stdexcept>
 #include <type_traits>
 #include <utility>
 
@@ -283,21 +284,39 @@ void host_slab_lines(const S& strip, const I& inner, int s, int iz, int n, int i
   }
 }
 
+/// Whether the grids of Dim dimensions have strips along y (for_each_box_3d's YStrips): a 2D
+/// grid is one y line, launched as a 3D grid without y strips.
+template <int Dim>
+inline constexpr bool has_y_strips = Dim == 3;
+
 /// f(in_y, in_z, bz, by) for each of the 3 x 3 slabs of `cuts` with depths and y lines, with
 /// in_y and in_z (std::integral_constant<bool, ...>) saying whether it lies in a y or z strip.
-template <class F>
+/// !YStrips: the y strips of `cuts` must be empty (2D), and f is never instantiated for a y
+/// strip (half the kernels of a 2D grid compiled otherwise).
+template <bool YStrips = true, class F>
 void for_each_slab(const BoxCuts& cuts, const F& f) {
   using No = std::false_type;
   using Yes = std::true_type;
+  if constexpr (!YStrips) {
+    if (cuts.y[1] > cuts.y[0] || cuts.y[3] > cuts.y[2]) {
+      throw std::logic_error("pwave::backend::for_each_slab: y strips on a grid without them");
+    }
+  }
   for (int bz = 0; bz < 3; ++bz) {
-    for (int by = 0; by < 3; ++by) {
+    for (int by = YStrips ? 0 : 1; by < (YStrips ? 3 : 2); ++by) {
       if (cuts.z[bz + 1] <= cuts.z[bz] || cuts.y[by + 1] <= cuts.y[by]) continue;
-      const bool strip_y = by != 1, strip_z = bz != 1;
-      if (strip_y && strip_z) {
-        f(Yes{}, Yes{}, bz, by);
-      } else if (strip_y) {
-        f(Yes{}, No{}, bz, by);
-      } else if (strip_z) {
+      const bool strip_z = bz != 1;
+      if constexpr (YStrips) {
+        const bool strip_y = by != 1;
+        if (strip_y && strip_z) {
+          f(Yes{}, Yes{}, bz, by);
+          continue;
+        } else if (strip_y) {
+          f(Yes{}, No{}, bz, by);
+          continue;
+        }
+      }
+      if (strip_z) {
         f(No{}, Yes{}, bz, by);
       } else {
         f(No{}, No{}, bz, by);
@@ -310,7 +329,8 @@ void for_each_slab(const BoxCuts& cuts, const F& f) {
 /// returns for that box: the flags (std::integral_constant<bool, ...>) say whether the box lies
 /// outside [lo, hi) along x, y and z, so the caller picks, at compile time, the kernel of
 /// exactly the strips the box is in. `skip_center`: leave the inner box (no strip) out, for a
-/// caller that updates it in another launch.
+/// caller that updates it in another launch. `YStrips` = has_y_strips<Dim>: false for a 2D
+/// grid, whose y strips are empty, so that no kernel of a y strip is compiled (for_each_slab).
 ///
 /// Host backends, where a slab runs_slab_lines() (and where its inner box is run, if the strip
 /// functor's slab_line() runs it too): one launch per slab (the boxes of one z and y
@@ -320,13 +340,13 @@ void for_each_slab(const BoxCuts& cuts, const F& f) {
 /// their row, not in sweeps of their own down the grid where every line waits on memory
 /// (measured: the elastic x strips took 5 times the time per cell of the z strips). The cells
 /// and their arithmetic are those of the box-by-box launches.
-template <class Exec, class Make>
+template <bool YStrips = true, class Exec, class Make>
 void for_each_box_3d(const char* name, const Exec& exec, int ns, const BoxCuts& cuts,
                      const Make& make, bool skip_center = false) {
   using F = std::false_type;
   using T = std::true_type;
   if (ns <= 0) return;
-  for_each_slab(cuts, [&](auto in_y, auto in_z, int bz, int by) {
+  for_each_slab<YStrips>(cuts, [&](auto in_y, auto in_z, int bz, int by) {
     const int z0 = cuts.z[bz], z1 = cuts.z[bz + 1], y0 = cuts.y[by], y1 = cuts.y[by + 1];
     const bool inner_too = !(skip_center && bz == 1 && by == 1);
     using Strip = std::decay_t<decltype(make(T{}, in_y, in_z))>;

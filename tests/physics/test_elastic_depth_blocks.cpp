@@ -46,7 +46,7 @@ void two_steps(const el::State<T>& st, const el::Coefficients<T, Order>& c,
                               {0, 0, 1, 1},
                               {0, st.strip_left, st.nx - st.strip_right, st.nx}};
   const auto run = [&](const auto& instances) {
-    backend::for_each_box_3d(
+    backend::for_each_box_3d<false>(
         "pwave::test::elastic::update", exec, 1, cuts, [&](auto in_x, auto in_y, auto in_z) {
           auto k = instances.template get<decltype(in_x)::value, decltype(in_y)::value,
                                           decltype(in_z)::value>();

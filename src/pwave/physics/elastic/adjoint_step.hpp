@@ -26,7 +26,7 @@ namespace pwave::physics::elastic {
 template <class Instances>
 void launch_strips(const char* label, const ExecSpace& exec, int count,
                    const backend::BoxCuts& cuts, const Instances& k, bool skip_center = false) {
-  backend::for_each_box_3d(
+  backend::for_each_box_3d<backend::has_y_strips<Instances::dim>>(
       label, exec, count, cuts,
       [&](auto in_x, auto in_y, auto in_z) -> const auto& {
         return k
@@ -41,7 +41,7 @@ void launch_strips(const char* label, const ExecSpace& exec, int count,
 template <class Instances, class Inner>
 void launch_strips_around(const char* label, const ExecSpace& exec, int count,
                           const backend::BoxCuts& cuts, const Instances& k, const Inner& inner) {
-  backend::for_each_box_3d(
+  backend::for_each_box_3d<backend::has_y_strips<Instances::dim>>(
       label, exec, count, cuts, [&](auto in_x, auto in_y, auto in_z) -> const auto& {
         constexpr bool x = decltype(in_x)::value, y = decltype(in_y)::value;
         constexpr bool z = decltype(in_z)::value;

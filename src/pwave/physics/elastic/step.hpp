@@ -22,6 +22,7 @@ struct StripInstances;
 template <template <class, int, int, bool, bool, bool> class K, class T, int Order, int Dim,
           int... I>
 struct StripInstances<K, T, Order, Dim, std::integer_sequence<int, I...>> {
+  static constexpr int dim = Dim;
   /// Instance I has InX = bit 0, InY = bit 1, InZ = bit 2.
   std::tuple<K<T, Order, Dim, (I & 1) != 0, (I & 4) != 0, (I & 2) != 0>...> kernels;
 
@@ -78,7 +79,7 @@ class Step {
  private:
   template <class Instances>
   void launch(const char* label, const ExecSpace& exec, int count, const Instances& k) const {
-    backend::for_each_box_3d(
+    backend::for_each_box_3d<backend::has_y_strips<Dim>>(
         label, exec, count, cuts_, [&](auto in_x, auto in_y, auto in_z) -> const auto& {
           return k
               .template get<decltype(in_x)::value, decltype(in_y)::value, decltype(in_z)::value>();
@@ -89,12 +90,13 @@ class Step {
   template <class Instances>
   void launch(const char* label, const ExecSpace& exec, int count, const Instances& k,
               const UpdateTerms<T>& kept) const {
-    backend::for_each_box_3d(label, exec, count, cuts_, [&](auto in_x, auto in_y, auto in_z) {
-      auto kernel =
-          k.template get<decltype(in_x)::value, decltype(in_y)::value, decltype(in_z)::value>();
-      kernel.kept = kept;
-      return kernel;
-    });
+    backend::for_each_box_3d<backend::has_y_strips<Dim>>(
+        label, exec, count, cuts_, [&](auto in_x, auto in_y, auto in_z) {
+          auto kernel =
+              k.template get<decltype(in_x)::value, decltype(in_y)::value, decltype(in_z)::value>();
+          kernel.kept = kept;
+          return kernel;
+        });
   }
 
   /// The 3D host paths launch each update in parts (velocity: vx, vy, vz; stresses: the
