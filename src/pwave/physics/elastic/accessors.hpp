@@ -287,6 +287,27 @@ struct DepthsAccess {
     }
     return r;
   }
+  /// The LineAccess of depth b.
+  PWAVE_HOST_INLINE LineAccess<H, T, Order, Tail> line(int b) const {
+    return LineAccess<H, T, Order, Tail>{st, cx, cz, cy, zs, st.template moved<Z>(p, b), lo};
+  }
+  /// derivative_of(): LineAccess's at each depth; along z from value() of each of the
+  /// NB + 2R - 1 rows the depths tap, computed once for all of them (the inline gathers).
+  template <int Axis, bool Plus, class F>
+  PWAVE_HOST_INLINE Value derivative_of(const F& value) const {
+    Value r;
+    if constexpr (Axis == Z) {
+      constexpr int first = Plus ? 1 - R : -R, rows = NB + 2 * R - 1;
+      Vector row[rows];
+      for (int i = 0; i < rows; ++i) row[i] = value(line(0).template moved<Z>(first + i));
+      for (int b = 0; b < NB; ++b) {
+        r.d[b] = staggered<R, Plus>(coefficients<Z>(), [&](int j) { return row[b + j - first]; });
+      }
+    } else {
+      for (int b = 0; b < NB; ++b) r.d[b] = line(b).template derivative_of<Axis, Plus>(value);
+    }
+    return r;
+  }
   template <int Axis>
   PWAVE_HOST_INLINE Value load_memory(const Field<T>& memory) const {
     Value r;

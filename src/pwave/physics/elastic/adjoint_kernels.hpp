@@ -191,9 +191,12 @@ struct AdjointStressBar
 /// the strains' D- and D+). `Inline` false: of the AdjointStressBar arrays; true: of the
 /// StressBars computed at each tap, which equal them where no tap lies in a strip or in the
 /// rows the free surface's transposes read (AdjointStep's inline box): E^T in one pass, 10
-/// arrays per point in 2D instead of the two launches' 18.
+/// arrays per point in 2D instead of the two launches' 18. On the 2D host paths the inline
+/// gathers run host_depths<2> rows per work item (DepthsAccess::derivative_of: each tapped row's
+/// products computed once for all of them).
 template <class T, int Order, int Dim, bool Inline>
-struct AdjointStressGather : PointwiseKernel<AdjointStressGather<T, Order, Dim, Inline>, T, Order> {
+struct AdjointStressGather : DepthKernel<AdjointStressGather<T, Order, Dim, Inline>, T, Order,
+                                         Inline ? host_depths<Dim> : 1> {
   AdjointState<T> a;
   Coefficients<T, Order> c;
 
@@ -258,8 +261,8 @@ struct AdjointVelocityBar
 /// of the AdjointVelocityBar arrays (`Inline` false) or of the VelocityBars computed at each tap
 /// (true, AdjointStep's inline box, as AdjointStressGather).
 template <class T, int Order, int Dim, bool Inline>
-struct AdjointVelocityGather
-    : PointwiseKernel<AdjointVelocityGather<T, Order, Dim, Inline>, T, Order> {
+struct AdjointVelocityGather : DepthKernel<AdjointVelocityGather<T, Order, Dim, Inline>, T, Order,
+                                           Inline ? host_depths<Dim> : 1> {
   AdjointState<T> a;
   Coefficients<T, Order> c;
 
