@@ -268,24 +268,18 @@ struct DepthsAccess {
   template <int Axis, bool Plus>
   PWAVE_HOST_INLINE Value stencil(const Field<T>& f) const {
     const T* u = &f(p.s, p.z, p.x);
-    const Vector* k = coefficients<Axis>();
-    Value r;
     if constexpr (Axis == Z) {
-      // D+ taps rows j in [1 - R, R] of each depth, D- rows [-R, R - 1].
-      constexpr int first = Plus ? 1 - R : -R, rows = NB + 2 * R - 1;
-      Vector row[rows];
-      for (int i = 0; i < rows; ++i) row[i] = H::load(u + (first + i) * zs);
-      for (int b = 0; b < NB; ++b) {
-        r.d[b] = staggered<R, Plus>(k, [&](int j) { return row[b + j - first]; });
-      }
+      return z_from_rows<Plus>([&](int j) { return H::load(u + j * zs); });
     } else {
+      const Vector* k = coefficients<Axis>();
       const long step = Axis == X ? 1 : st.ys;
+      Value r;
       for (int b = 0; b < NB; ++b) {
         const T* ub = u + b * zs;
         r.d[b] = staggered<R, Plus>(k, [&](int j) { return H::load(ub + j * step); });
       }
+      return r;
     }
-    return r;
   }
   /// The LineAccess of depth b.
   PWAVE_HOST_INLINE LineAccess<H, T, Order, Tail> line(int b) const {
@@ -295,18 +289,13 @@ struct DepthsAccess {
   /// NB + 2R - 1 rows the depths tap, computed once for all of them (the inline gathers).
   template <int Axis, bool Plus, class F>
   PWAVE_HOST_INLINE Value derivative_of(const F& value) const {
-    Value r;
     if constexpr (Axis == Z) {
-      constexpr int first = Plus ? 1 - R : -R, rows = NB + 2 * R - 1;
-      Vector row[rows];
-      for (int i = 0; i < rows; ++i) row[i] = value(line(0).template moved<Z>(first + i));
-      for (int b = 0; b < NB; ++b) {
-        r.d[b] = staggered<R, Plus>(coefficients<Z>(), [&](int j) { return row[b + j - first]; });
-      }
+      return z_from_rows<Plus>([&](int j) { return value(line(0).template moved<Z>(j)); });
     } else {
+      Value r;
       for (int b = 0; b < NB; ++b) r.d[b] = line(b).template derivative_of<Axis, Plus>(value);
+      return r;
     }
-    return r;
   }
   template <int Axis>
   PWAVE_HOST_INLINE Value load_memory(const Field<T>& memory) const {
@@ -342,6 +331,22 @@ struct DepthsAccess {
       } else {
         r.d[b] = H::splat(values(p.iz + b));
       }
+    }
+    return r;
+  }
+
+ private:
+  /// The z derivative (D+ or D-) at each depth from the rows its NB depths tap, row_at(j)
+  /// giving row j relative to the first depth, each called once: D+ taps rows [1 - R, R] of a
+  /// depth, D- rows [-R, R - 1], so NB + 2R - 1 rows in all.
+  template <bool Plus, class Row>
+  PWAVE_HOST_INLINE Value z_from_rows(const Row& row_at) const {
+    constexpr int first = Plus ? 1 - R : -R, rows = NB + 2 * R - 1;
+    Vector row[rows];
+    for (int i = 0; i < rows; ++i) row[i] = row_at(first + i);
+    Value r;
+    for (int b = 0; b < NB; ++b) {
+      r.d[b] = staggered<R, Plus>(coefficients<Z>(), [&](int j) { return row[b + j - first]; });
     }
     return r;
   }
