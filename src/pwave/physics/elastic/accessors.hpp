@@ -267,17 +267,12 @@ struct DepthsAccess {
   /// LineAccess::stencil at each depth; along z from the rows loaded once.
   template <int Axis, bool Plus>
   PWAVE_HOST_INLINE Value stencil(const Field<T>& f) const {
-    const T* u = &f(p.s, p.z, p.x);
     if constexpr (Axis == Z) {
+      const T* u = &f(p.s, p.z, p.x);
       return z_from_rows<Plus>([&](int j) { return H::load(u + j * zs); });
     } else {
-      const Vector* k = coefficients<Axis>();
-      const long step = Axis == X ? 1 : st.ys;
       Value r;
-      for (int b = 0; b < NB; ++b) {
-        const T* ub = u + b * zs;
-        r.d[b] = staggered<R, Plus>(k, [&](int j) { return H::load(ub + j * step); });
-      }
+      for (int b = 0; b < NB; ++b) r.d[b] = line(b).template stencil<Axis, Plus>(f);
       return r;
     }
   }
