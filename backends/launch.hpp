@@ -284,11 +284,6 @@ void host_slab_lines(const S& strip, const I& inner, int s, int iz, int n, int i
   }
 }
 
-/// Whether the grids of Dim dimensions have strips along y (for_each_box_3d's YStrips): a 2D
-/// grid is one y line, launched as a 3D grid without y strips.
-template <int Dim>
-inline constexpr bool has_y_strips = Dim == 3;
-
 /// f(in_y, in_z, bz, by) for each of the 3 x 3 slabs of `cuts` with depths and y lines, with
 /// in_y and in_z (std::integral_constant<bool, ...>) saying whether it lies in a y or z strip.
 /// !YStrips: the y strips of `cuts` must be empty (2D), and f is never instantiated for a y
@@ -302,35 +297,25 @@ void for_each_slab(const BoxCuts& cuts, const F& f) {
       throw std::logic_error("pwave::backend::for_each_slab: y strips on a grid without them");
     }
   }
-  for (int bz = 0; bz < 3; ++bz) {
-    for (int by = YStrips ? 0 : 1; by < (YStrips ? 3 : 2); ++by) {
-      if (cuts.z[bz + 1] <= cuts.z[bz] || cuts.y[by + 1] <= cuts.y[by]) continue;
-      const bool strip_z = bz != 1;
-      if constexpr (YStrips) {
-        const bool strip_y = by != 1;
-        if (strip_y && strip_z) {
-          f(Yes{}, Yes{}, bz, by);
-          continue;
-        } else if (strip_y) {
-          f(Yes{}, No{}, bz, by);
-          continue;
-        }
-      }
-      if (strip_z) {
-        f(No{}, Yes{}, bz, by);
-      } else {
-        f(No{}, No{}, bz, by);
-      }
-    }
-  }
+  const auto slab = [&](auto in_y, auto in_z, int bz, int by) {
+    if (cuts.z[bz + 1] > cuts.z[bz] && cuts.y[by + 1] > cuts.y[by]) f(in_y, in_z, bz, by);
+  };
+  const auto depths = [&](auto in_z, int bz) {  // the slabs of depths [z[bz], z[bz + 1])
+    if constexpr (YStrips) slab(Yes{}, in_z, bz, 0);
+    slab(No{}, in_z, bz, 1);
+    if constexpr (YStrips) slab(Yes{}, in_z, bz, 2);
+  };
+  depths(Yes{}, 0);
+  depths(No{}, 1);
+  depths(Yes{}, 2);
 }
 
 /// One launch per non-empty box of `cuts`, each with the functor `make(in_x, in_y, in_z)`
 /// returns for that box: the flags (std::integral_constant<bool, ...>) say whether the box lies
 /// outside [lo, hi) along x, y and z, so the caller picks, at compile time, the kernel of
 /// exactly the strips the box is in. `skip_center`: leave the inner box (no strip) out, for a
-/// caller that updates it in another launch. `YStrips` = has_y_strips<Dim>: false for a 2D
-/// grid, whose y strips are empty, so that no kernel of a y strip is compiled (for_each_slab).
+/// caller that updates it in another launch. `YStrips`: false for a 2D grid, whose y strips are
+/// empty, so that no kernel of a y strip is compiled (for_each_slab; for_each_box<Dim> below).
 ///
 /// Host backends, where a slab runs_slab_lines() (and where its inner box is run, if the strip
 /// functor's slab_line() runs it too): one launch per slab (the boxes of one z and y
@@ -378,6 +363,15 @@ void for_each_box_3d(const char* name, const Exec& exec, int ns, const BoxCuts& 
       }
     }
   });
+}
+
+/// for_each_box_3d on a grid of Dim dimensions: a 2D grid (one y line, no y strips) compiles no
+/// kernel of a y strip.
+template <int Dim, class Exec, class Make>
+void for_each_box(const char* name, const Exec& exec, int ns, const BoxCuts& cuts, const Make& make,
+                  bool skip_center = false) {
+  static_assert(Dim == 2 || Dim == 3);
+  for_each_box_3d<Dim == 3>(name, exec, ns, cuts, make, skip_center);
 }
 
 /// Host: what for_each_box_3d does for shot s at depths [za, zb) only, on the calling thread

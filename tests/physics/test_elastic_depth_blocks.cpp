@@ -45,9 +45,7 @@ template <class T, int Order, bool Keep, bool Cells>
 void two_steps(const el::State<T>& st, const el::Coefficients<T, Order>& c,
                const el::UpdateTerms<T>& kept) {
   const ExecSpace exec;
-  const backend::BoxCuts cuts{{0, st.strip_top, st.nz - st.strip_bottom, st.nz},
-                              {0, 0, 1, 1},
-                              {0, st.strip_left, st.nx - st.strip_right, st.nx}};
+  const backend::BoxCuts cuts = el::strip_cuts(st);
   const auto run = [&](const auto& instances) {
     backend::for_each_box_3d<false>(
         "pwave::test::elastic::update", exec, 1, cuts, [&](auto in_x, auto in_y, auto in_z) {

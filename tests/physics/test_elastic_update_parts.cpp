@@ -34,9 +34,7 @@ enum class How { parts, whole_lines, whole_cells };
 template <class T, int Order, How how>
 void two_steps(const el::State<T>& st, const el::Coefficients<T, Order>& c) {
   const ExecSpace exec;
-  const backend::BoxCuts cuts{{0, st.strip_top, st.nz - st.strip_bottom, st.nz},
-                              {0, st.strip_front, st.ny - st.strip_back, st.ny},
-                              {0, st.strip_left, st.nx - st.strip_right, st.nx}};
+  const backend::BoxCuts cuts = el::strip_cuts(st);
   const auto run = [&](const auto& instances) {
     backend::for_each_box_3d(
         "pwave::test::elastic::update", exec, 1, cuts, [&](auto in_x, auto in_y, auto in_z) {

@@ -265,14 +265,14 @@ class AcousticPropagator<T>::VariableDensityBackward {
       const backend::Box center{cuts_.z[1], cuts_.z[2], cuts_.y[1],
                                 cuts_.y[2], cuts_.x[1], cuts_.x[2]};
       const std::false_type out{};
-      backend::for_each_box_3d<backend::has_y_strips<Dim>>(
-          "pwave::physics::acoustic_vd::adjoint_hbar", exec, count_, cuts_, hbar, true);
+      backend::for_each_box<Dim>("pwave::physics::acoustic_vd::adjoint_hbar", exec, count_, cuts_,
+                                 hbar, true);
       for_each_box_around(center, inside(pair_, 2 * R), [&](const backend::Box& b) {
         backend::for_each_cell_3d("pwave::physics::acoustic_vd::adjoint_hbar", exec, count_, b,
                                   hbar(out, out, out));
       });
-      backend::for_each_box_3d<backend::has_y_strips<Dim>>(
-          "pwave::physics::acoustic_vd::adjoint_gbar", exec, count_, cuts_, gbar, true);
+      backend::for_each_box<Dim>("pwave::physics::acoustic_vd::adjoint_gbar", exec, count_, cuts_,
+                                 gbar, true);
       for_each_box_around(center, inside(pair_, R), [&](const backend::Box& b) {
         backend::for_each_cell_3d("pwave::physics::acoustic_vd::adjoint_gbar", exec, count_, b,
                                   gbar(out, out, out));
@@ -283,10 +283,10 @@ class AcousticPropagator<T>::VariableDensityBackward {
       });
       return;
     }
-    backend::for_each_box_3d<backend::has_y_strips<Dim>>(
-        "pwave::physics::acoustic_vd::adjoint_hbar", exec, count_, cuts_, hbar);
-    backend::for_each_box_3d<backend::has_y_strips<Dim>>(
-        "pwave::physics::acoustic_vd::adjoint_gbar", exec, count_, cuts_, gbar);
+    backend::for_each_box<Dim>("pwave::physics::acoustic_vd::adjoint_hbar", exec, count_, cuts_,
+                               hbar);
+    backend::for_each_box<Dim>("pwave::physics::acoustic_vd::adjoint_gbar", exec, count_, cuts_,
+                               gbar);
     backend::for_each_cell_3d("pwave::physics::acoustic_vd::adjoint_update", exec, count_, grid_,
                               update);
   }

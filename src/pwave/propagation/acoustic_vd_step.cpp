@@ -21,11 +21,10 @@ template <template <class, int, int, bool, bool, bool> class K, class T, int Ord
 void launch_boxes(const char* label, const ExecSpace& exec, int count, const backend::BoxCuts& cuts,
                   const physics::acoustic_vd::State<T>& v,
                   const physics::acoustic_vd::Coefficients<T, Order>& coef) {
-  backend::for_each_box_3d<backend::has_y_strips<Dim>>(
-      label, exec, count, cuts, [&](auto in_x, auto in_y, auto in_z) {
-        return K<T, Order, Dim, decltype(in_x)::value, decltype(in_z)::value,
-                 decltype(in_y)::value>{v, coef};
-      });
+  backend::for_each_box<Dim>(label, exec, count, cuts, [&](auto in_x, auto in_y, auto in_z) {
+    return K<T, Order, Dim, decltype(in_x)::value, decltype(in_z)::value, decltype(in_y)::value>{
+        v, coef};
+  });
 }
 
 /// w = rho v^2 dt^2 and the half-point buoyancies beta_a(j) = (b_j + b_{j+1}) / 2 (b of the last

@@ -21,27 +21,13 @@
 
 namespace pwave::physics::elastic {
 
-/// Launches K's strip instance of each box of `cuts` (for_each_box_3d), shots [0, count);
-/// `skip_center`: not the inner box.
-template <class Instances>
-void launch_strips(const char* label, const ExecSpace& exec, int count,
-                   const backend::BoxCuts& cuts, const Instances& k, bool skip_center = false) {
-  backend::for_each_box_3d<backend::has_y_strips<Instances::dim>>(
-      label, exec, count, cuts,
-      [&](auto in_x, auto in_y, auto in_z) -> const auto& {
-        return k
-            .template get<decltype(in_x)::value, decltype(in_y)::value, decltype(in_z)::value>();
-      },
-      skip_center);
-}
-
 /// launch_strips() with `inner` on the inner box instead of K's instance there, in the same
 /// for_each_box_3d (host lines run strip, inner, strip in turn). The two must touch no common
 /// value.
 template <class Instances, class Inner>
 void launch_strips_around(const char* label, const ExecSpace& exec, int count,
                           const backend::BoxCuts& cuts, const Instances& k, const Inner& inner) {
-  backend::for_each_box_3d<backend::has_y_strips<Instances::dim>>(
+  backend::for_each_box<Instances::dim>(
       label, exec, count, cuts, [&](auto in_x, auto in_y, auto in_z) -> const auto& {
         constexpr bool x = decltype(in_x)::value, y = decltype(in_y)::value;
         constexpr bool z = decltype(in_z)::value;
@@ -51,14 +37,6 @@ void launch_strips_around(const char* label, const ExecSpace& exec, int count,
           return k.template get<x, y, z>();
         }
       });
-}
-
-/// The box cuts of a state's strips.
-template <class T>
-backend::BoxCuts strip_cuts(const State<T>& st) {
-  return backend::BoxCuts{{0, st.strip_top, st.nz - st.strip_bottom, st.nz},
-                          {0, st.strip_front, st.ny - st.strip_back, st.ny},
-                          {0, st.strip_left, st.nx - st.strip_right, st.nx}};
 }
 
 /// The cells of `outer` outside `inner` (a box inside it) as six boxes: the slabs above and

@@ -47,15 +47,35 @@ struct StripInstances<K, T, Order, Dim, std::integer_sequence<int, I...>> {
   }
 };
 
+/// The box cuts of a state's strips.
+template <class T>
+backend::BoxCuts strip_cuts(const State<T>& st) {
+  return backend::BoxCuts{{0, st.strip_top, st.nz - st.strip_bottom, st.nz},
+                          {0, st.strip_front, st.ny - st.strip_back, st.ny},
+                          {0, st.strip_left, st.nx - st.strip_right, st.nx}};
+}
+
+/// Launches K's strip instance of each box of `cuts` (backend::for_each_box), shots [0, count);
+/// `skip_center`: not the inner box.
+template <class Instances>
+void launch_strips(const char* label, const ExecSpace& exec, int count,
+                   const backend::BoxCuts& cuts, const Instances& k, bool skip_center = false) {
+  backend::for_each_box<Instances::dim>(
+      label, exec, count, cuts,
+      [&](auto in_x, auto in_y, auto in_z) -> const auto& {
+        return k
+            .template get<decltype(in_x)::value, decltype(in_y)::value, decltype(in_z)::value>();
+      },
+      skip_center);
+}
+
 /// One leapfrog step of a state, its functors built once (no View copies or allocation per
 /// step). A state whose fields are swapped or replaced needs a new Step.
 template <class T, int Order, int Dim>
 class Step {
  public:
   Step(const State<T>& st, const Coefficients<T, Order>& c)
-      : cuts_{{0, st.strip_top, st.nz - st.strip_bottom, st.nz},
-              {0, st.strip_front, st.ny - st.strip_back, st.ny},
-              {0, st.strip_left, st.nx - st.strip_right, st.nx}},
+      : cuts_(strip_cuts(st)),
         velocity_(st, c),
         stress_(st, c),
         vx_(st, c),
@@ -77,26 +97,16 @@ class Step {
   void update_stress(const ExecSpace& exec, int count, const UpdateTerms<T>& kept) const;
 
  private:
+  /// launch_strips() with each instance's copy keeping its terms in `kept`.
   template <class Instances>
-  void launch(const char* label, const ExecSpace& exec, int count, const Instances& k) const {
-    backend::for_each_box_3d<backend::has_y_strips<Dim>>(
-        label, exec, count, cuts_, [&](auto in_x, auto in_y, auto in_z) -> const auto& {
-          return k
-              .template get<decltype(in_x)::value, decltype(in_y)::value, decltype(in_z)::value>();
-        });
-  }
-
-  /// launch() with each instance's copy keeping its terms in `kept`.
-  template <class Instances>
-  void launch(const char* label, const ExecSpace& exec, int count, const Instances& k,
-              const UpdateTerms<T>& kept) const {
-    backend::for_each_box_3d<backend::has_y_strips<Dim>>(
-        label, exec, count, cuts_, [&](auto in_x, auto in_y, auto in_z) {
-          auto kernel =
-              k.template get<decltype(in_x)::value, decltype(in_y)::value, decltype(in_z)::value>();
-          kernel.kept = kept;
-          return kernel;
-        });
+  void launch_keeping(const char* label, const ExecSpace& exec, int count, const Instances& k,
+                      const UpdateTerms<T>& kept) const {
+    backend::for_each_box<Dim>(label, exec, count, cuts_, [&](auto in_x, auto in_y, auto in_z) {
+      auto kernel =
+          k.template get<decltype(in_x)::value, decltype(in_y)::value, decltype(in_z)::value>();
+      kernel.kept = kept;
+      return kernel;
+    });
   }
 
   /// The 3D host paths launch each update in parts (velocity: vx, vy, vz; stresses: the
@@ -123,36 +133,37 @@ class Step {
 template <class T, int Order, int Dim>
 void Step<T, Order, Dim>::update_velocity(const ExecSpace& exec, int count) const {
   if constexpr (in_parts) {
-    launch("pwave::physics::elastic::update_vx", exec, count, vx_);
-    launch("pwave::physics::elastic::update_vy", exec, count, vy_);
-    launch("pwave::physics::elastic::update_vz", exec, count, vz_);
+    launch_strips("pwave::physics::elastic::update_vx", exec, count, cuts_, vx_);
+    launch_strips("pwave::physics::elastic::update_vy", exec, count, cuts_, vy_);
+    launch_strips("pwave::physics::elastic::update_vz", exec, count, cuts_, vz_);
   } else {
-    launch("pwave::physics::elastic::update_velocity", exec, count, velocity_);
+    launch_strips("pwave::physics::elastic::update_velocity", exec, count, cuts_, velocity_);
   }
 }
 
 template <class T, int Order, int Dim>
 void Step<T, Order, Dim>::update_stress(const ExecSpace& exec, int count) const {
   if constexpr (in_parts) {
-    launch("pwave::physics::elastic::update_normal_stresses", exec, count, normal_);
-    launch("pwave::physics::elastic::update_sxz", exec, count, sxz_);
-    launch("pwave::physics::elastic::update_sxy", exec, count, sxy_);
-    launch("pwave::physics::elastic::update_syz", exec, count, syz_);
+    launch_strips("pwave::physics::elastic::update_normal_stresses", exec, count, cuts_, normal_);
+    launch_strips("pwave::physics::elastic::update_sxz", exec, count, cuts_, sxz_);
+    launch_strips("pwave::physics::elastic::update_sxy", exec, count, cuts_, sxy_);
+    launch_strips("pwave::physics::elastic::update_syz", exec, count, cuts_, syz_);
   } else {
-    launch("pwave::physics::elastic::update_stress", exec, count, stress_);
+    launch_strips("pwave::physics::elastic::update_stress", exec, count, cuts_, stress_);
   }
 }
 
 template <class T, int Order, int Dim>
 void Step<T, Order, Dim>::update_velocity(const ExecSpace& exec, int count,
                                           const UpdateTerms<T>& kept) const {
-  launch("pwave::physics::elastic::update_velocity_keeping", exec, count, kept_velocity_, kept);
+  launch_keeping("pwave::physics::elastic::update_velocity_keeping", exec, count, kept_velocity_,
+                 kept);
 }
 
 template <class T, int Order, int Dim>
 void Step<T, Order, Dim>::update_stress(const ExecSpace& exec, int count,
                                         const UpdateTerms<T>& kept) const {
-  launch("pwave::physics::elastic::update_stress_keeping", exec, count, kept_stress_, kept);
+  launch_keeping("pwave::physics::elastic::update_stress_keeping", exec, count, kept_stress_, kept);
 }
 
 PWAVE_ELASTIC_EVERY_INSTANCE(extern, Step)
