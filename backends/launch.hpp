@@ -377,12 +377,12 @@ void for_each_box(const char* name, const Exec& exec, int ns, const BoxCuts& cut
 /// Host: what for_each_box_3d does for shot s at depths [za, zb) only, on the calling thread
 /// (one group of a host wavefront, backends/wavefront.hpp): each slab's lines there, blocks of
 /// depths from za (each cell's arithmetic is that of any blocking). Every slab must
-/// runs_slab_lines().
-template <class Make>
+/// runs_slab_lines(). `YStrips` as for_each_box_3d's (host_boxes_depths<Dim> below).
+template <bool YStrips = true, class Make>
 void host_boxes_3d_depths(const BoxCuts& cuts, const Make& make, int s, int za, int zb) {
   using F = std::false_type;
   using T = std::true_type;
-  for_each_slab(cuts, [&](auto in_y, auto in_z, int bz, int by) {
+  for_each_slab<YStrips>(cuts, [&](auto in_y, auto in_z, int bz, int by) {
     const int z0 = std::max(za, cuts.z[bz]), z1 = std::min(zb, cuts.z[bz + 1]);
     if (z1 <= z0) return;
     using Strip = std::decay_t<decltype(make(T{}, in_y, in_z))>;
@@ -397,6 +397,13 @@ void host_boxes_3d_depths(const BoxCuts& cuts, const Make& make, int s, int za, 
       }
     }
   });
+}
+
+/// host_boxes_3d_depths on a grid of Dim dimensions, as for_each_box<Dim>.
+template <int Dim, class Make>
+void host_boxes_depths(const BoxCuts& cuts, const Make& make, int s, int za, int zb) {
+  static_assert(Dim == 2 || Dim == 3);
+  host_boxes_3d_depths<Dim == 3>(cuts, make, s, za, zb);
 }
 
 /// The padded grid [0, nz) x [0, nx) cut into an interior [z0, z1) x [x0, x1) and the frame

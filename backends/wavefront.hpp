@@ -1,6 +1,7 @@
 #pragma once
 // Wavefront temporal blocking on host backends: several time steps of a 2D frame step
-// (launch.hpp's for_each_frame_cell) in one sweep down each shot's grid, so that the rows a step
+// (launch.hpp's for_each_frame_cell) or of box launches (for_each_box_3d's lines at a range of
+// depths, host_boxes_3d_depths) in one sweep down each shot's grid, so that the rows a step
 // reads are still in cache from the step before it (issue 13; bench/README.md "Wavefront
 // temporal blocking"). GPU backends and the cell-wise host build step one step at a time.
 
@@ -21,23 +22,44 @@ constexpr bool runs_wavefronts() {
   return uses_row_paths<Exec>();
 }
 
-/// The cache one shot's 3D wavefront may fill (its steps per sweep are capped to fit): 64 MiB.
+/// The cache one shot's 3D or elastic wavefront may fill (its steps per sweep are capped to
+/// fit): 64 MiB.
 /// Measured on a 2-vCPU guest of a host with 480 MiB of L3, order 8, 160^3 + a 20-cell CPML
 /// (planes of 208 x 208): 8 steps per sweep (a working set of about 44 MiB) ran 1.1-1.25x the
 /// step-by-step forward, 32 (175 MiB) no faster than it (bench/README.md).
 inline constexpr long wavefront_cache_bytes = 64L << 20;
 
-/// Steps per sweep of a 3D wavefront: `requested`, at most as many as keep a sweep's working set
+/// Steps per sweep of a wavefront: `requested`, at most as many as keep a sweep's working set
 /// (`level_bytes` per step) within wavefront_cache_bytes, at least 1.
 inline int wavefront_levels(int requested, double level_bytes) {
   return std::clamp(int(double(wavefront_cache_bytes) / level_bytes), 1, std::max(requested, 1));
 }
 
-/// The units of a frame step (FrameUnits) joined, top to bottom, into groups of at least
-/// `min_rows` rows (the last group may be shorter only when the whole grid is): group i is
-/// units [first[i], first[i + 1]).
-struct WavefrontGroups {
-  FrameUnits units;
+/// The units of a sweep down the boxes of `cuts` (for_each_box_3d's slabs, whose launches run
+/// blocks of `block` depths from each z slab's first depth): each z slab's depths in blocks of
+/// `block`, the last block of a slab shorter. Unit u covers depths [first_row(u),
+/// first_row(u + 1)); a group of whole units then runs each block as the launch does.
+struct SlabUnits {
+  std::vector<int> rows;  ///< the units' first depths, and the grid's depth count last
+  int count() const { return int(rows.size()) - 1; }
+  int first_row(int u) const { return rows[std::size_t(u)]; }
+};
+
+inline SlabUnits slab_units(const BoxCuts& cuts, int block) {
+  SlabUnits units;
+  for (int k = 0; k < 3; ++k) {
+    for (int iz = cuts.z[k]; iz < cuts.z[k + 1]; iz += block) units.rows.push_back(iz);
+  }
+  units.rows.push_back(cuts.z[3]);
+  return units;
+}
+
+/// The units of a sweep (FrameUnits: a 2D frame step's; SlabUnits: a box launch's) joined, top
+/// to bottom, into groups of at least `min_rows` rows (the last group may be shorter only when
+/// the whole grid is): group i is units [first[i], first[i + 1]).
+template <class Units>
+struct WavefrontGroupsOf {
+  Units units;
   std::vector<int> first;
   int count() const { return int(first.size()) - 1; }
   int first_row(int i) const { return units.first_row(first[std::size_t(i)]); }
@@ -61,9 +83,12 @@ struct WavefrontGroups {
     return lo;
   }
 };
+using WavefrontGroups = WavefrontGroupsOf<FrameUnits>;
+using SlabGroups = WavefrontGroupsOf<SlabUnits>;
 
-inline WavefrontGroups wavefront_groups(const FrameUnits& units, int min_rows) {
-  WavefrontGroups w{units, {0}};
+template <class Units>
+WavefrontGroupsOf<Units> wavefront_groups(const Units& units, int min_rows) {
+  WavefrontGroupsOf<Units> w{units, {0}};
   const int n = units.count();
   for (int u = 1; u <= n; ++u) {
     if (units.first_row(u) - w.first_row(w.count()) >= min_rows) w.first.push_back(u);

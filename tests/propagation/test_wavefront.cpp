@@ -9,7 +9,9 @@
 // residuals injected and the source term reversed group by group), is the step-by-step
 // gradient bit for bit; so are a `full` one (each group's snapshot rows kept, then imaged) and
 // a `checkpoint` one (each segment recomputed and stepped back through in sweeps). A 3D forward
-// run that keeps nothing sweeps its depths, with the traces of the step-by-step run too.
+// run that keeps nothing sweeps its depths, with the traces of the step-by-step run too. So do
+// the elastic equation's 2D and 3D forward runs (each update a level of the sweep) and the
+// first forward run of its `checkpoint` gradient.
 
 #include <gtest/gtest.h>
 
@@ -303,6 +305,97 @@ TEST(Wavefront, Gradient3DEqualsTheStepByStepRunBitwise) {
     expect_same_gradient_3d<float>(8, false, 8, storage);
     expect_same_gradient_3d<double>(4, true, 5, storage);
     expect_same_gradient_3d<float>(8, true, 6, storage, 1);  // OpenMP: one shot's levels pipelined
+  }
+}
+
+// The elastic equation: each of a step's two updates is a level of the sweep, the fields
+// updated in place (Steps::sweep in elastic_loops.hpp). Its models: vs = vp / 1.8 with a fluid
+// (vs = 0) layer on top, the density varying too; receivers recording vx, vz (vy) and the
+// pressure in turn.
+ForwardProblem elastic(ForwardProblem p, SourceType source) {
+  p.equation = physics::Equation::elastic;
+  p.source_type = source;
+  const Grid& g = p.model.grid;
+  const std::size_t plane = std::size_t(g.ny) * g.nx;
+  p.model.vs.resize(p.model.vp.size());
+  p.model.rho.resize(p.model.vp.size());
+  for (std::size_t c = 0; c < p.model.vp.size(); ++c) {
+    p.model.vs[c] = c / plane < 6 ? 0.0 : p.model.vp[c] / 1.8;
+    p.model.rho[c] = 1500.0 + 0.2 * p.model.vp[c] + 40.0 * std::cos(0.7 * double(c % plane));
+  }
+  const Component each[] = {Component::vx, Component::vz, Component::pressure, Component::vy};
+  for (ShotGeometry& shot : p.shots) {
+    shot.components.clear();
+    for (std::size_t r = 0; r < shot.receivers.size(); ++r) {
+      shot.components.push_back(each[r % (g.is_3d() ? 4 : 3)]);
+    }
+  }
+  return p;
+}
+
+template <class T>
+void expect_same_elastic_traces(int order, bool free_surface, SourceType source, int levels,
+                                int shots = 3) {
+  ForwardProblem p = elastic(varied_problem(order, free_surface, 120, shots), source);
+  p.check_interval = 9;
+  expect_swept_traces_equal<T>(p, levels,
+                               "elastic, order " + std::to_string(order) +
+                                   (free_surface ? ", free surface, " : ", ") +
+                                   std::to_string(shots) + " shots");
+}
+
+template <class T>
+void expect_same_elastic_traces_3d(int order, bool free_surface, SourceType source, int levels,
+                                   int shots = 2) {
+  expect_swept_traces_equal<T>(
+      elastic(varied_problem_3d(order, free_surface, 50, shots), source), levels,
+      "elastic 3D, order " + std::to_string(order) + (free_surface ? ", free surface, " : ", ") +
+          std::to_string(shots) + " shots");
+}
+
+TEST(Wavefront, ElasticForwardTracesEqualTheStepByStepRunBitwise) {
+  expect_same_elastic_traces<float>(8, false, SourceType::force_z, 8);
+  expect_same_elastic_traces<float>(8, true, SourceType::pressure, 5);
+  expect_same_elastic_traces<double>(4, true, SourceType::force_x, 16);
+  expect_same_elastic_traces<float>(2, false, SourceType::pressure, 3);
+  expect_same_elastic_traces<double>(6, true, SourceType::force_z, 7);
+  expect_same_elastic_traces<float>(8, true, SourceType::force_z, 6, 1);  // OpenMP: pipelined
+}
+
+TEST(Wavefront, ElasticForward3DTracesEqualTheStepByStepRunBitwise) {
+  expect_same_elastic_traces_3d<float>(8, false, SourceType::force_y, 4);
+  expect_same_elastic_traces_3d<double>(4, true, SourceType::pressure, 3);
+  expect_same_elastic_traces_3d<float>(2, true, SourceType::force_z, 5, 1);
+}
+
+// A `checkpoint` gradient's first forward run sweeps between its checkpoints (120 steps, 11
+// apart): the same checkpoints, so the same misfit, traces and gradients, bit for bit.
+TEST(Wavefront, ElasticCheckpointGradientEqualsTheStepByStepRunBitwise) {
+  for (const bool free_surface : {false, true}) {
+    const ForwardProblem p = elastic(varied_problem(8, free_surface, 120), SourceType::pressure);
+    ForwardProblem true_model = p;  // observed data: a slower patch
+    for (int iz = 30; iz < 45; ++iz)
+      for (int ix = 20; ix < 40; ++ix) {
+        true_model.model.vp[std::size_t(iz) * 63 + ix] *= 0.95;
+        true_model.model.vs[std::size_t(iz) * 63 + ix] *= 0.9;
+      }
+    const HostArray3<float> observed = forward_model<float>(true_model);
+    ForwardProblem swept = p;
+    swept.wavefront_steps = 8;
+    ForwardProblem stepwise = p;
+    stepwise.wavefront_steps = 1;
+    const GradientResult<float> b = misfit_gradient<float>(swept, observed, Storage::checkpoint);
+    const GradientResult<float> a = misfit_gradient<float>(stepwise, observed, Storage::checkpoint);
+    const std::string what = free_surface ? "free surface" : "CPML on every side";
+    EXPECT_EQ(std::memcmp(&a.misfit, &b.misfit, sizeof(double)), 0) << what;
+    double peak = 0;
+    EXPECT_EQ(differing_values(a.synthetic, b.synthetic, peak), 0) << what;
+    for (const physics::Parameter q :
+         {physics::Parameter::vp, physics::Parameter::vs, physics::Parameter::rho}) {
+      ASSERT_TRUE(a.has(q) && b.has(q)) << what;
+      EXPECT_EQ(differing_values(a.of(q), b.of(q), peak), 0) << what << ", parameter " << int(q);
+      EXPECT_GT(peak, 0.0) << what << ", parameter " << int(q);
+    }
   }
 }
 

@@ -8,10 +8,12 @@
 // dispatch().
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "backends/launch.hpp"
+#include "backends/wavefront.hpp"
 #include "pwave/core/error.hpp"
 #include "pwave/physics/elastic/adjoint_step.hpp"
 #include "pwave/physics/elastic/free_surface.hpp"
@@ -22,6 +24,7 @@
 #include "pwave/propagation/backward_loop.hpp"
 #include "pwave/propagation/elastic_propagator.hpp"
 #include "pwave/propagation/forward_loop.hpp"
+#include "pwave/propagation/wavefront_points.hpp"
 
 namespace pwave {
 
@@ -85,7 +88,9 @@ class ElasticPropagator<T>::Steps {
         unforce_{force_.v, force_.b, force_.source, force_.wave, column_, 0},
         unmoment_{st.sxx,        st.syy,  st.szz, prop.taps_.sources(),
                   prop.moments_, column_, 0,      T(prop.problem_.dt)},
-        kept_(kept) {}
+        kept_(kept),
+        source_points_(prop.taps_.sources()),
+        receiver_points_(prop.taps_.receivers()) {}
 
   static Field<T> velocity(const el::State<T>& st, Component c) {
     return c == Component::vx ? st.vx : c == Component::vy ? st.vy : st.vz;
@@ -143,6 +148,63 @@ class ElasticPropagator<T>::Steps {
     if (free_surface_) surface_.images(exec, count);
   }
 
+  /// Host wavefronts (backends/wavefront.hpp): each update is a level of the sweep, a step two
+  /// (the velocity update, then the stress update), so that a sweep of m steps runs 2m levels
+  /// down each shot's grid, in groups of the launches' blocks of depths (Step::depth_units) at
+  /// least the stencil's reach and a receiver's rows tall; the receivers recorded before the
+  /// group holding their first row (the fields update in place: WavefrontPoints' `in_place`),
+  /// each source tap injected after its group's update, the free surface's mirror after the
+  /// velocity update's group holding the rows it reads (the first: the stress update's first
+  /// group runs after the velocity update's second), its images after the stress update's
+  /// group holding the deepest row they read (the explosive taps there injected first). Every
+  /// cell then sees what step() gives it, in the same order: the same values, bit for bit.
+  struct Wavefront {
+    backend::SlabGroups groups;
+    propagation::WavefrontPoints<T> points;
+    int mirror = -1, images = -1;  ///< the groups after which the surface's launches run; -1: none
+    int levels = 1;                ///< steps per sweep (2 levels each)
+  };
+  /// `steps`: the steps per sweep asked for (execution.wavefront_steps), at most as many as keep
+  /// a sweep's working set within backend::wavefront_cache_bytes: per step, two groups of
+  /// depths of every wavefield and material grid with the stencil's reach on either side.
+  Wavefront wavefront(int steps) const {
+    constexpr int R = physics::StaggeredStencil<Order>::radius;
+    const int rows =
+        std::max(R, propagation::WavefrontPoints<T>::receiver_rows(receiver_points_, count_));
+    backend::SlabGroups groups = backend::wavefront_groups(step_.depth_units(), rows);
+    propagation::WavefrontPoints<T> points(source_points_, receiver_points_, count_, groups, true,
+                                           true);
+    const int mirror = free_surface_ ? groups.group_of(std::min(R - 1, state_.nz - 1)) : -1;
+    const int images = free_surface_ ? groups.group_of(std::min(R, state_.nz - 1)) : -1;
+    const int grids = Dim == 3 ? 9 + 8 : 5 + 5;  // wavefields, material grids
+    const double plane = double(state_.ny) * state_.nx * sizeof(T) * grids;
+    const int levels = backend::wavefront_levels(steps, (2.0 * groups.tallest() + 2.0 * R) * plane);
+    return {std::move(groups), std::move(points), mirror, images, levels};
+  }
+  /// Steps [n, n + m) of the batch as one host wavefront per shot (Wavefront), the same values
+  /// as m calls of record() and step(), bit for bit. A run that keeps no update terms.
+  void sweep(const ExecSpace& exec, int n, int m, const Wavefront& w) const {
+    if constexpr (backend::runs_wavefronts<ExecSpace>()) {
+      const backend::SlabGroups& g = w.groups;
+      const bool pressure = source_ == SourceType::pressure;
+      backend::for_each_shot_wavefront(
+          "pwave::physics::elastic::wavefront", exec, count_, g.count(), 2 * m,
+          [&](int s, int j, int i) {
+            const int step = n + j / 2, z0 = g.first_row(i), z1 = g.first_row(i + 1);
+            if (j % 2 == 0) {
+              w.points.each_receiver(s, i, [&](int r) { record_(s, r, step); });
+              step_.update_velocity(s, z0, z1);
+              if (!pressure) w.points.each_source_tap(s, i, [&](int k) { force_(s, k, step); });
+              if (i == w.mirror) surface_.prepare(s);
+            } else {
+              step_.update_stress(s, z0, z1);
+              if (pressure) w.points.each_source_tap(s, i, [&](int k) { moment_(s, k, step); });
+              if (i == w.images) surface_.images(s);
+            }
+          });
+    }
+  }
+
   /// `boundary` storage: step n undone on the state after it, in two halves around the adjoint
   /// stress update, each with its imaging. Between the strips the updates and sources run
   /// backwards (exact to rounding: the leapfrog is reversible where no memory variable acts;
@@ -192,6 +254,7 @@ class ElasticPropagator<T>::Steps {
   const el::InjectForce<T, el::Direction::reverse> unforce_;
   const el::InjectExplosive<T, Dim, el::Direction::reverse> unmoment_;
   const propagation::TermHistory<T>* kept_;
+  const physics::PointTaps<T> source_points_, receiver_points_;
 
   /// The source's taps at step n.
   Range3 taps(const ExecSpace& exec, int count, int n) const {
@@ -219,6 +282,43 @@ void ElasticPropagator<T>::forward_impl(int count, const Traces<T>& traces,
   };
   const int nt = problem_.nt;
   const auto run = [&](const auto& keep) { forward_loop(exec, steps, keep, 0, nt, true, report); };
+  if constexpr (backend::runs_wavefronts<ExecSpace>()) {
+    // A run that keeps nothing, or a checkpoint history's states: several steps per sweep down
+    // each shot's grid (Steps::sweep), a checkpoint kept before the sweep that starts at its
+    // step (the sweeps end at every checkpoint). A NaN check due within a sweep looks at the
+    // state after it.
+    const auto* checkpoints = history.template get_if<CheckpointHistory<T>>();
+    std::optional<typename Steps<Order, Dim>::Wavefront> swept;
+    if (problem_.wavefront_steps > 1 && (history.empty() || checkpoints)) {
+      swept = steps.wavefront(problem_.wavefront_steps);
+    }
+    if (swept && swept->levels > 1) {
+      const typename Steps<Order, Dim>::Wavefront& wavefront = *swept;
+      const int check = problem_.check_interval;
+      const auto sweeps = [&](int n_begin, int n_end) {
+        sweep_loop(
+            wavefront.levels, n_begin, n_end,
+            [&](int, int n, int m) { steps.sweep(exec, n, m, wavefront); },
+            [&](int before, int done) {
+              if (check > 0 && done / check > before / check) {
+                this->check_finite(st_.sxx, count, done);
+              }
+              if (progress) progress(steps_before + done, steps_total);
+            });
+      };
+      if (checkpoints) {
+        const KeepCheckpoints<T, Steps<Order, Dim>> keep{*checkpoints, steps, count};
+        for (int n = 0; n < nt; n += checkpoints->interval) {
+          keep.before(exec, 0, n);
+          sweeps(n, std::min(nt, n + checkpoints->interval));
+        }
+      } else {
+        sweeps(0, nt);
+      }
+      exec.fence();
+      return;
+    }
+  }
   history.visit([&](const auto& h) {
     using H = std::decay_t<decltype(h)>;
     if constexpr (std::is_same_v<H, TermHistory<T>>) {

@@ -39,16 +39,24 @@ class WavefrontPoints {
   /// step n's update of the group holding its cell.
   /// With `record` false, no receiver is recorded anywhere (a run that records nothing: a
   /// checkpoint segment's recomputation).
+  /// `in_place`: a step that updates its fields in place (the elastic equation's, each of its
+  /// updates a level of the wavefront) records before group `first` of step n instead (its
+  /// taps' first row lies in `first`), since the group's update writes over what the receiver
+  /// reads; the update before it has finished the group below too (a receiver spans at most two).
+  template <class Groups>
   WavefrontPoints(const physics::PointTaps<T>& sources, const physics::PointTaps<T>& receivers,
-                  int count, const backend::WavefrontGroups& groups, bool record = true)
+                  int count, const Groups& groups, bool record = true, bool in_place = false)
       : groups_(groups.count()) {
     const auto rc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), receivers.cell);
     std::vector<std::vector<int>> rec(std::size_t(count) * groups_);
     for (int s = 0; s < count && record; ++s) {
       for (int r = 0; r < int(rc.extent(1)); ++r) {
-        int last = 0;
-        for (int k = 0; k < int(rc.extent(2)); ++k) last = std::max(last, rc(s, r, k, 0));
-        rec[std::size_t(s) * groups_ + groups.group_of(last)].push_back(r);
+        int first = rc(s, r, 0, 0), last = first;
+        for (int k = 1; k < int(rc.extent(2)); ++k) {
+          first = std::min(first, rc(s, r, k, 0));
+          last = std::max(last, rc(s, r, k, 0));
+        }
+        rec[std::size_t(s) * groups_ + groups.group_of(in_place ? first : last)].push_back(r);
       }
     }
     flatten(rec, receivers_start_, receivers_);
@@ -57,8 +65,9 @@ class WavefrontPoints {
   /// A backward run's: the source taps as above (the reversed step's source term), and each
   /// cell of the residuals' injection into G^n (`residual_cells`, CellTaps) after step n's
   /// update of the group holding it, before the next step reads it.
+  template <class Groups>
   WavefrontPoints(const physics::PointTaps<T>& sources, const physics::CellTaps<T>& residual_cells,
-                  int count, const backend::WavefrontGroups& groups)
+                  int count, const Groups& groups)
       : groups_(groups.count()) {
     const auto cell = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), residual_cells.cell);
     const auto start =
@@ -91,8 +100,8 @@ class WavefrontPoints {
   }
 
  private:
-  void table_sources(const physics::PointTaps<T>& sources, int count,
-                     const backend::WavefrontGroups& groups) {
+  template <class Groups>
+  void table_sources(const physics::PointTaps<T>& sources, int count, const Groups& groups) {
     const auto sc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), sources.cell);
     std::vector<std::vector<int>> src(std::size_t(count) * groups_);
     for (int s = 0; s < count; ++s) {

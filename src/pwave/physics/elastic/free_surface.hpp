@@ -92,8 +92,17 @@ class FreeSurface {
     for_each_surface_column("pwave::physics::elastic::free_surface_images", exec, count, ny_, nx_,
                             images_);
   }
+  /// Host wavefronts: prepare() and images() of shot s alone, on the calling thread.
+  void prepare(int s) const { each_column(s, mirror_); }
+  void images(int s) const { each_column(s, images_); }
 
  private:
+  template <class F>
+  void each_column(int s, const F& f) const {
+    for (int iy = 0; iy < ny_; ++iy)
+      for (int ix = 0; ix < nx_; ++ix) f(s, iy, ix);
+  }
+
   int ny_, nx_;
   MirrorVelocity<T, Order, Dim> mirror_;
   FreeSurfaceImages<T, Order, Dim> images_;

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "backends/launch.hpp"
+#include "backends/wavefront.hpp"
 #include "pwave/physics/elastic/instances.hpp"
 #include "pwave/physics/elastic/update_terms.hpp"
 
@@ -55,18 +56,28 @@ backend::BoxCuts strip_cuts(const State<T>& st) {
                           {0, st.strip_left, st.nx - st.strip_right, st.nx}};
 }
 
+/// The box launches' `make` (backend::for_each_box): the instance of k of a box's strips.
+template <class Instances>
+auto instance_of(const Instances& k) {
+  return [&k](auto in_x, auto in_y, auto in_z) -> const auto& {
+    return k.template get<decltype(in_x)::value, decltype(in_y)::value, decltype(in_z)::value>();
+  };
+}
+
 /// Launches K's strip instance of each box of `cuts` (backend::for_each_box), shots [0, count);
 /// `skip_center`: not the inner box.
 template <class Instances>
 void launch_strips(const char* label, const ExecSpace& exec, int count,
                    const backend::BoxCuts& cuts, const Instances& k, bool skip_center = false) {
-  backend::for_each_box<Instances::dim>(
-      label, exec, count, cuts,
-      [&](auto in_x, auto in_y, auto in_z) -> const auto& {
-        return k
-            .template get<decltype(in_x)::value, decltype(in_y)::value, decltype(in_z)::value>();
-      },
-      skip_center);
+  backend::for_each_box<Instances::dim>(label, exec, count, cuts, instance_of(k), skip_center);
+}
+
+/// Host: launch_strips() for shot s at depths [za, zb) only, on the calling thread (a group of
+/// a host wavefront: backend::host_boxes_depths, the launch's blocks of depths where za and zb
+/// are the bounds of its blocks).
+template <class Instances>
+void strips_at_depths(const backend::BoxCuts& cuts, const Instances& k, int s, int za, int zb) {
+  backend::host_boxes_depths<Instances::dim>(cuts, instance_of(k), s, za, zb);
 }
 
 /// One leapfrog step of a state, its functors built once (no View copies or allocation per
@@ -95,6 +106,13 @@ class Step {
   /// The two updates keeping their right-hand sides (F^n, e^{n+1/2}) in `kept` (UpdateTerms).
   void update_velocity(const ExecSpace& exec, int count, const UpdateTerms<T>& kept) const;
   void update_stress(const ExecSpace& exec, int count, const UpdateTerms<T>& kept) const;
+  /// Host wavefronts: the two updates of shot s at depths [za, zb) only, on the calling thread
+  /// (the same parts, blocks and arithmetic as the launches where za and zb bound their blocks:
+  /// depth_units()).
+  void update_velocity(int s, int za, int zb) const;
+  void update_stress(int s, int za, int zb) const;
+  /// The blocks of depths the launches run (backend::SlabUnits), for a wavefront's groups.
+  backend::SlabUnits depth_units() const { return backend::slab_units(cuts_, host_depths<Dim>); }
 
  private:
   /// launch_strips() with each instance's copy keeping its terms in `kept`.
@@ -164,6 +182,29 @@ template <class T, int Order, int Dim>
 void Step<T, Order, Dim>::update_stress(const ExecSpace& exec, int count,
                                         const UpdateTerms<T>& kept) const {
   launch_keeping("pwave::physics::elastic::update_stress_keeping", exec, count, kept_stress_, kept);
+}
+
+template <class T, int Order, int Dim>
+void Step<T, Order, Dim>::update_velocity(int s, int za, int zb) const {
+  if constexpr (in_parts) {
+    strips_at_depths(cuts_, vx_, s, za, zb);
+    strips_at_depths(cuts_, vy_, s, za, zb);
+    strips_at_depths(cuts_, vz_, s, za, zb);
+  } else {
+    strips_at_depths(cuts_, velocity_, s, za, zb);
+  }
+}
+
+template <class T, int Order, int Dim>
+void Step<T, Order, Dim>::update_stress(int s, int za, int zb) const {
+  if constexpr (in_parts) {
+    strips_at_depths(cuts_, normal_, s, za, zb);
+    strips_at_depths(cuts_, sxz_, s, za, zb);
+    strips_at_depths(cuts_, sxy_, s, za, zb);
+    strips_at_depths(cuts_, syz_, s, za, zb);
+  } else {
+    strips_at_depths(cuts_, stress_, s, za, zb);
+  }
 }
 
 PWAVE_ELASTIC_EVERY_INSTANCE(extern, Step)
