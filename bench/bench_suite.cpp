@@ -345,7 +345,8 @@ int run(const Options& o) {
   const double bw = copy_bandwidth<T>();
   std::printf(
       "# pwave bench_suite %s: %s, %s, Kokkos %s, execution space %s, nt %d, CPML %d%s, best of"
-      " %d, 3D interior launch %s, 2D wavefront steps %d, gradient storage %s (stride %d, %s)\n",
+      " %d, 3D interior launch %s, wavefront steps %d (at most: the cache caps 3D and elastic), "
+      "gradient storage %s (stride %d, %s)\n",
       pwave::version, pwave::physics::name(o.equation), o.precision.c_str(), pwave::kokkos_version,
       pwave::ExecSpace::name(), o.nt, o.cpml, o.free_surface ? " (free surface on top)" : "",
       o.reps, o.interior_3d == pwave::Interior3D::z_march ? "z_march" : "cells", o.wavefront_steps,
